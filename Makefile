@@ -1,0 +1,34 @@
+# Every target sets up its own environment first, so on a fresh machine
+# `make demo` and `make test` are the only two commands needed.
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,bench]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/fudgedice roll "4d6kh3"
+	$(BIN)/fudgedice roll "3d6!+2" -n 3
+	$(BIN)/fudgedice odds "4dF+1"
+	$(BIN)/fudgedice odds "3d6!" --plot odds.png
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	bash benchmarks/d20_env.sh
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) benchmarks/.d20-venv .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,56 @@
+"""The public Python API: ``roll``, ``odds``, ``sample``, ``clear_caches``."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+
+from . import measure, pools
+from .errors import DiceValueError, LimitError
+from .limits import DEFAULT_LIMITS
+from .odds import Odds
+from .engine import compile_roll
+from .rolls import Roll
+
+_fresh = random.Random()
+"""Source for rolls that ask for no seed (seeded once from the OS)."""
+
+
+def roll(text: str, seed: int | str | None = None) -> Roll:
+    """Roll ``text`` once; the same ``seed`` gives the same roll everywhere.
+
+    >>> roll("4d6kh3+2", seed=7).total
+    13
+    """
+    rng = _fresh if seed is None else random.Random(seed)
+    return compile_roll(text).roll(rng, seed)
+
+
+def odds(text: str) -> Odds:
+    """The exact distribution of ``text``.
+
+    >>> odds("4dF").probability(0)
+    Fraction(19, 81)
+    """
+    return compile_roll(text).odds()
+
+
+def sample(text: str, n: int, seed: int | None = None) -> npt.NDArray[np.int64]:
+    """Totals of ``n`` independent rolls of ``text``, vectorised with NumPy.
+
+    >>> sample("3d6", 5, seed=1).shape
+    (5,)
+    """
+    if not isinstance(n, int) or n < 0:
+        raise DiceValueError(f"the number of rolls must be a whole number >= 0, not {n!r}")
+    if n > DEFAULT_LIMITS.max_samples:
+        raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
+    return compile_roll(text).sample(n, np.random.default_rng(seed))
+
+
+def clear_caches() -> None:
+    """Forget every memoised distribution (parse trees stay cached)."""
+    measure.clear_caches()
+    pools.plan.cache_clear()

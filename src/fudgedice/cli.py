@@ -1,0 +1,136 @@
+"""The ``fudgedice`` command: roll, measure and explain from the shell."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from .api import odds as measure_odds
+from .errors import DiceError
+from .engine import compile_roll
+from .plot import plot_odds
+from .render import odds_text
+from .rolls import Roll
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _friendly(command: F) -> F:
+    """Bad input ends with a message and exit code 2, never a traceback."""
+
+    @wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except DiceError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(error.exit_code)
+
+    return run  # type: ignore[return-value]
+
+
+def _expression(words: tuple[str, ...]) -> str:
+    text = " ".join(words).strip()
+    if not text:
+        raise click.UsageError("give a roll, such as '4dF+1' or '3d6'")
+    return text
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fudgedice")
+def main() -> None:
+    """Roll, explain and measure the dice of Fudge, Power Fudge, 3d6 Fudge
+    and the D6 System.
+
+    \b
+    Examples:
+      fudgedice roll 4dF+1
+      fudgedice roll "4d6kh3" -n 6
+      fudgedice odds "3d6!" --plot odds.png
+
+    The roll language is described in docs/notation.md; quote expressions
+    that contain spaces, '!' or '>' for your shell.
+    """
+
+
+@main.command()
+@click.argument("expression", nargs=-1, required=True)
+@click.option("-n", "--times", default=1, show_default=True, type=click.IntRange(1, 1000),
+              help="How many times to roll.")
+@click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
+@click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
+@_friendly
+def roll(expression: tuple[str, ...], times: int, seed: str | None, as_json: bool) -> None:
+    """Roll EXPRESSION and show every die and what happened to it.
+
+    \b
+    Examples:
+      fudgedice roll 4dF+1
+      fudgedice roll "4d6kh3" -n 6
+      fudgedice roll "3d6!" --seed 42
+      fudgedice roll "5d10>=8f1" --json
+    """
+    program = compile_roll(_expression(expression))
+    base: int | str = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
+    rolls: list[Roll] = []
+    for index in range(times):
+        each = base if times == 1 else _nth_seed(base, index)
+        rolls.append(program.roll(random.Random(each), each))
+    if as_json:
+        payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    click.echo("\n\n".join(r.text for r in rolls))
+
+
+def _seed(text: str) -> int | str:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _nth_seed(base: int | str, index: int) -> int | str:
+    """Seeds for ``-n``: each roll can be replayed alone with ``--seed``."""
+    return base + index if isinstance(base, int) else f"{base}#{index + 1}"
+
+
+@main.command()
+@click.argument("expression", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Also write a chart to this .png or .svg file.")
+@click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
+@click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
+@_friendly
+def odds(
+    expression: tuple[str, ...],
+    as_json: bool,
+    plot_path: str | None,
+    exact: bool,
+    all_rows: bool,
+) -> None:
+    """Show the exact odds of EXPRESSION: each value's chance as a percentage
+    and an exact fraction, the chance of at least and at most that value, a
+    bar chart, and the mean and spread.
+
+    \b
+    Examples:
+      fudgedice odds 4dF+1
+      fudgedice odds "4d6kh3" --json
+      fudgedice odds "3d6!" --plot odds.png
+    """
+    result = measure_odds(_expression(expression))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(odds_text(result, show_exact=exact, all_rows=all_rows))
+    if plot_path:
+        written = plot_odds(result, plot_path)
+        click.echo(f"chart written to {written}", err=as_json)

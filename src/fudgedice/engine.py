@@ -1,0 +1,110 @@
+"""From a whole parsed roll (system, options, check) to a Roll, Odds or samples.
+
+The expression interpreters (:mod:`roller`, :mod:`measure`, :mod:`sampling`)
+know only dice and arithmetic; a :class:`Program` knows what a system adds
+around them. It is built once per text (and cached), so everything that can
+be checked without rolling is checked once.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from .dist import Dist
+from .errors import DiceValueError, LimitError
+from .measure import WordValue, exploding_dice, measure
+from .odds import Odds
+from .parser import parse, suggest_word
+from .pools import plan
+from .roller import Roller, roll_node
+from .rolls import Roll
+from .sampling import sample_dist, sample_node
+from .tree import Expression, Pool, Word, walk
+
+_TABLE_TOTAL = 1 << 62
+"""Largest total whose exact distribution can be sampled with int64 draws."""
+
+
+def no_words(expression: Expression) -> WordValue:
+    def word_value(word: Word) -> int:
+        raise DiceValueError(
+            f"unknown word '{word.text}'",
+            text=expression.text,
+            position=word.position,
+            hint=suggest_word(word.text),
+        )
+
+    return word_value
+
+
+class Program:
+    """A checked roll, ready to be rolled, measured or sampled."""
+
+    def __init__(self, expression: Expression) -> None:
+        self.expression = expression
+        self.word_value = no_words(expression)
+        self._check()
+
+    def _check(self) -> None:
+        """Refuse what the generic dice language does not define."""
+        expression = self.expression
+        for option in expression.side.options:
+            raise DiceValueError(
+                f"unknown option '{option.name}'",
+                text=expression.text,
+                position=option.position,
+                hint=suggest_word(option.name),
+            )
+        if expression.system != "fudge":
+            raise DiceValueError(f"the {expression.system} system is not available yet")
+        if expression.check is not None:
+            raise DiceValueError("'vs' and 'opp' are not available yet")
+        for node in walk(expression.side.expr):
+            if isinstance(node, Pool):
+                plan(node)  # modifier rules: refused here, before any die is tossed
+                if node.die_code or node.technique:
+                    what = "die codes like 3D" if node.die_code else "dice techniques"
+                    raise DiceValueError(
+                        f"{what} are not available yet",
+                        text=expression.text,
+                        position=node.position,
+                    )
+            elif isinstance(node, Word):
+                self.word_value(node)
+
+    def roll(self, rng: random.Random, seed: int | str | None) -> Roll:
+        expression = self.expression
+        part = roll_node(expression.side.expr, Roller(rng), self.word_value)
+        return Roll(
+            expression.text, expression.system, part.total, part, seed=seed, label=expression.label
+        )
+
+    def dist(self) -> Dist:
+        node = self.expression.side.expr
+        return measure(node, self.word_value, exploding_dice(node))
+
+    def odds(self) -> Odds:
+        return Odds(self.expression.text, self.expression.system, self.dist())
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        node = self.expression.side.expr
+        if exploding_dice(node) == 0:
+            # One integer draw per roll from the exact distribution, when it is
+            # small enough: as exact as tossing each die, and far faster.
+            try:
+                exact = self.dist()
+            except LimitError:
+                exact = None
+            if exact is not None and exact.total <= _TABLE_TOTAL:
+                return sample_dist(exact, n, rng)
+        return sample_node(node, rng, n, self.word_value)
+
+
+@lru_cache(maxsize=4096)
+def compile_roll(text: str) -> Program:
+    """The checked program for ``text`` (cached by text)."""
+    return Program(parse(text))

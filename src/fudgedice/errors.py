@@ -1,0 +1,53 @@
+"""One error family for everything the roll language can refuse.
+
+Every surface maps these once: the CLI prints the message and exits with
+``exit_code``; nothing below ever shows a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+
+class DiceError(Exception):
+    """Base of every error fudgedice raises on purpose."""
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str | None = None,
+        position: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.position = position
+        self.hint = hint
+
+    def __str__(self) -> str:
+        lines = [self.message]
+        if self.text is not None and self.position is not None:
+            # Point at the column so that a long expression needs no counting.
+            lines.append(f"  {self.text}")
+            lines.append("  " + " " * self.position + "^")
+        if self.hint:
+            lines.append(self.hint)
+        return "\n".join(lines)
+
+
+class DiceSyntaxError(DiceError):
+    """The text is not a sentence of the roll language."""
+
+
+class DiceValueError(DiceError):
+    """The text parses but asks for something meaningless (``d0``, ``3d6kh4``)."""
+
+
+class LimitError(DiceError):
+    """The request is well formed but would take too long or too much memory."""
+
+
+class TooManyDice(LimitError):
+    """A single roll needed more dice than the limit allows."""

@@ -1,0 +1,42 @@
+"""The bounds that keep every request finite.
+
+A roll, a measurement or a sample never hangs or exhausts the machine: past
+these numbers it stops with a :class:`~fudgedice.errors.LimitError` that says
+which bound was hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_text: int = 1000
+    """Characters in one expression."""
+    max_nesting: int = 50
+    """Parentheses and unary signs inside one another."""
+    max_terms: int = 100
+    """Numbers, pools and words in one expression."""
+    max_dice: int = 10_000
+    """Dice in one pool as written, and dice actually rolled in one roll
+    (explosions and rerolls included)."""
+    max_sides: int = 10_000
+    """Sides of one die."""
+    max_chain: int = 100
+    """Tosses of one die: an explosion chain or a run of rerolls. A die whose
+    chance of going on is so high that a chain this long is not negligible
+    (above ``chain_epsilon``) is refused outright, by rolling and measuring alike."""
+    chain_epsilon: Fraction = Fraction(1, 10**12)
+    """Probability that the exact odds may leave out (the tails of exploding
+    dice); also the chance a chain may have of reaching ``max_chain``."""
+    max_measure_bits: int = 400_000_000
+    """Estimated size of an exact distribution: outcomes times bits per count."""
+    max_pairs: int = 2_000_000
+    """Outcome pairs when multiplying or dividing two random values."""
+    max_samples: int = 100_000_000
+    """Rolls in one call to ``sample``."""
+
+
+DEFAULT_LIMITS = Limits()

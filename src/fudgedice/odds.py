@@ -1,0 +1,173 @@
+"""Exact odds of a roll: probabilities as Fractions, derived on demand.
+
+An :class:`Odds` holds the exact integer distribution; everything else
+(outcome rows, cumulative columns, mean, spread) is computed the first time it
+is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from .dist import Dist
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    value: int
+    p: Fraction
+    at_least: Fraction
+    at_most: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "p": float(self.p),
+            "exact": f"{self.p.numerator}/{self.p.denominator}",
+            "at_least": float(self.at_least),
+            "at_most": float(self.at_most),
+        }
+
+
+class Odds:
+    """The exact distribution of a roll's result, and its special events."""
+
+    def __init__(
+        self,
+        notation: str,
+        system: str,
+        dist: Dist,
+        events: dict[str, Fraction] | None = None,
+    ) -> None:
+        self.notation = notation
+        self.system = system
+        self.dist = dist
+        self.events: dict[str, Fraction] = dict(events or {})
+
+    @property
+    def total(self) -> int:
+        """The common denominator of every count."""
+        return self.dist.total
+
+    @cached_property
+    def truncated(self) -> Fraction:
+        """Probability left out with the far tails of exploding dice (at most 1e-12)."""
+        return Fraction(self.dist.total - self.dist.mass, self.dist.total)
+
+    def probability(self, value: int) -> Fraction:
+        offset = value - self.dist.lo
+        if 0 <= offset < len(self.dist.counts):
+            return Fraction(self.dist.counts[offset], self.dist.total)
+        return Fraction(0)
+
+    @cached_property
+    def _at_least_counts(self) -> list[int]:
+        running = 0
+        out = [0] * len(self.dist.counts)
+        for index in range(len(self.dist.counts) - 1, -1, -1):
+            running += self.dist.counts[index]
+            out[index] = running
+        return out
+
+    @cached_property
+    def _at_most_counts(self) -> list[int]:
+        running = 0
+        out = []
+        for count in self.dist.counts:
+            running += count
+            out.append(running)
+        return out
+
+    def at_least(self, value: int) -> Fraction:
+        """Chance of ``value`` or more ("X or better")."""
+        offset = max(value - self.dist.lo, 0)
+        if offset >= len(self.dist.counts):
+            return Fraction(0)
+        return Fraction(self._at_least_counts[offset], self.dist.total)
+
+    def at_most(self, value: int) -> Fraction:
+        """Chance of ``value`` or less ("X or worse")."""
+        offset = value - self.dist.lo
+        if offset < 0:
+            return Fraction(0)
+        offset = min(offset, len(self.dist.counts) - 1)
+        return Fraction(self._at_most_counts[offset], self.dist.total)
+
+    def at_least_table(self) -> dict[int, Fraction]:
+        """``{value: chance of value or more}`` for every possible value."""
+        lo, total, above = self.dist.lo, self.dist.total, self._at_least_counts
+        return {
+            lo + index: Fraction(above[index], total)
+            for index, count in enumerate(self.dist.counts)
+            if count
+        }
+
+    @cached_property
+    def outcomes(self) -> list[Outcome]:
+        """Every possible value with its exact chance, lowest first."""
+        lo, total = self.dist.lo, self.dist.total
+        above, below = self._at_least_counts, self._at_most_counts
+        return [
+            Outcome(
+                lo + index,
+                Fraction(count, total),
+                Fraction(above[index], total),
+                Fraction(below[index], total),
+            )
+            for index, count in enumerate(self.dist.counts)
+            if count
+        ]
+
+    @cached_property
+    def _moments(self) -> tuple[int, int, int]:
+        first = second = 0
+        for value, count in self.dist.items():
+            weighted = value * count
+            first += weighted
+            second += value * weighted
+        return self.dist.mass, first, second
+
+    @cached_property
+    def mean(self) -> Fraction:
+        """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
+        _, first, _ = self._moments
+        return Fraction(first, self.dist.total)
+
+    @cached_property
+    def variance(self) -> Fraction:
+        _, first, second = self._moments
+        total = self.dist.total
+        return Fraction(second * total - first * first, total * total)
+
+    @property
+    def stdev(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def low(self) -> int:
+        return self.dist.lo
+
+    @property
+    def high(self) -> int:
+        return self.dist.hi
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "notation": self.notation,
+            "system": self.system,
+            "mean": float(self.mean),
+            "stdev": self.stdev,
+            "truncated": float(self.truncated),
+            "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "events": {
+                name: {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+                for name, p in self.events.items()
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"Odds({self.notation!r}, mean={float(self.mean):.4g}, stdev={self.stdev:.4g})"

@@ -1,0 +1,148 @@
+"""Text for people: the explanation of a roll and the table of odds.
+
+Only renders; never rolls or measures. The CLI, ``Roll.text`` and the JSON
+output all come through here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .odds import Odds
+from .results import (
+    DieRoll,
+    GroupRoll,
+    NegRoll,
+    NumberRoll,
+    OpRoll,
+    Part,
+    PoolRoll,
+    WordRoll,
+    pools_of,
+)
+from .rolls import Roll
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def die_token(die: DieRoll) -> str:
+    """One toss as a player would jot it: ``[+]``, ``6!``, ``(2 dropped)``."""
+    face = f"[{die.face}]" if die.die.fudge or "+" in die.face else die.face
+    if "exploded" in die.notes:
+        face += "!"
+    if "penetrating (-1)" in die.notes:
+        face += "-1"
+    if "success" in die.notes:
+        face += "✓"
+    if "failure" in die.notes:
+        face += "✗"
+    if not die.kept:
+        reasons = [note.split(" (")[0] for note in die.notes if note.startswith(("dropped", "rerolled"))]
+        face = f"({face} {', '.join(reasons) or 'not kept'})"
+    return face
+
+
+def pool_line(pool: PoolRoll) -> str:
+    dice = " ".join(die_token(die) for die in pool.dice) or "no dice"
+    fudge = pool.pool.die.fudge and pool.pool.counting is None
+    total = signed(pool.total) if fudge else str(pool.total)
+    what = "successes" if pool.pool.counting is not None else ""
+    return f"{pool.pool.source}: {dice} = {total}" + (f" {what}" if what else "")
+
+
+def formula(part: Part) -> str:
+    """The expression with every part replaced by what it rolled."""
+    if isinstance(part, (NumberRoll, PoolRoll)):
+        return str(part.total)
+    if isinstance(part, WordRoll):
+        return f"{part.word.text} ({signed(part.total)})"
+    if isinstance(part, GroupRoll):
+        return f"({formula(part.inner)})"
+    if isinstance(part, NegRoll):
+        return f"-{formula(part.operand)}"
+    assert isinstance(part, OpRoll)
+    right = formula(part.right)
+    if part.node.op in "+-" and right.startswith("-"):
+        right = f"({right})"
+    return f"{formula(part.left)} {part.node.op} {right}"
+
+
+def roll_text(roll: Roll) -> str:
+    head = f"{roll.notation} = {roll.total}"
+    if roll.label:
+        head = f"{roll.label}: {head}"
+    lines = [head]
+    pools = pools_of(roll.parts)
+    lines.extend(f"  {pool_line(pool)}" for pool in pools)
+    if not (isinstance(roll.parts, PoolRoll) and len(pools) == 1):
+        lines.append(f"  {formula(roll.parts)} = {roll.total}")
+    for event in roll.events:
+        lines.append(f"  {event}")
+    return "\n".join(lines)
+
+
+def percent(p: Fraction | float) -> str:
+    value = float(p) * 100
+    if value == 0:
+        return "0%"
+    if value < 0.01:
+        return f"{value:.2g}%"
+    return f"{value:.2f}%"
+
+
+def exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+_BAR_WIDTH = 32
+_MAX_ROWS = 61
+
+
+def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
+    """The table a player reads: value, chance (percent and fraction),
+    at least, at most and a bar; then mean and spread."""
+    outcomes = odds.outcomes
+    rows = outcomes
+    hidden = 0
+    if not all_rows and len(outcomes) > _MAX_ROWS:
+        # Wide pools: keep the rows that hold almost all the probability.
+        rows = [o for o in outcomes if o.p >= Fraction(1, 100_000)]
+        if len(rows) > _MAX_ROWS:
+            middle = max(range(len(rows)), key=lambda i: rows[i].p)
+            half = _MAX_ROWS // 2
+            start = max(0, min(middle - half, len(rows) - _MAX_ROWS))
+            rows = rows[start : start + _MAX_ROWS]
+        hidden = len(outcomes) - len(rows)
+    peak = max(o.p for o in outcomes)
+    fudge_like = odds.low < 0
+    value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
+    fractions = [exact(o.p) for o in rows]
+    fraction_width = max(len(f) for f in fractions)
+    exact_column = show_exact or fraction_width <= 24
+    width = max(5, max(len(v) for v in value_text))
+    header = f"{'value':>{width}}  {'chance':>8}"
+    if exact_column:
+        header += f"  {'exact':>{fraction_width}}"
+    header += f"  {'at least':>8}  {'at most':>8}"
+    lines = [odds.notation, header]
+    for outcome, value, fraction in zip(rows, value_text, fractions, strict=True):
+        bar = "█" * max(1, round(float(outcome.p / peak) * _BAR_WIDTH)) if outcome.p else ""
+        line = f"{value:>{width}}  {percent(outcome.p):>8}"
+        if exact_column:
+            line += f"  {fraction:>{fraction_width}}"
+        line += f"  {percent(outcome.at_least):>8}  {percent(outcome.at_most):>8}  {bar}"
+        lines.append(line)
+    if hidden:
+        lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
+    if not exact_column:
+        lines.append("(exact fractions are long here; --exact shows them)")
+    lines.append(f"mean {float(odds.mean):.4g}, stdev {odds.stdev:.4g}")
+    if odds.truncated:
+        lines.append(
+            f"exploding dice cut off after a chance of {float(odds.truncated):.2g} (left out)"
+        )
+    for name, p in odds.events.items():
+        lines.append(f"{name}: {percent(p)} ({exact(p)})")
+    return "\n".join(lines)

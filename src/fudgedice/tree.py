@@ -1,0 +1,216 @@
+"""The immutable parse tree of the roll language.
+
+Every interpreter (rolling, measuring, sampling, rendering) walks these nodes;
+none of them changes one. Nodes are frozen and hashable so that identical
+sub-expressions share memoised distributions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+CompareOp = Literal[">=", "<=", ">", "<", "="]
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A compare point such as ``>=5``: which faces trigger a modifier."""
+
+    op: CompareOp
+    value: int
+
+    def matches(self, number: int) -> bool:
+        if self.op == ">=":
+            return number >= self.value
+        if self.op == "<=":
+            return number <= self.value
+        if self.op == ">":
+            return number > self.value
+        if self.op == "<":
+            return number < self.value
+        return number == self.value
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One kind of die: its name and its equally likely face values."""
+
+    name: str
+    faces: tuple[int, ...]
+    fudge: bool = False
+
+    @property
+    def lowest(self) -> int:
+        return min(self.faces)
+
+    @property
+    def highest(self) -> int:
+        return max(self.faces)
+
+    def face_label(self, value: int) -> str:
+        """How a face looks on the table: ``+``/`` ``/``-`` for Fudge dice."""
+        if self.fudge:
+            return "+" if value > 0 else "-" if value < 0 else " "
+        return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep or drop the highest or lowest ``n`` dice of a pool."""
+
+    mode: Literal["kh", "kl", "dh", "dl"]
+    n: int
+
+    def kept(self, pool_size: int) -> tuple[bool, int]:
+        """(keep the highest?, how many are kept) for a pool of that size."""
+        if self.mode == "kh":
+            return True, self.n
+        if self.mode == "kl":
+            return False, self.n
+        if self.mode == "dh":
+            return False, pool_size - self.n
+        return True, pool_size - self.n
+
+
+@dataclass(frozen=True, slots=True)
+class Explode:
+    """``!`` explode, ``!!`` compound, ``!p`` penetrate, on faces matching ``on``."""
+
+    mode: Literal["!", "!!", "!p"]
+    on: Compare
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """``r`` rerolls while the face matches; ``ro`` rerolls once."""
+
+    once: bool
+    on: Compare
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """Count successes (and subtract failures) instead of summing faces."""
+
+    success: Compare
+    failure: Compare | None = None
+
+    def score(self, value: int) -> int:
+        hit = 1 if self.success.matches(value) else 0
+        miss = 1 if self.failure is not None and self.failure.matches(value) else 0
+        return hit - miss
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """``NdX`` with its modifiers; ``source`` is the text it was written as."""
+
+    count: int
+    die: Die
+    source: str
+    reroll: Reroll | None = None
+    explode: Explode | None = None
+    keep: Keep | None = None
+    counting: Count | None = None
+    technique: str | None = None
+    die_code: bool = False
+    """Written as a bare D6 System die code such as ``3D``."""
+    position: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: Literal["+", "-", "*", "/"]
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Parentheses, kept so that the explanation can show them."""
+
+    inner: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word in an expression (a ladder level such as ``Good``); its meaning
+    depends on the system."""
+
+    text: str
+    position: int = field(default=0, compare=False)
+
+
+Node = Number | Pool | BinOp | Neg | Group | Word
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A word after an expression (``adv``, ``nowild``, ``crit=cancel``)."""
+
+    name: str
+    value: str | None = None
+    position: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a roll: an expression and the options that change how it rolls."""
+
+    expr: Node
+    options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """``vs target``: an unopposed check against a difficulty."""
+
+    target: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Opposed:
+    """``opp side``: an opposed action, both sides roll."""
+
+    other: Side
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A whole roll: ``[system:] side [vs target | opp side] [# label]``."""
+
+    system: str
+    side: Side
+    check: Versus | Opposed | None = None
+    label: str | None = None
+    text: str = field(default="", compare=False)
+
+
+def walk(node: Node) -> list[Node]:
+    """Every node of an expression tree, parents first."""
+    out: list[Node] = []
+    stack: list[Node] = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        if isinstance(current, BinOp):
+            stack.extend((current.right, current.left))
+        elif isinstance(current, Neg):
+            stack.append(current.operand)
+        elif isinstance(current, Group):
+            stack.append(current.inner)
+    return out
