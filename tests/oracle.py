@@ -122,6 +122,4 @@ def brute_force(node: Node, exploding: int | None = None) -> Dist:
     if isinstance(node, Neg):
         return {-value: p for value, p in brute_force(node.operand, exploding).items()}
     assert isinstance(node, BinOp)
-    return _pairwise(
-        brute_force(node.left, exploding), brute_force(node.right, exploding), node.op
-    )
+    return _pairwise(brute_force(node.left, exploding), brute_force(node.right, exploding), node.op)

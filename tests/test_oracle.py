@@ -8,7 +8,6 @@ import pytest
 
 import fudgedice
 from fudgedice import parse
-
 from fudgedice.tree import Pool
 
 from .oracle import brute_force, brute_force_shallow

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import click
 
 from .api import odds as measure_odds
-from .errors import DiceError
 from .engine import compile_roll
+from .errors import DiceError
 from .plot import plot_odds
 from .render import odds_text
 from .rolls import Roll
@@ -61,8 +61,14 @@ def main() -> None:
 
 @main.command()
 @click.argument("expression", nargs=-1, required=True)
-@click.option("-n", "--times", default=1, show_default=True, type=click.IntRange(1, 1000),
-              help="How many times to roll.")
+@click.option(
+    "-n",
+    "--times",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="How many times to roll.",
+)
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_friendly
@@ -104,8 +110,12 @@ def _nth_seed(base: int | str, index: int) -> int | str:
 @main.command()
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Also write a chart to this .png or .svg file.")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Also write a chart to this .png or .svg file.",
+)
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
 @_friendly

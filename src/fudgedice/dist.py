@@ -94,9 +94,7 @@ _NAIVE_WORK = 2048
 
 
 def _pack(coefficients: list[int] | tuple[int, ...], slot: int) -> int:
-    return int.from_bytes(
-        b"".join(c.to_bytes(slot, "little") for c in coefficients), "little"
-    )
+    return int.from_bytes(b"".join(c.to_bytes(slot, "little") for c in coefficients), "little")
 
 
 def _unpack(number: int, slot: int, length: int) -> list[int]:

@@ -17,7 +17,7 @@ from . import dist
 from .dist import Dist
 from .errors import DiceValueError
 from .pools import chain_depth, plan
-from .tree import BinOp, Group, Neg, Node, Number, Pool, Word, walk
+from .tree import Group, Neg, Node, Number, Pool, Word, walk
 
 WordValue = Callable[[Word], int]
 
@@ -34,9 +34,7 @@ class Measured:
 
 def exploding_dice(node: Node) -> int:
     """How many dice in an expression can explode: they share the 1e-12 budget."""
-    return sum(
-        sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None
-    )
+    return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
 
 
 def _shift(values: dict[int, int], by: int) -> dict[int, int]:

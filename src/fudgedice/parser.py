@@ -132,7 +132,9 @@ class _Builder(Transformer[Token, Expression]):
         super().__init__()
         self.text = text
 
-    def _fail(self, message: str, token: Token, cls: type[DiceError] = DiceSyntaxError) -> DiceError:
+    def _fail(
+        self, message: str, token: Token, cls: type[DiceError] = DiceSyntaxError
+    ) -> DiceError:
         return cls(message, text=self.text, position=token.start_pos)
 
     def number(self, items: list[Token]) -> Node:
@@ -207,9 +209,7 @@ class _Builder(Transformer[Token, Expression]):
             n = int(digits) if digits else 1
             if n > count:
                 verb = "keep" if mode[0] == "k" else "drop"
-                raise self._fail(
-                    f"can't {verb} {n} of {count} dice", seen["keep"], DiceValueError
-                )
+                raise self._fail(f"can't {verb} {n} of {count} dice", seen["keep"], DiceValueError)
             keep = Keep(mode, n)  # type: ignore[arg-type]
 
         explode = None
@@ -315,7 +315,7 @@ def _syntax_error(text: str, error: UnexpectedInput) -> DiceSyntaxError:
     expected: set[str] = set()
     found = "end of the roll"
     if isinstance(error, UnexpectedCharacters):
-        position = error.pos_in_stream
+        position = error.pos_in_stream or 0
         expected = set(error.allowed or ())
         found = repr(text[position])
     elif isinstance(error, UnexpectedToken):
@@ -338,22 +338,20 @@ def _syntax_error(text: str, error: UnexpectedInput) -> DiceSyntaxError:
 def _check_size(text: str) -> None:
     limits = DEFAULT_LIMITS
     if len(text) > limits.max_text:
-        raise LimitError(
-            f"the roll is {len(text)} characters long; the limit is {limits.max_text}"
-        )
+        raise LimitError(f"the roll is {len(text)} characters long; the limit is {limits.max_text}")
     depth = deepest = 0
     for char in text:
         depth += char == "("
         depth -= char == ")"
         deepest = max(deepest, depth)
     if deepest > limits.max_nesting:
-        raise LimitError(
-            f"parentheses nest {deepest} deep; the limit is {limits.max_nesting}"
-        )
+        raise LimitError(f"parentheses nest {deepest} deep; the limit is {limits.max_nesting}")
 
 
 def _count_terms(tree: Tree[Token]) -> int:
-    return sum(1 for sub in tree.iter_subtrees() if sub.data in ("number", "pool", "word", "phrase"))
+    return sum(
+        1 for sub in tree.iter_subtrees() if sub.data in ("number", "pool", "word", "phrase")
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -368,9 +366,7 @@ def parse(text: str) -> Expression:
         raise _syntax_error(text, error) from None
     terms = _count_terms(tree)
     if terms > DEFAULT_LIMITS.max_terms:
-        raise LimitError(
-            f"the roll has {terms} terms; the limit is {DEFAULT_LIMITS.max_terms}"
-        )
+        raise LimitError(f"the roll has {terms} terms; the limit is {DEFAULT_LIMITS.max_terms}")
     try:
         return _Builder(text).transform(tree)
     except VisitError as error:

@@ -33,7 +33,7 @@ class PoolPlan:
 
 def _chance_too_high(chance: Fraction) -> bool:
     limits = DEFAULT_LIMITS
-    return chance ** limits.max_chain > limits.chain_epsilon
+    return chance**limits.max_chain > limits.chain_epsilon
 
 
 @lru_cache(maxsize=1024)
@@ -59,7 +59,9 @@ def plan(pool: Pool) -> PoolPlan:
             for value, count in base.items():
                 if pool.reroll.once:
                     # kept at once, or rerolled once and kept whatever comes
-                    weights[value] = (0 if on.matches(value) else count * base.total) + matched * count
+                    weights[value] = (
+                        0 if on.matches(value) else count * base.total
+                    ) + matched * count
                 elif not on.matches(value):
                     weights[value] = count
             total = base.total**2 if pool.reroll.once else base.total - matched
@@ -80,9 +82,7 @@ def plan(pool: Pool) -> PoolPlan:
                 f"chain of {DEFAULT_LIMITS.max_chain} tosses to be negligible"
             )
     counts_tosses = (
-        pool.counting is not None
-        and pool.explode is not None
-        and pool.explode.mode != "!!"
+        pool.counting is not None and pool.explode is not None and pool.explode.mode != "!!"
     )
     if counts_tosses and pool.keep is not None:
         raise DiceValueError(
@@ -92,10 +92,7 @@ def plan(pool: Pool) -> PoolPlan:
             position=pool.position,
         )
     plain = (
-        pool.reroll is None
-        and pool.explode is None
-        and pool.keep is None
-        and pool.counting is None
+        pool.reroll is None and pool.explode is None and pool.keep is None and pool.counting is None
     )
     return PoolPlan(toss, chance, counts_tosses, plain)
 

@@ -39,7 +39,9 @@ def die_token(die: DieRoll) -> str:
     if "failure" in die.notes:
         face += "✗"
     if not die.kept:
-        reasons = [note.split(" (")[0] for note in die.notes if note.startswith(("dropped", "rerolled"))]
+        reasons = [
+            note.split(" (")[0] for note in die.notes if note.startswith(("dropped", "rerolled"))
+        ]
         face = f"({face} {', '.join(reasons) or 'not kept'})"
     return face
 

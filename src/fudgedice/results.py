@@ -22,9 +22,7 @@ class DieRoll:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        sides: int | str = (
-            self.die.name[1:] if self.die.fudge else len(self.die.faces)
-        )
+        sides: int | str = self.die.name[1:] if self.die.fudge else len(self.die.faces)
         return {
             "sides": sides,
             "value": self.value,

@@ -12,6 +12,7 @@ import random
 
 from .errors import DiceValueError, LimitError, TooManyDice
 from .limits import DEFAULT_LIMITS, Limits
+from .measure import WordValue
 from .pools import plan
 from .results import (
     DieRoll,
@@ -24,13 +25,12 @@ from .results import (
     WordRoll,
 )
 from .tree import BinOp, Die, Group, Neg, Node, Number, Pool, Word
-from .measure import WordValue
 
 
 class Roller:
     """Tosses dice from ``rng`` and refuses to toss more than the limit."""
 
-    __slots__ = ("rng", "limits", "tossed")
+    __slots__ = ("limits", "rng", "tossed")
 
     def __init__(self, rng: random.Random, limits: Limits = DEFAULT_LIMITS) -> None:
         self.rng = rng

@@ -25,15 +25,18 @@ _CHUNK_CELLS = 1 << 22
 
 def _matches(compare: Compare, values: Array) -> npt.NDArray[np.bool_]:
     op, target = compare.op, compare.value
+    result: npt.NDArray[np.bool_]
     if op == ">=":
-        return values >= target
-    if op == "<=":
-        return values <= target
-    if op == ">":
-        return values > target
-    if op == "<":
-        return values < target
-    return values == target
+        result = values >= target
+    elif op == "<=":
+        result = values <= target
+    elif op == ">":
+        result = values > target
+    elif op == "<":
+        result = values < target
+    else:
+        result = values == target
+    return result
 
 
 def _score(counting: Count, values: Array) -> Array:
@@ -100,7 +103,8 @@ def _sample_pool(pool: Pool, rng: np.random.Generator, rows: int) -> Array:
         values = ordered[:, pool.count - kept :] if highest else ordered[:, :kept]
     if counting is not None and not pool_plan.counts_tosses:
         values = _score(counting, values)
-    return values.sum(axis=1, dtype=np.int64)
+    totals: Array = values.sum(axis=1, dtype=np.int64)
+    return totals
 
 
 _DIRECT_TABLE = 1 << 16
