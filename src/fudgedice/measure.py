@@ -9,8 +9,6 @@ non-zero probability here. Pool distributions are memoised by node;
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 from . import dist
@@ -22,23 +20,9 @@ from .tree import Group, Neg, Node, Number, Pool, Word, walk
 WordValue = Callable[[Word], int]
 
 
-@dataclass(frozen=True, slots=True)
-class Measured:
-    dist: Dist
-
-    @property
-    def lost(self) -> Fraction:
-        """Probability cut off with the far tails of exploding dice."""
-        return Fraction(self.dist.total - self.dist.mass, self.dist.total)
-
-
 def exploding_dice(node: Node) -> int:
     """How many dice in an expression can explode: they share the 1e-12 budget."""
     return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
-
-
-def _shift(values: dict[int, int], by: int) -> dict[int, int]:
-    return {value + by: count for value, count in values.items()}
 
 
 def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> Dist:
