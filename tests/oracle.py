@@ -27,13 +27,16 @@ def _toss(pool: Pool) -> list[tuple[Fraction, int]]:
     if reroll is None:
         return [(one, face) for face in faces]
     if reroll.once:
-        out: list[tuple[Fraction, int]] = []
+        # Equal faces reached by different paths are merged, so explosion
+        # chains branch once per face, not once per path.
+        merged: dict[int, Fraction] = defaultdict(Fraction)
         for first in faces:
             if reroll.on.matches(first):
-                out.extend((one * one, second) for second in faces)
+                for second in faces:
+                    merged[second] += one * one
             else:
-                out.append((one, first))
-        return out
+                merged[first] += one
+        return [(p, face) for face, p in merged.items()]
     # Rerolling until a face does not match: every non-matching face is
     # equally likely.
     keep = [face for face in faces if not reroll.on.matches(face)]
