@@ -50,6 +50,10 @@ class Dist:
 
     @staticmethod
     def from_faces(faces: Iterable[int]) -> Dist:
+        faces = tuple(faces)
+        if faces and faces == tuple(range(faces[0], faces[0] + len(faces))):
+            # the usual die: one face each of a run of numbers
+            return Dist(faces[0], (1,) * len(faces), len(faces))
         weights: dict[int, int] = {}
         for face in faces:
             weights[face] = weights.get(face, 0) + 1
@@ -234,7 +238,8 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     if n == 0:
         return Dist.constant(0)
     check_size(n * (len(die.counts) - 1) + 1, n * log2(die.total), what)
-    return _trimmed(n * die.lo, power(die.counts, n), die.total**n)
+    # a Dist's end counts are non-zero, so the power's are too: no trimming
+    return Dist(n * die.lo, tuple(power(die.counts, n)), die.total**n)
 
 
 def apply(a: Dist, function: Callable[[int], int]) -> Dist:
@@ -266,10 +271,14 @@ def combine(a: Dist, b: Dist, function: Callable[[int, int], int], what: str) ->
 def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[int], int]) -> Dist:
     """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` dice.
 
-    Walks the faces from the favoured end. A state is (dice placed so far,
-    score of the kept ones); once ``kept`` dice are placed the rest can only
-    show less favoured faces, which is one closed-form power, so the states
-    never hold more than ``kept`` dice.
+    Walks the faces from the favoured end, holding for each number of dice
+    placed so far (fewer than ``kept``) the polynomial of the kept score, as
+    one big integer (Kronecker substitution: a coefficient a slot). Placing
+    ``j`` dice on a face shifts a polynomial by ``j`` times the face's score.
+    Once ``kept`` dice are placed the score is settled and the other dice can
+    only show less favoured faces, so every way of finishing folds into one
+    factor ``sum_j C(free, j) w**j below**(free - j)``. Each face then costs a
+    few big-integer operations per number of dice placed.
     """
     total = die.total**n
     if kept == 0:
@@ -277,32 +286,36 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
     faces = list(die.items())
     if highest:
         faces.reverse()
-    # weight of all faces strictly less favoured than faces[i]
-    rest = [0] * len(faces)
-    running = 0
-    for i in range(len(faces) - 1, -1, -1):
-        rest[i] = running
-        running += faces[i][1]
-    result: dict[int, int] = {}
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for i, (value, weight) in enumerate(faces):
-        gain = score(value)
-        below = rest[i]
-        following: dict[tuple[int, int], int] = {}
-        for (placed, sofar), ways in states.items():
+    gains = [score(value) for value, _ in faces]
+    least = min(gains)
+    # every count is at most ``total``, so a slot of its width never carries
+    slot = total.bit_length() // 8 + 1
+    bits = slot * 8
+    binomials = [[comb(free, j) for j in range(free + 1)] for free in range(n + 1)]
+    below = sum(weight for _, weight in faces)
+    states = [0] * kept
+    states[0] = 1
+    result = 0
+    for (_, weight), gain in zip(faces, gains, strict=True):
+        below -= weight  # weight of the faces less favoured than this one
+        step = (gain - least) * bits
+        both = weight + below
+        following = [0] * kept
+        for placed, current in enumerate(states):
+            if not current:
+                continue
             free = n - placed
-            weight_power = 1
-            for j in range(free + 1):
-                count = ways * comb(free, j) * weight_power
-                weight_power *= weight
-                now = placed + j
-                got = sofar + gain * min(j, kept - placed)
-                if now >= kept:
-                    tail = below ** (n - now)
-                    if tail:
-                        result[got] = result.get(got, 0) + count * tail
-                else:
-                    key = (now, got)
-                    following[key] = following.get(key, 0) + count
+            short = kept - placed
+            row = binomials[free]
+            # finishing: j >= short dice on this face, the rest below it; the
+            # binomial theorem gives that sum as everything less j < short
+            finish = both**free
+            for j in range(short):
+                ways = row[j] * weight**j
+                following[placed + j] += (current << (step * j)) * ways
+                finish -= ways * below ** (free - j)
+            if finish:
+                result += (current << (step * short)) * finish
         states = following
-    return Dist.from_weights(result, total)
+    length = kept * (max(gains) - least) + 1
+    return _trimmed(kept * least, _unpack(result, slot, length), total)

@@ -31,6 +31,9 @@ class PoolPlan:
     """No modifier at all: the roller takes its fast path."""
 
 
+_NEVER = Fraction(0)
+
+
 def _chance_too_high(chance: Fraction) -> bool:
     limits = DEFAULT_LIMITS
     return chance**limits.max_chain > limits.chain_epsilon
@@ -66,7 +69,7 @@ def plan(pool: Pool) -> PoolPlan:
                     weights[value] = count
             total = base.total**2 if pool.reroll.once else base.total - matched
             toss = Dist.from_weights(weights, total)
-    chance = Fraction(0)
+    chance = _NEVER
     if pool.explode is not None:
         on = pool.explode.on
         exploding = sum(count for value, count in toss.items() if on.matches(value))
