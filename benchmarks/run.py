@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import os
 import platform
@@ -202,6 +203,44 @@ def bench_exact(quick: bool) -> list[Row]:
     return rows
 
 
+# ---------------------------------------------------------- game systems
+
+
+@dataclass(frozen=True)
+class SystemCase:
+    """One form of a game system, from a ``benchmarks/cases_*.py`` file."""
+
+    name: str
+    ours: Callable[[], object]
+    icepool: Callable[[], object] | None = None
+    """The same distribution built with icepool, where icepool can express it."""
+    limit: float | None = None
+    """The goal: at most this many seconds per cold call."""
+
+
+def system_cases() -> list[SystemCase]:
+    """Every ``CASES`` list of the ``cases_*.py`` files beside this script."""
+    cases: list[SystemCase] = []
+    for path in sorted(HERE.glob("cases_*.py")):
+        module = importlib.import_module(path.stem)
+        cases.extend(SystemCase(*case) for case in module.CASES)
+    return cases
+
+
+def bench_systems(cases: list[SystemCase]) -> list[Row]:
+    rows = []
+    for case in cases:
+        case.ours()  # warm the parse cache
+        ours = time_cold(case.ours, fudgedice.clear_caches)
+        if case.icepool is None:
+            rows.append(Row("system", case.name, ours))
+        else:
+            ref = time_cold(case.icepool, icepool_ref.clear_icepool_caches)
+            rows.append(Row("system", case.name, ours, "icepool", ref))
+        _print_row(rows[-1])
+    return rows
+
+
 # ---------------------------------------------------------------- rolling
 
 ROLL_CASES = (
@@ -340,10 +379,14 @@ def _time_goal(rows: list[Row], name: str, goal: str, limit: float) -> Goal:
     return Goal(goal, fmt_seconds(row.ours.best), row.ours.best <= limit)
 
 
-def goals(rows: list[Row]) -> list[Goal]:
+def goals(rows: list[Row], cases: list[SystemCase]) -> list[Goal]:
     fast = "sample 4dF+2 x10**6"
     sample_rows = [row for row in rows if row.name == fast and row.ref is not None]
     out = [
+        _speedup_goal(
+            rows, "4dF (+ at-least)", "exact 4dF + at-least >= 20x faster than icepool", 20
+        ),
+        _speedup_goal(rows, "3d6kl2", "exact 3d6kl2 >= 20x faster than icepool", 20),
         _speedup_goal(rows, "4d6kh3", "exact 4d6kh3 >= 20x faster than icepool", 20),
         _time_goal(rows, "1000dF", "exact 1000dF <= 5 ms", 5e-3),
         _time_goal(rows, "10000dF", "exact 10000dF <= 50 ms", 50e-3),
@@ -362,6 +405,11 @@ def goals(rows: list[Row]) -> list[Goal]:
                     f"roll {expr}{label} >= {times:g}x d20 {theirs} rate",
                     times,
                 )
+            )
+    for case in cases:
+        if case.limit is not None:
+            out.append(
+                _time_goal(rows, case.name, f"{case.name} <= {fmt_seconds(case.limit)}", case.limit)
             )
     if sample_rows:
         row = sample_rows[0]
@@ -419,6 +467,11 @@ def main(argv: list[str] | None = None) -> int:
     print("1. Exact odds, caches cleared before every call (clear not timed)")
     print(HEADER)
     rows = bench_exact(args.quick)
+    cases = system_cases()
+    if cases:
+        print("\n1b. Game systems, exact odds, caches cleared before every call")
+        print(HEADER)
+        rows += bench_systems(cases)
     print("\n2. Rolling (warm parse caches); d20 stringifies every roll")
     print(HEADER)
     roll_rows, d20_version = bench_roll()
@@ -427,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     rows += bench_sample()
 
-    summary = goals(rows)
+    summary = goals(rows, cases)
     width = max(len(goal.goal) for goal in summary)
     print(f"\nSummary\n{'goal':<{width}}  {'measured':<36} result")
     for goal in summary:

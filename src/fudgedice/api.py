@@ -1,8 +1,10 @@
-"""The public Python API: ``roll``, ``odds``, ``sample``, ``clear_caches``."""
+"""The public Python API: ``roll``, ``odds``, ``sample``, ``read``, ``table``,
+``clear_caches``."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +15,7 @@ from .errors import DiceValueError, LimitError
 from .limits import DEFAULT_LIMITS
 from .odds import Odds
 from .rolls import Roll
+from .tables import Table, TableOptions, make_table
 
 _fresh = random.Random()
 """Source for rolls that ask for no seed (seeded once from the OS)."""
@@ -48,6 +51,22 @@ def sample(text: str, n: int, seed: int | None = None) -> npt.NDArray[np.int64]:
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
     return compile_roll(text).sample(n, np.random.default_rng(seed))
+
+
+def read(text: str, dice: Sequence[str]) -> Roll:
+    """Interpret dice rolled by hand: the faces as written, in the order rolled.
+
+    >>> read("4dF", ["+", "+", "-", "0"]).total
+    1
+    """
+    if isinstance(dice, str):
+        dice = dice.split()
+    return compile_roll(text).read(list(dice))
+
+
+def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
+    """One of the printed tables (``fudgedice table`` lists them)."""
+    return make_table(name, TableOptions(exact=exact, to=to))
 
 
 def clear_caches() -> None:

@@ -15,8 +15,9 @@ from .api import odds as measure_odds
 from .engine import compile_roll
 from .errors import DiceError
 from .plot import plot_odds
-from .render import odds_text
+from .render import odds_text, table_text
 from .rolls import Roll
+from .tables import TableOptions, make_table, table_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,6 +54,8 @@ def main() -> None:
       fudgedice roll 4dF+1
       fudgedice roll "4d6kh3" -n 6
       fudgedice odds "3d6!" --plot odds.png
+      fudgedice read 4dF + + - 0
+      fudgedice table
 
     The roll language is described in docs/notation.md; quote expressions
     that contain spaces, '!' or '>' for your shell.
@@ -144,3 +147,75 @@ def odds(
     if plot_path:
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("form")
+@click.argument("dice", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_friendly
+def read(form: str, dice: tuple[str, ...], as_json: bool) -> None:
+    """Interpret dice rolled by hand: FORM is the roll (quoted if it has
+    spaces), DICE the faces as they came up, in order.
+
+    Fudge dice are written +, - and 0 (or o, _ for a blank); numbered dice by
+    their number (00 on a d% is 100).
+
+    \b
+    Examples:
+      fudgedice read 4dF + + - 0
+      fudgedice read "4dF+2" + 0 0 -
+      fudgedice read 3d6 6 2 5
+    """
+    result = compile_roll(form).read(list(dice))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(result.text)
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--exact", is_flag=True, help="Exact fractions instead of percentages.")
+@click.option("--to", "to", type=click.IntRange(1, 10000), help="How far to print a long table.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@_friendly
+def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
+    """Print the table NAME, computed from exact distributions; with no
+    NAME, list the tables.
+
+    \b
+    Examples:
+      fudgedice table
+      fudgedice table techniques --exact
+    """
+    if name is None:
+        names = table_names()
+        width = max((len(n) for n in names), default=0)
+        for table_name, description in names.items():
+            click.echo(f"{table_name:<{width}}  {description}")
+        return
+    result = make_table(name, TableOptions(exact=exact, to=to))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(table_text(result))
+
+
+@main.command()
+@click.argument("system", required=False, default="fudge")
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
+@_friendly
+def ladder(system: str, as_json: bool) -> None:
+    """Print the ladder of SYSTEM (fudge, power or 3d6fudge; default fudge).
+
+    \b
+    Examples:
+      fudgedice ladder
+      fudgedice ladder power
+    """
+    result = make_table(f"{system.strip().lower()}-ladder")
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(table_text(result))

@@ -4,11 +4,16 @@ The expression interpreters (:mod:`roller`, :mod:`measure`, :mod:`sampling`)
 know only dice and arithmetic; a :class:`Program` knows what a system adds
 around them. It is built once per text (and cached), so everything that can
 be checked without rolling is checked once.
+
+Each system (:mod:`fudgedice.systems`) registers a factory that turns a
+parsed :class:`~fudgedice.tree.Expression` into its own :class:`Program`;
+:class:`Program` itself is the generic dice language that systems build on.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -16,6 +21,7 @@ import numpy.typing as npt
 
 from .dist import Dist
 from .errors import DiceValueError, LimitError
+from .hand import HandRoller
 from .measure import WordValue, exploding_dice, measure
 from .odds import Odds
 from .parser import parse, suggest_word
@@ -77,11 +83,24 @@ class Program:
                 self.word_value(node)
 
     def roll(self, rng: random.Random, seed: int | str | None) -> Roll:
+        return self.roll_with(Roller(rng), seed)
+
+    def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
+        """Roll with any source of faces: random (:meth:`roll`) or by hand (:meth:`read`).
+
+        Systems override this one method, so rolling and reading never differ."""
         expression = self.expression
-        part = roll_node(expression.side.expr, Roller(rng), self.word_value)
+        part = roll_node(expression.side.expr, roller, self.word_value)
         return Roll(
             expression.text, expression.system, part.total, part, seed=seed, label=expression.label
         )
+
+    def read(self, faces: Sequence[str]) -> Roll:
+        """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
+        roller = HandRoller(faces)
+        result = self.roll_with(roller, None)
+        roller.finish()
+        return result
 
     def dist(self) -> Dist:
         node = self.expression.side.expr
@@ -104,7 +123,27 @@ class Program:
         return sample_node(node, rng, n, self.word_value)
 
 
+ProgramFactory = Callable[[Expression], Program]
+
+_SYSTEMS: dict[str, ProgramFactory] = {}
+
+
+def register_system(name: str, factory: ProgramFactory) -> None:
+    """Make ``name:`` rolls compile with ``factory``."""
+    _SYSTEMS[name] = factory
+
+
+def program_for(expression: Expression) -> Program:
+    from . import systems
+
+    systems.load()
+    factory = _SYSTEMS.get(expression.system)
+    if factory is None:
+        raise DiceValueError(f"the {expression.system} system is not available yet")
+    return factory(expression)
+
+
 @lru_cache(maxsize=4096)
 def compile_roll(text: str) -> Program:
     """The checked program for ``text`` (cached by text)."""
-    return Program(parse(text))
+    return program_for(parse(text))

@@ -21,6 +21,7 @@ from .results import (
     pools_of,
 )
 from .rolls import Roll
+from .tables import Table
 
 
 def signed(value: int) -> str:
@@ -71,17 +72,22 @@ def formula(part: Part) -> str:
     return f"{formula(part.left)} {part.node.op} {right}"
 
 
-def roll_text(roll: Roll) -> str:
-    head = f"{roll.notation} = {roll.total}"
+def roll_text(roll: Roll, indent: str = "") -> str:
+    """Head line, one line per pool, the sum when there is more than a pool,
+    the system's steps, the other sides of a check, and what happened."""
+    head = f"{roll.title or roll.notation} = {roll.total}"
+    if roll.result:
+        head += f" -> {roll.result}"
     if roll.label:
         head = f"{roll.label}: {head}"
-    lines = [head]
+    lines = [indent + head]
     pools = pools_of(roll.parts)
-    lines.extend(f"  {pool_line(pool)}" for pool in pools)
+    lines.extend(f"{indent}  {pool_line(pool)}" for pool in pools)
     if not (isinstance(roll.parts, PoolRoll) and len(pools) == 1):
-        lines.append(f"  {formula(roll.parts)} = {roll.total}")
-    for event in roll.events:
-        lines.append(f"  {event}")
+        lines.append(f"{indent}  {formula(roll.parts)} = {roll.total}")
+    lines.extend(f"{indent}  {detail}" for detail in roll.details)
+    lines.extend(roll_text(side, indent + "  ") for side in roll.sides)
+    lines.extend(f"{indent}  {event}" for event in roll.events)
     return "\n".join(lines)
 
 
@@ -148,3 +154,21 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     for name, p in odds.events.items():
         lines.append(f"{name}: {percent(p)} ({exact(p)})")
     return "\n".join(lines)
+
+
+def table_text(table: Table) -> str:
+    """Columns padded to their widest cell; the first column left-aligned."""
+    rows = [table.header, *table.rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(table.header))]
+
+    def line(row: tuple[str, ...]) -> str:
+        cells = [
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        return "  ".join(cells).rstrip()
+
+    out = [table.title, line(table.header), line(tuple("-" * w for w in widths))]
+    out.extend(line(row) for row in table.rows)
+    out.extend(table.notes)
+    return "\n".join(out)

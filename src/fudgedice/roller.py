@@ -32,6 +32,9 @@ class Roller:
 
     __slots__ = ("limits", "rng", "tossed")
 
+    by_hand = False
+    """True for :class:`fudgedice.hand.HandRoller`: faces come from the table."""
+
     def __init__(self, rng: random.Random, limits: Limits = DEFAULT_LIMITS) -> None:
         self.rng = rng
         self.limits = limits
@@ -142,7 +145,7 @@ def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
 
 def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:
     pool_plan = plan(pool)
-    if pool_plan.plain:
+    if pool_plan.plain and not roller.by_hand:
         return _roll_plain(pool, roller)
     units = [_roll_die(pool, roller) for _ in range(pool.count)]
     if pool.keep is not None:
