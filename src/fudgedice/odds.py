@@ -8,6 +8,7 @@ is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -42,11 +43,18 @@ class Odds:
         system: str,
         dist: Dist,
         events: dict[str, Fraction] | None = None,
+        *,
+        value_name: Callable[[int], str] | None = None,
+        value_title: str = "value",
     ) -> None:
         self.notation = notation
         self.system = system
         self.dist = dist
         self.events: dict[str, Fraction] = dict(events or {})
+        self.value_name = value_name
+        """How a system names a value (``+1 Good``); None: the number alone."""
+        self.value_title = value_title
+        """What the values are (``rolled degree``, ``margin``), for headings."""
 
     @property
     def total(self) -> int:
@@ -162,12 +170,18 @@ class Odds:
             "mean": float(self.mean),
             "stdev": self.stdev,
             "truncated": float(self.truncated),
-            "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
             "events": {
                 name: {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
                 for name, p in self.events.items()
             },
         }
+
+    def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
+        out = outcome.to_dict()
+        if self.value_name is not None:
+            out["name"] = self.value_name(outcome.value)
+        return out
 
     def __repr__(self) -> str:
         return f"Odds({self.notation!r}, mean={float(self.mean):.4g}, stdev={self.stdev:.4g})"

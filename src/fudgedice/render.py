@@ -126,11 +126,14 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     peak = max(o.p for o in outcomes)
     fudge_like = odds.low < 0
     value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
+    if odds.value_name is not None:
+        name = odds.value_name
+        value_text = [f"{text} {name(o.value)}" for text, o in zip(value_text, rows, strict=True)]
     fractions = [exact(o.p) for o in rows]
     fraction_width = max(len(f) for f in fractions)
     exact_column = show_exact or fraction_width <= 24
-    width = max(5, max(len(v) for v in value_text))
-    header = f"{'value':>{width}}  {'chance':>8}"
+    width = max(len(odds.value_title), max(len(v) for v in value_text))
+    header = f"{odds.value_title:>{width}}  {'chance':>8}"
     if exact_column:
         header += f"  {'exact':>{fraction_width}}"
     header += f"  {'at least':>8}  {'at most':>8}"
