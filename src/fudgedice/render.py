@@ -127,8 +127,8 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     fudge_like = odds.low < 0
     value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
     if odds.value_name is not None:
-        name = odds.value_name
-        value_text = [f"{text} {name(o.value)}" for text, o in zip(value_text, rows, strict=True)]
+        naming = odds.value_name
+        value_text = [f"{text} {naming(o.value)}" for text, o in zip(value_text, rows, strict=True)]
     fractions = [exact(o.p) for o in rows]
     fraction_width = max(len(f) for f in fractions)
     exact_column = show_exact or fraction_width <= 24
