@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -17,30 +19,56 @@ from .odds import Odds
 from .rolls import Roll
 from .tables import Table, TableOptions, make_table
 
+if TYPE_CHECKING:
+    from .engine import Program
+    from .systems.techniques import D100Table
+
 _fresh = random.Random()
 """Source for rolls that ask for no seed (seeded once from the OS)."""
 
 
-def roll(text: str, seed: int | str | None = None) -> Roll:
+def _program(text: str, d100_table: str | Path | D100Table | None) -> Program:
+    """The compiled roll; with ``d100_table``, reading ``@d%`` with that table
+    (inline ``"1=-4, 2-6=-3, ..., 00=+4"``, a file path, or a ``D100Table``)."""
+    program = compile_roll(text)
+    if d100_table is None:
+        return program
+    from .systems.fudge import use_d100_table
+
+    return use_d100_table(program, d100_table)
+
+
+def roll(
+    text: str,
+    seed: int | str | None = None,
+    *,
+    d100_table: str | Path | D100Table | None = None,
+) -> Roll:
     """Roll ``text`` once; the same ``seed`` gives the same roll everywhere.
 
     >>> 5 <= roll("4d6kh3+2", seed=7).total <= 20
     True
     """
     rng = _fresh if seed is None else random.Random(seed)
-    return compile_roll(text).roll(rng, seed)
+    return _program(text, d100_table).roll(rng, seed)
 
 
-def odds(text: str) -> Odds:
+def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
     """The exact distribution of ``text``.
 
     >>> odds("4dF").probability(0)
     Fraction(19, 81)
     """
-    return compile_roll(text).odds()
+    return _program(text, d100_table).odds()
 
 
-def sample(text: str, n: int, seed: int | None = None) -> npt.NDArray[np.int64]:
+def sample(
+    text: str,
+    n: int,
+    seed: int | None = None,
+    *,
+    d100_table: str | Path | D100Table | None = None,
+) -> npt.NDArray[np.int64]:
     """Totals of ``n`` independent rolls of ``text``, vectorised with NumPy.
 
     >>> sample("3d6", 5, seed=1).shape
@@ -50,10 +78,15 @@ def sample(text: str, n: int, seed: int | None = None) -> npt.NDArray[np.int64]:
         raise DiceValueError(f"the number of rolls must be a whole number >= 0, not {n!r}")
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
-    return compile_roll(text).sample(n, np.random.default_rng(seed))
+    return _program(text, d100_table).sample(n, np.random.default_rng(seed))
 
 
-def read(text: str, dice: Sequence[str]) -> Roll:
+def read(
+    text: str,
+    dice: Sequence[str],
+    *,
+    d100_table: str | Path | D100Table | None = None,
+) -> Roll:
     """Interpret dice rolled by hand: the faces as written, in the order rolled.
 
     >>> read("4dF", ["+", "+", "-", "0"]).total
@@ -61,7 +94,7 @@ def read(text: str, dice: Sequence[str]) -> Roll:
     """
     if isinstance(dice, str):
         dice = dice.split()
-    return compile_roll(text).read(list(dice))
+    return _program(text, d100_table).read(list(dice))
 
 
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:

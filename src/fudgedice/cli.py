@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from .api import _program as program_with_table
 from .api import odds as measure_odds
-from .engine import compile_roll
 from .errors import DiceError
 from .plot import plot_odds
 from .render import odds_text, table_text
@@ -74,8 +74,20 @@ def main() -> None:
 )
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
+@click.option(
+    "--d100-table",
+    "d100_table",
+    metavar="TABLE",
+    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
+)
 @_friendly
-def roll(expression: tuple[str, ...], times: int, seed: str | None, as_json: bool) -> None:
+def roll(
+    expression: tuple[str, ...],
+    times: int,
+    seed: str | None,
+    as_json: bool,
+    d100_table: str | None = None,
+) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
 
     \b
@@ -85,7 +97,7 @@ def roll(expression: tuple[str, ...], times: int, seed: str | None, as_json: boo
       fudgedice roll "3d6!" --seed 42
       fudgedice roll "5d10>=8f1" --json
     """
-    program = compile_roll(_expression(expression))
+    program = program_with_table(_expression(expression), d100_table)
     base: int | str = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
     rolls: list[Roll] = []
     for index in range(times):
@@ -121,6 +133,12 @@ def _nth_seed(base: int | str, index: int) -> int | str:
 )
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
+@click.option(
+    "--d100-table",
+    "d100_table",
+    metavar="TABLE",
+    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
+)
 @_friendly
 def odds(
     expression: tuple[str, ...],
@@ -128,6 +146,7 @@ def odds(
     plot_path: str | None,
     exact: bool,
     all_rows: bool,
+    d100_table: str | None = None,
 ) -> None:
     """Show the exact odds of EXPRESSION: each value's chance as a percentage
     and an exact fraction, the chance of at least and at most that value, a
@@ -139,7 +158,7 @@ def odds(
       fudgedice odds "4d6kh3" --json
       fudgedice odds "3d6!" --plot odds.png
     """
-    result = measure_odds(_expression(expression))
+    result = measure_odds(_expression(expression), d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
@@ -151,10 +170,16 @@ def odds(
 
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("form")
-@click.argument("dice", nargs=-1, required=True)
+@click.argument("dice", nargs=-1)  # none at all for Power Fudge's take0
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--d100-table",
+    "d100_table",
+    metavar="TABLE",
+    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
+)
 @_friendly
-def read(form: str, dice: tuple[str, ...], as_json: bool) -> None:
+def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None) -> None:
     """Interpret dice rolled by hand: FORM is the roll (quoted if it has
     spaces), DICE the faces as they came up, in order.
 
@@ -166,8 +191,11 @@ def read(form: str, dice: tuple[str, ...], as_json: bool) -> None:
       fudgedice read 4dF + + - 0
       fudgedice read "4dF+2" + 0 0 -
       fudgedice read 3d6 6 2 5
+      fudgedice read 4dF@4d6 p4 p3 n3 n3
+      fudgedice read "Good vs Great" + 0 0 -
+      fudgedice read "power: 4dF+2 take0"
     """
-    result = compile_roll(form).read(list(dice))
+    result = program_with_table(form, d100_table).read(list(dice))
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -43,6 +43,7 @@ class Dist:
         if not present:
             raise DiceValueError("no outcome is possible")
         lo, hi = min(present), max(present)
+        check_span(lo, hi)
         counts = [0] * (hi - lo + 1)
         for value, count in present.items():
             counts[value - lo] = count
@@ -219,6 +220,16 @@ def check_size(outcomes: int, bits: float, what: str) -> None:
         )
 
 
+def check_span(lo: int, hi: int) -> None:
+    """Refuse a dense table from ``lo`` to ``hi`` too long to hold."""
+    limit = DEFAULT_LIMITS.max_span
+    if hi - lo >= limit:
+        raise LimitError(
+            f"exact odds would list every value from {lo} to {hi}, more than "
+            f"the limit of {limit} values"
+        )
+
+
 def add(a: Dist, b: Dist) -> Dist:
     if len(a.counts) == 1:
         a, b = b, a
@@ -226,6 +237,7 @@ def add(a: Dist, b: Dist) -> Dist:
         factor = b.counts[0]
         counts = a.counts if factor == 1 else tuple(c * factor for c in a.counts)
         return Dist(a.lo + b.lo, counts, a.total * b.total)
+    check_span(a.lo + b.lo, a.hi + b.hi)
     return _trimmed(a.lo + b.lo, convolve(a.counts, b.counts), a.total * b.total)
 
 
@@ -288,10 +300,21 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
         faces.reverse()
     gains = [score(value) for value, _ in faces]
     least = min(gains)
+    length = kept * (max(gains) - least) + 1
+    check_span(0, length)
     # every count is at most ``total``, so a slot of its width never carries
     slot = total.bit_length() // 8 + 1
     bits = slot * 8
-    binomials = [[comb(free, j) for j in range(free + 1)] for free in range(n + 1)]
+    # each face shifts and scales about kept**2 / 2 states of length x slot bytes
+    work = len(faces) * (kept * (kept + 3) // 2) * (slot * length // 8 + 1)
+    if work > DEFAULT_LIMITS.max_keep_work:
+        raise LimitError(
+            f"exact odds of keeping {kept} of {n} dice with {len(faces)} faces would "
+            f"take too long (about {work:.2g} operations; the limit is "
+            f"{DEFAULT_LIMITS.max_keep_work:.2g})"
+        )
+    # C(n - placed, j) for the j < kept - placed dice that leave a state short
+    binomials = [[comb(n - placed, j) for j in range(kept - placed)] for placed in range(kept)]
     below = sum(weight for _, weight in faces)
     states = [0] * kept
     states[0] = 1
@@ -306,7 +329,7 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
                 continue
             free = n - placed
             short = kept - placed
-            row = binomials[free]
+            row = binomials[placed]
             # finishing: j >= short dice on this face, the rest below it; the
             # binomial theorem gives that sum as everything less j < short
             finish = both**free
@@ -317,5 +340,4 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
             if finish:
                 result += (current << (step * short)) * finish
         states = following
-    length = kept * (max(gains) - least) + 1
     return _trimmed(kept * least, _unpack(result, slot, length), total)

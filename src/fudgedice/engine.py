@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .dist import Dist
-from .errors import DiceValueError, LimitError
+from .errors import DiceError, DiceValueError, LimitError
 from .hand import HandRoller
 from .measure import WordValue, exploding_dice, measure
 from .odds import Odds
-from .parser import parse, suggest_word
+from .parser import modifier_typo, parse, suggest_word
 from .pools import plan
 from .roller import Roller, roll_node
 from .rolls import Roll
@@ -59,6 +59,9 @@ class Program:
         """Refuse what the generic dice language does not define."""
         expression = self.expression
         for option in expression.side.options:
+            typo = modifier_typo(expression, option)
+            if typo is not None:
+                raise typo
             raise DiceValueError(
                 f"unknown option '{option.name}'",
                 text=expression.text,
@@ -146,4 +149,12 @@ def program_for(expression: Expression) -> Program:
 @lru_cache(maxsize=4096)
 def compile_roll(text: str) -> Program:
     """The checked program for ``text`` (cached by text)."""
-    return program_for(parse(text))
+    expression = parse(text)
+    try:
+        return program_for(expression)
+    except DiceError as error:
+        # Pool rules (pools.plan) are cached per pool and know no text: quote
+        # the roll here so that the position they give gets its ^.
+        if error.text is None and error.position is not None:
+            error.text = text
+        raise

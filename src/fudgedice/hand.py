@@ -65,6 +65,14 @@ class HandRoller(Roller):
         self.used += 1
         return token
 
+    def take_rest(self) -> list[str]:
+        """Every face not used yet, as written: for systems whose dice are
+        marked (the D6 System's Wild Die ``w6``) and sorted before use."""
+        rest = self.faces[self.used :]
+        self.used = len(self.faces)
+        self.tossed += len(rest)
+        return rest
+
     def toss(self, die: Die) -> int:
         self.tossed += 1
         token = self.next_face(die.name)

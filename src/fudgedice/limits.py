@@ -33,6 +33,12 @@ class Limits:
     dice); also the chance a chain may have of reaching ``max_chain``."""
     max_measure_bits: int = 400_000_000
     """Estimated size of an exact distribution: outcomes times bits per count."""
+    max_span: int = 2_000_000
+    """Distance between the lowest and highest value of an exact distribution
+    (``d6*1000000000`` has six outcomes but a span of five billion)."""
+    max_keep_work: int = 200_000_000
+    """Estimated machine-word operations of exact keep/drop odds (about a
+    second of work)."""
     max_pairs: int = 2_000_000
     """Outcome pairs when multiplying or dividing two random values."""
     max_samples: int = 100_000_000

@@ -18,7 +18,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError
+from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from .limits import DEFAULT_LIMITS
 from .tree import (
     BinOp,
@@ -69,6 +69,7 @@ _EXPECTED_NAMES = {
 
 _COMPARE = re.compile(r"(>=|<=|>|<|=)?\s*(-?\d+)")
 _DICE = re.compile(r"(\d*)d(.*)", re.IGNORECASE)
+_DICE_PREFIX = re.compile(r"\d*d(?:\d+|%|f(?:\.\d+)?)?", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +94,7 @@ def _die(spec: str, token: Token, text: str) -> tuple[int, Die | None]:
     count = int(count_text) if count_text else 1
     where = token.start_pos or 0
     if count > limits.max_dice:
-        raise LimitError(
+        raise TooManyDice(
             f"{count} dice is more than the limit of {limits.max_dice} in one pool",
             text=text,
             position=where,
@@ -310,6 +311,60 @@ def suggest_word(word: str) -> str | None:
     return _suggest(word, known_words())
 
 
+_MODIFIER_STEMS = ("kh", "kl", "dh", "dl", "ro", "r")
+_MODIFIERS_EXPECTED = (
+    "expected a modifier (kh/kl/dh/dl N, '!', '!!', '!p', r/ro, a compare such as >=5), "
+    "an operator, or a space before an option"
+)
+
+
+def _rightmost_pool(node: Node) -> Pool | None:
+    while True:
+        if isinstance(node, Pool):
+            return node
+        if isinstance(node, BinOp):
+            node = node.right
+        elif isinstance(node, Neg):
+            node = node.operand
+        else:
+            return None
+
+
+def modifier_typo(expression: Expression, option: Option) -> DiceSyntaxError | None:
+    """The error for an unknown option written hard against a pool (``4d6kx3``):
+    it is a mistyped modifier, not an option, so say what a modifier looks like
+    and suggest the nearest one. None when the option stands apart."""
+    pool = _rightmost_pool(expression.side.expr)
+    if pool is None or option.value is not None:
+        return None
+    if option.position != pool.position + len(pool.source):
+        return None
+    text = expression.text
+    written = text[option.position : option.position + len(option.name)]
+    dice = _DICE_PREFIX.match(pool.source)
+    modifiers = pool.source[dice.end() if dice else 0 :]
+    stem = re.search(r"[a-z]*$", modifiers, re.IGNORECASE)
+    typed = ((stem.group(0) if stem else "") + written).lower()
+    letters = typed.rstrip("0123456789")
+    digits = typed[len(letters) :]
+    hint = None
+    if letters:
+        scores = [
+            (difflib.SequenceMatcher(None, letters, candidate).ratio(), -index, candidate)
+            for index, candidate in enumerate(_MODIFIER_STEMS)
+        ]
+        score, _, best = max(scores)
+        if score >= 0.5:
+            hint = f"did you mean '{best}{digits}'?"
+    return DiceSyntaxError(
+        f"unexpected '{written}' at column {option.position + 1} after "
+        f"'{pool.source}': {_MODIFIERS_EXPECTED}",
+        text=text,
+        position=option.position,
+        hint=hint,
+    )
+
+
 def _syntax_error(text: str, error: UnexpectedInput) -> DiceSyntaxError:
     position = len(text)
     expected: set[str] = set()
@@ -332,6 +387,11 @@ def _syntax_error(text: str, error: UnexpectedInput) -> DiceSyntaxError:
         message += ": expected " + ", ".join(names)
     word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
     hint = suggest_word(word_here.group(0)) if word_here else None
+    word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
+    if hint is None and word_before:
+        # A misspelled keyword ("4dF vss 3") reads as an option; the parser
+        # only stumbles on the token after it.
+        hint = suggest_word(word_before.group(1))
     return DiceSyntaxError(message, text=text, position=position, hint=hint)
 
 
@@ -346,6 +406,23 @@ def _check_size(text: str) -> None:
         deepest = max(deepest, depth)
     if deepest > limits.max_nesting:
         raise LimitError(f"parentheses nest {deepest} deep; the limit is {limits.max_nesting}")
+
+
+def _nesting(tree: Tree[Token]) -> int:
+    """How deep parentheses and unary minus signs sit inside one another.
+
+    Counted on the tree, iteratively: a run of signs such as ``------1`` is as
+    deep as the parentheses it stands for, and every interpreter recurses on it.
+    """
+    deepest = 0
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in ("neg", "group"):
+            depth += 1
+            deepest = max(deepest, depth)
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return deepest
 
 
 def _count_terms(tree: Tree[Token]) -> int:
@@ -364,6 +441,11 @@ def parse(text: str) -> Expression:
         tree = _lark().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(text, error) from None
+    deepest = _nesting(tree)
+    if deepest > DEFAULT_LIMITS.max_nesting:
+        raise LimitError(
+            f"parentheses and signs nest {deepest} deep; the limit is {DEFAULT_LIMITS.max_nesting}"
+        )
     terms = _count_terms(tree)
     if terms > DEFAULT_LIMITS.max_terms:
         raise LimitError(f"the roll has {terms} terms; the limit is {DEFAULT_LIMITS.max_terms}")

@@ -55,7 +55,8 @@ def plan(pool: Pool) -> PoolPlan:
         if not pool.reroll.once and _chance_too_high(Fraction(matched, base.total)):
             raise LimitError(
                 f"{pool.source} rerolls {matched} faces of {base.total}: a run of "
-                f"{DEFAULT_LIMITS.max_chain} rerolls would not be rare enough to ignore"
+                f"{DEFAULT_LIMITS.max_chain} rerolls would not be rare enough to ignore",
+                position=pool.position,
             )
         if matched:
             weights: dict[int, int] = {}
@@ -82,7 +83,8 @@ def plan(pool: Pool) -> PoolPlan:
         if _chance_too_high(chance):
             raise LimitError(
                 f"{pool.source} explodes too often (chance {chance} a toss) for a "
-                f"chain of {DEFAULT_LIMITS.max_chain} tosses to be negligible"
+                f"chain of {DEFAULT_LIMITS.max_chain} tosses to be negligible",
+                position=pool.position,
             )
     counts_tosses = (
         pool.counting is not None and pool.explode is not None and pool.explode.mode != "!!"

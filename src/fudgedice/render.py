@@ -41,7 +41,9 @@ def die_token(die: DieRoll) -> str:
         face += "✗"
     if not die.kept:
         reasons = [
-            note.split(" (")[0] for note in die.notes if note.startswith(("dropped", "rerolled"))
+            note.split(" (")[0]
+            for note in die.notes
+            if note.startswith(("dropped", "rerolled", "cancelled", "removed", "ignored"))
         ]
         face = f"({face} {', '.join(reasons) or 'not kept'})"
     return face
@@ -84,7 +86,9 @@ def roll_text(roll: Roll, indent: str = "") -> str:
     pools = pools_of(roll.parts)
     lines.extend(f"{indent}  {pool_line(pool)}" for pool in pools)
     if not (isinstance(roll.parts, PoolRoll) and len(pools) == 1):
-        lines.append(f"{indent}  {formula(roll.parts)} = {roll.total}")
+        # the formula's own value: a check's total (a relative degree) is
+        # told by the head line
+        lines.append(f"{indent}  {formula(roll.parts)} = {roll.parts.total}")
     lines.extend(f"{indent}  {detail}" for detail in roll.details)
     lines.extend(roll_text(side, indent + "  ") for side in roll.sides)
     lines.extend(f"{indent}  {event}" for event in roll.events)

@@ -56,8 +56,9 @@ class Roll:
             "events": list(self.events),
             "text": self.text,
             "seed": self.seed,
-            "label": self.label,
         }
+        if self.label is not None:
+            out["label"] = self.label
         if self.result is not None:
             out["result"] = self.result
         if self.details:

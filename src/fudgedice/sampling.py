@@ -107,6 +107,24 @@ def _sample_pool(pool: Pool, rng: np.random.Generator, rows: int) -> Array:
     return totals
 
 
+_SAFE = 1 << 62
+"""Bound on every sampled value: a sum or difference of two values below it
+cannot overflow int64, and anything beyond it is refused, never wrapped."""
+
+
+def _too_large() -> LimitError:
+    return LimitError(
+        "this roll reaches totals of 2**62 (about 4.6e18) or more, too large to sample; "
+        "roll it or measure its odds instead"
+    )
+
+
+def _bounded(values: Array) -> Array:
+    if values.size and int(np.abs(values).max()) >= _SAFE:
+        raise _too_large()
+    return values
+
+
 _DIRECT_TABLE = 1 << 16
 """Totals up to this size get a lookup table with one entry per way."""
 
@@ -116,6 +134,8 @@ def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
 
     Each draw is a uniform integer below the total, mapped to its outcome, so
     every outcome comes up with exactly its count / total chance."""
+    if max(abs(exact.lo), abs(exact.hi)) >= _SAFE:
+        raise _too_large()
     values = np.arange(exact.lo, exact.hi + 1, dtype=np.int64)
     counts = np.array(exact.counts, dtype=np.int64)
     if exact.total <= _DIRECT_TABLE:
@@ -129,10 +149,11 @@ def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
 def sample_node(
     node: Node, rng: np.random.Generator, rows: int, word_value: Callable[[Word], int]
 ) -> Array:
-    if isinstance(node, Number):
-        return np.full(rows, node.value, dtype=np.int64)
-    if isinstance(node, Word):
-        return np.full(rows, word_value(node), dtype=np.int64)
+    if isinstance(node, (Number, Word)):
+        value = node.value if isinstance(node, Number) else word_value(node)
+        if abs(value) >= _SAFE:
+            raise _too_large()
+        return np.full(rows, value, dtype=np.int64)
     if isinstance(node, Pool):
         per_chunk = max(1, _CHUNK_CELLS // max(node.count, 1))
         if rows <= per_chunk:
@@ -149,11 +170,16 @@ def sample_node(
     assert isinstance(node, BinOp)
     left = sample_node(node.left, rng, rows, word_value)
     right = sample_node(node.right, rng, rows, word_value)
+    # Every array stays below _SAFE, so + and - cannot wrap before the check;
+    # a product is checked in floating point before it is trusted.
     if node.op == "+":
-        return left + right
+        return _bounded(left + right)
     if node.op == "-":
-        return left - right
+        return _bounded(left - right)
     if node.op == "*":
+        approx = left.astype(np.float64) * right.astype(np.float64)
+        if approx.size and float(np.abs(approx).max()) >= _SAFE:
+            raise _too_large()
         return left * right
     if (right == 0).any():
         raise DiceValueError("division by zero: the divisor came up 0")

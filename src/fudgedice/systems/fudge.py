@@ -1,7 +1,695 @@
-"""Fudge and Power Fudge: ladders, checks, techniques (issue in progress)."""
+"""Fudge and Power Fudge: ladders, checks, the dice techniques, advantage.
+
+``fudge:`` is the default system. A roll that uses nothing of Fudge (no
+Fudge dice, no ladder word, no check, no option) is the generic dice language
+and compiles to a plain :class:`~fudgedice.engine.Program`, so ``3d6`` or
+``4d6kh3`` behave exactly as they do without any system. Everything else
+compiles to a :class:`FudgeProgram`, which walks the same parse tree to roll,
+to read dice by hand and to measure, so the three can never disagree.
+
+What a Fudge roll adds to the generic language:
+
+* ladder words as levels (``Good`` is +1), read on the system's ladder;
+* a trait with no dice rolls the default dice (``Good`` is ``4dF+1``);
+* ``vs``: an unopposed action (or, in Power Fudge, a target number);
+* ``opp``: an opposed action, read as the relative degree from the left;
+* ``@d6``, ``@3d6``, ``@d%``, ``@4d6``: Fudge results from ordinary dice;
+* ``adv``, ``adv2``, ``dis``, ``dis2``, ``take0`` (Power Fudge);
+* ``coin``: seed 003's even/odd situational roll.
+"""
 
 from __future__ import annotations
 
-from ..engine import Program, register_system
+import copy
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
 
-register_system("fudge", Program)
+import numpy as np
+import numpy.typing as npt
+
+from .. import dist
+from ..dist import Dist
+from ..engine import Program, register_system
+from ..errors import DiceValueError, LimitError
+from ..hand import HandRoller
+from ..measure import exploding_dice, measure
+from ..odds import Odds
+from ..pools import plan
+from ..results import (
+    DieRoll,
+    GroupRoll,
+    NegRoll,
+    NumberRoll,
+    OpRoll,
+    Part,
+    PoolRoll,
+    WordRoll,
+    pools_of,
+)
+from ..roller import Roller, roll_pool
+from ..rolls import Roll
+from ..sampling import sample_dist, sample_node
+from ..tree import BinOp, Expression, Group, Neg, Node, Number, Opposed, Pool, Side, Versus, Word
+from ..tree import walk as walk_tree
+from ..vocabulary import register_words
+from . import power
+from .ladders import FUDGE, POWER, Ladder
+from .techniques import (
+    D6,
+    D100,
+    FUDGE_DIE,
+    SEED_D100,
+    D100Table,
+    four_d6_dist,
+    fudge_from_3d6,
+    fudge_from_d6,
+    load_d100_table,
+    read_4d6,
+    technique_name,
+    three_d6_dist,
+    three_d6_range,
+)
+
+COIN = "coin"
+"""The even/odd option: a 4dF roll used as a coin (seed 003)."""
+
+DEFAULT_DICE = Pool(4, FUDGE_DIE, "4dF")
+"""What a trait with no dice rolls in both systems."""
+
+_TABLE_TOTAL = 1 << 62
+"""Largest total whose exact distribution can be sampled with int64 draws."""
+
+register_words(COIN, *power.OPTIONS, "d6", "3d6", "d%", "4d6")
+
+
+@dataclass(frozen=True, slots=True)
+class SidePlan:
+    """One side of a roll, checked: its expression (default dice added), its
+    Power Fudge options and the one pool of Fudge dice they act on."""
+
+    expr: Node
+    options: power.PowerOptions
+    coin: bool
+    fudge_pool: Pool | None
+    """The pool advantage or take zero acts on (None when neither is asked)."""
+    exploding: int
+
+
+_PLAIN = power.PowerOptions()
+
+
+class FudgeProgram(Program):
+    """A checked Fudge or Power Fudge roll."""
+
+    def __init__(self, expression: Expression, ladder: Ladder) -> None:
+        # Program.__init__ would install the generic word rule; this system
+        # reads words on its ladder, so it sets itself up instead.
+        self.expression = expression
+        self.ladder = ladder
+        self.d100: D100Table = SEED_D100
+        self.word_value = self._word_value
+        self.right: SidePlan | None = None
+        self.difficulty: int | None = None
+        self._check()
+
+    # -------------------------------------------------------------- checking
+
+    def _fail(self, message: str, position: int | None = None, hint: str | None = None) -> None:
+        raise DiceValueError(message, text=self.expression.text, position=position, hint=hint)
+
+    def _word_value(self, word: Word) -> int:
+        value = self.ladder.value_of(word.text)
+        if value is None:
+            raise DiceValueError(
+                f"'{word.text}' is not a word of the {self.ladder.system} ladder",
+                text=self.expression.text,
+                position=word.position,
+                hint=self.ladder.suggest(word.text),
+            )
+        return value
+
+    def _check(self) -> None:
+        expression = self.expression
+        check = expression.check
+        self.left = self._side(expression.side, isinstance(check, Opposed))
+        if isinstance(check, Opposed):
+            self.right = self._side(check.other, True)
+        elif isinstance(check, Versus):
+            self.difficulty = self._target(check.target)
+        if self.right is not None and self.right.coin:
+            self._fail("the even/odd coin is a roll of its own, not a side of an opposed action")
+        if self.left.coin and check is not None:
+            self._fail("the even/odd coin is a roll of its own: it takes no 'vs' or 'opp'")
+
+    def _side(self, side: Side, opposed: bool) -> SidePlan:
+        expr = side.expr
+        nodes = walk_tree(expr)
+        pools = [node for node in nodes if isinstance(node, Pool)]
+        words = [node for node in nodes if isinstance(node, Word)]
+        for pool in pools:
+            self._check_pool(pool)
+        for word in words:
+            self._word_value(word)
+        coin = False
+        asked = []
+        for option in side.options:
+            if option.value is None and option.name == COIN:
+                coin = True
+            elif option.value is None and option.name in power.OPTIONS:
+                if self.ladder is not POWER:
+                    self._fail(
+                        f"'{option.name}' is a Power Fudge option",
+                        option.position,
+                        "write the roll with the power: prefix, such as 'power: 4dF+2 adv'",
+                    )
+                asked.append(option)
+            else:
+                known = ", ".join((COIN, *power.OPTIONS) if self.ladder is POWER else (COIN,))
+                written = option.name + (f"={option.value}" if option.value is not None else "")
+                self._fail(
+                    f"unknown option '{written}' for a {self.ladder.system} roll",
+                    option.position,
+                    f"{self.ladder.system} options: {known}",
+                )
+        options = power.power_options(asked, self.expression)
+        if not pools and (words or opposed or self.ladder is POWER or coin):
+            # A trait (or a bare modifier, in Power Fudge) rolls the default dice.
+            expr = BinOp("+", expr, DEFAULT_DICE)
+            pools = [DEFAULT_DICE]
+        fudge_pool = None
+        if options.asked or options.take_zero:
+            fudge = [pool for pool in pools if pool.die.fudge]
+            where = asked[0].position if asked else None
+            if len(fudge) != 1:
+                self._fail("advantage and take zero act on one pool of Fudge dice", where)
+            fudge_pool = fudge[0]
+            if fudge_pool.technique not in (None, "d6", "1d6"):
+                self._fail(
+                    f"@{fudge_pool.technique} gives a result, not dice to ignore: "
+                    "advantage and take zero need Fudge dice (or @d6)",
+                    where,
+                )
+            if not plan(fudge_pool).plain:
+                self._fail("advantage and take zero need Fudge dice without modifiers", where)
+        if coin and not any(pool.die.fudge for pool in pools):
+            self._fail("the even/odd coin reads Fudge dice, such as '4dF coin'")
+        return SidePlan(expr, options, coin, fudge_pool, exploding_dice(expr))
+
+    def _check_pool(self, pool: Pool) -> None:
+        plan(pool)  # the generic modifier rules first
+        if pool.die_code:
+            self._fail(
+                "die codes like 3D belong to the D6 System",
+                pool.position,
+                "write it with the d6: prefix, such as 'd6: 3D+1'",
+            )
+        if pool.technique is None:
+            return
+        name = technique_name(pool.technique)
+        if name is None:
+            self._fail(
+                f"unknown dice technique '@{pool.technique}'",
+                pool.position,
+                "techniques: @d6, @3d6, @d%, @4d6",
+            )
+        if pool.die != FUDGE_DIE:
+            self._fail(
+                "a technique reads ordinary dice as Fudge dice: write it after dF, such as 4dF@3d6",
+                pool.position,
+            )
+        if not plan(pool).plain:
+            self._fail("a pool read by a technique takes no modifiers", pool.position)
+        if name != "d6" and pool.count != 4:
+            self._fail(
+                f"@{name} stands for exactly four Fudge dice: write 4dF@{name}",
+                pool.position,
+                "@d6 reads any number of Fudge dice from d6",
+            )
+
+    def _target(self, node: Node) -> int:
+        for sub in walk_tree(node):
+            if isinstance(sub, Pool):
+                self._fail(
+                    "a difficulty is a level, not a roll",
+                    sub.position,
+                    "use 'opp' for a side that rolls, such as 'Good opp Fair'",
+                )
+            if isinstance(sub, Word):
+                self._word_value(sub)
+        return measure(node, self._word_value, 0).lo
+
+    # --------------------------------------------------------------- rolling
+
+    def _special(self, pool: Pool, side: SidePlan) -> bool:
+        return pool.technique is not None or pool is side.fudge_pool
+
+    def _roll_node(self, node: Node, roller: Roller, side: SidePlan, details: list[str]) -> Part:
+        if isinstance(node, Pool):
+            if self._special(node, side):
+                return self._roll_special(node, roller, side, details)
+            return roll_pool(node, roller)
+        if isinstance(node, Number):
+            return NumberRoll(node.value)
+        if isinstance(node, Word):
+            return WordRoll(node, self._word_value(node))
+        if isinstance(node, Group):
+            inner = self._roll_node(node.inner, roller, side, details)
+            return GroupRoll(inner, inner.total)
+        if isinstance(node, Neg):
+            operand = self._roll_node(node.operand, roller, side, details)
+            return NegRoll(operand, -operand.total)
+        left = self._roll_node(node.left, roller, side, details)
+        right = self._roll_node(node.right, roller, side, details)
+        x, y = left.total, right.total
+        if node.op == "+":
+            total = x + y
+        elif node.op == "-":
+            total = x - y
+        elif node.op == "*":
+            total = x * y
+        else:
+            if y == 0:
+                raise DiceValueError("division by zero: the divisor came up 0")
+            total = x // y
+        return OpRoll(node, left, right, total)
+
+    def _roll_special(
+        self, pool: Pool, roller: Roller, side: SidePlan, details: list[str]
+    ) -> PoolRoll:
+        options = side.options if pool is side.fudge_pool else _PLAIN
+        if options.take_zero:
+            details.append(f"take zero: {pool.source} is not rolled, every die counts as blank")
+            return PoolRoll(pool, [], 0)
+        technique = technique_name(pool.technique) if pool.technique else None
+        if technique == "3d6":
+            faces = [roller.toss(D6) for _ in range(3)]
+            rolled = sum(faces)
+            result = fudge_from_3d6(rolled)
+            details.append(
+                f"3d6: {'+'.join(map(str, faces))} = {rolled}, "
+                f"{three_d6_range(rolled)} on the table -> {result:+d}"
+            )
+            return PoolRoll(pool, [DieRoll(D6, face, str(face)) for face in faces], result)
+        if technique == "d%":
+            rolled = roller.toss(D100)
+            result = self.d100.read(rolled)
+            shown = "00" if rolled == 100 else str(rolled)
+            which = "the seed's table" if self.d100 == SEED_D100 else "the custom table"
+            details.append(f"d%: {shown} ({self.d100.range_of(rolled)} on {which}) -> {result:+d}")
+            return PoolRoll(pool, [DieRoll(D100, rolled, shown)], result)
+        if technique == "4d6":
+            return self._roll_4d6(pool, roller, details)
+        if technique == "d6":
+            faces = [roller.toss(D6) for _ in range(pool.count)]
+            values = [fudge_from_d6(face) for face in faces]
+            dice = [
+                DieRoll(D6, value, str(face), notes=[f"read as {FUDGE_DIE.face_label(value)}"])
+                for face, value in zip(faces, values, strict=True)
+            ]
+            read = " ".join(
+                f"{face}={FUDGE_DIE.face_label(v).strip() or 'blank'}"
+                for face, v in zip(faces, values, strict=True)
+            )
+            details.append(f"d6 as Fudge dice (1-2 -, 3-4 blank, 5-6 +): {read}")
+        else:
+            values = [roller.toss(pool.die) for _ in range(pool.count)]
+            dice = [DieRoll(pool.die, value, pool.die.face_label(value)) for value in values]
+        level = options.advantage
+        ignored = power.ignored(values, level)
+        for index in ignored:
+            dice[index].kept = False
+            dice[index].notes.append(f"ignored ({'advantage' if level > 0 else 'disadvantage'})")
+        if options.asked:
+            details.append(_advantage_note(level, ignored))
+        total = sum(value for index, value in enumerate(values) if index not in ignored)
+        return PoolRoll(pool, dice, total)
+
+    def _roll_4d6(self, pool: Pool, roller: Roller, details: list[str]) -> PoolRoll:
+        if isinstance(roller, HandRoller):
+            faces, positive = _read_4d6_by_hand(roller)
+        else:
+            faces = (roller.toss(D6), roller.toss(D6), roller.toss(D6), roller.toss(D6))
+            positive = (True, True, False, False)  # the first two dice are declared positive
+        reading = read_4d6(faces, positive)
+        dice = []
+        for index, face in enumerate(faces):
+            colour = "p" if positive[index] else "n"
+            notes = ["positive" if positive[index] else "negative"]
+            removed = index in reading.removed
+            if removed:
+                notes.append("removed (above the lowest)")
+            dice.append(DieRoll(D6, face, f"{colour}{face}", kept=not removed, notes=notes))
+        details.append(reading.explanation)
+        return PoolRoll(pool, dice, reading.result)
+
+    def _roll_side(self, side: SidePlan, roller: Roller, details: list[str]) -> Part:
+        part = self._roll_node(side.expr, roller, side, details)
+        for pool_roll in pools_of(part):
+            note = _quick_read(pool_roll)
+            if note:
+                details.append(note)
+        return part
+
+    def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
+        expression = self.expression
+        ladder = self.ladder
+        details: list[str] = []
+        part = self._roll_side(self.left, roller, details)
+        degree = part.total
+
+        def made(total: int, result: str, **data: object) -> Roll:
+            return Roll(
+                expression.text,
+                expression.system,
+                total,
+                part,
+                seed=seed,
+                label=expression.label,
+                result=result,
+                details=details,
+                data=dict(data),
+            )
+
+        if self.right is not None:
+            right_details: list[str] = []
+            right_part = self._roll_side(self.right, roller, right_details)
+            other = right_part.total
+            relative = degree - other
+            left_text, right_text = _side_texts(expression)
+            if relative > 0:
+                verdict = f"{left_text} wins by {relative}"
+            elif relative < 0:
+                verdict = f"{right_text} wins by {-relative}"
+            else:
+                verdict = "a tie: status quo"
+            details.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
+            roll = made(
+                relative,
+                f"relative degree {relative:+d}: {verdict}",
+                rolled_degrees=[degree, other],
+                relative_degree=relative,
+                outcome="success" if relative > 0 else "failure" if relative < 0 else "tie",
+            )
+            roll.sides.append(
+                Roll(
+                    right_text,
+                    expression.system,
+                    other,
+                    right_part,
+                    result=ladder.describe(other),
+                    details=right_details,
+                    title=right_text,
+                )
+            )
+            return roll
+        if self.difficulty is not None:
+            difficulty = self.difficulty
+            margin = degree - difficulty
+            verdict = "success" if margin >= 0 else "failure"
+            details.extend(self._difficulty_notes(difficulty))
+            return made(
+                degree,
+                f"{ladder.describe(degree)} vs {ladder.describe(difficulty)}: "
+                f"{verdict}, margin {margin:+d}",
+                rolled_degree=degree,
+                difficulty=difficulty,
+                margin=margin,
+                outcome=verdict,
+            )
+        if self.left.coin:
+            side = "even" if degree % 2 == 0 else "odd"
+            details.append("even/odd coin: even comes up 41 times in 81 on 4dF (50.6%)")
+            return made(degree, side, coin=side)
+        return made(degree, ladder.describe(degree))
+
+    def _difficulty_notes(self, difficulty: int) -> list[str]:
+        notes = []
+        if self.ladder is FUDGE and difficulty < FUDGE.bands[0][0]:
+            notes.append(
+                f"difficulty {FUDGE.describe(difficulty)} is below Terrible: "
+                "automatic for most characters, no roll needed"
+            )
+        degrees = self._side_dist(self.left)
+        if degrees.lo >= difficulty and not notes:
+            notes.append("no roll needed: every result succeeds")
+        elif degrees.hi < difficulty:
+            notes.append("no roll can reach this difficulty: it simply can't be done")
+        return notes
+
+    # ------------------------------------------------------------- measuring
+
+    def _special_dist(self, pool: Pool, side: SidePlan) -> Dist:
+        options = side.options if pool is side.fudge_pool else _PLAIN
+        if options.take_zero:
+            return Dist.constant(0)
+        technique = technique_name(pool.technique) if pool.technique else None
+        if technique == "3d6":
+            return three_d6_dist()
+        if technique == "d%":
+            return self.d100.dist()
+        if technique == "4d6":
+            return four_d6_dist()
+        if technique == "d6":
+            die = dist.apply(Dist.from_faces(D6.faces), fudge_from_d6)
+        else:
+            die = Dist.from_faces(pool.die.faces)
+        if options.advantage:
+            return power.advantage_dist(die, pool.count, options.advantage)
+        return dist.repeat(die, pool.count, pool.source)
+
+    def _measure(self, node: Node, side: SidePlan) -> Dist:
+        nodes = walk_tree(node)
+        if not any(isinstance(sub, Pool) and self._special(sub, side) for sub in nodes):
+            return measure(node, self._word_value, side.exploding)
+        if isinstance(node, Pool):
+            return self._special_dist(node, side)
+        if isinstance(node, Group):
+            return self._measure(node.inner, side)
+        if isinstance(node, Neg):
+            return dist.negate(self._measure(node.operand, side))
+        assert isinstance(node, BinOp)
+        left = self._measure(node.left, side)
+        right = self._measure(node.right, side)
+        if node.op == "+":
+            return dist.add(left, right)
+        if node.op == "-":
+            return dist.add(left, dist.negate(right))
+        if node.op == "*":
+            return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
+        if any(value == 0 for value in right.support()):
+            raise DiceValueError("division by zero: the divisor can come up 0")
+        return dist.combine(left, right, lambda x, y: x // y, "a quotient of dice")
+
+    def _side_dist(self, side: SidePlan) -> Dist:
+        return self._measure(side.expr, side)
+
+    def dist(self) -> Dist:
+        degrees = self._side_dist(self.left)
+        if self.right is None:
+            return degrees
+        return dist.add(degrees, dist.negate(self._side_dist(self.right)))
+
+    def odds(self) -> Odds:
+        expression = self.expression
+        exact = self.dist()
+        total = exact.total
+
+        def chance(test: object) -> Fraction:
+            assert callable(test)
+            return Fraction(sum(count for value, count in exact.items() if test(value)), total)
+
+        events: dict[str, Fraction] = {}
+        title = "rolled degree" if self.ladder is FUDGE else "result"
+        naming = self.ladder.name
+        if self.right is not None:
+            events["success"] = chance(lambda value: value > 0)
+            events["tie"] = chance(lambda value: value == 0)
+            events["failure"] = chance(lambda value: value < 0)
+            title = "relative degree"
+            naming = _relative_name
+        elif self.difficulty is not None:
+            difficulty = self.difficulty
+            events["success"] = chance(lambda value: value >= difficulty)
+            events["failure"] = chance(lambda value: value < difficulty)
+        elif self.left.coin:
+            events["even"] = chance(lambda value: value % 2 == 0)
+            events["odd"] = chance(lambda value: value % 2 == 1)
+        return Odds(
+            expression.text,
+            expression.system,
+            exact,
+            events,
+            value_name=naming,
+            value_title=title,
+        )
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        try:
+            exact: Dist | None = self.dist()
+        except LimitError:
+            exact = None
+        if exact is not None and exact.total <= _TABLE_TOTAL:
+            return sample_dist(exact, n, rng)
+        sides = [self.left] if self.right is None else [self.left, self.right]
+        for side in sides:
+            if any(isinstance(p, Pool) and self._special(p, side) for p in walk_tree(side.expr)):
+                raise LimitError(
+                    "too many dice to sample with advantage or a technique; "
+                    "measure the roll with odds instead"
+                )
+        totals = sample_node(self.left.expr, rng, n, self._word_value)
+        if self.right is not None:
+            totals = totals - sample_node(self.right.expr, rng, n, self._word_value)
+        return totals
+
+    # ------------------------------------------------------- custom d% table
+
+    def with_d100_table(self, table: D100Table) -> FudgeProgram:
+        """The same roll, reading ``@d%`` with a game master's table."""
+        sides = [self.left] if self.right is None else [self.left, self.right]
+        if not any(
+            isinstance(pool, Pool) and pool.technique and technique_name(pool.technique) == "d%"
+            for side in sides
+            for pool in walk_tree(side.expr)
+        ):
+            raise DiceValueError(
+                "a custom d% table is for rolls read from d%, such as 4dF@d%",
+                text=self.expression.text,
+            )
+        custom = copy.copy(self)
+        custom.d100 = table
+        return custom
+
+
+def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
+    """``program`` with a custom d% table (inline text, a file, or a table)."""
+    table = load_d100_table(spec)
+    if not isinstance(program, FudgeProgram):
+        raise DiceValueError(
+            "a custom d% table is for rolls read from d%, such as 4dF@d%",
+            text=program.expression.text,
+        )
+    return program.with_d100_table(table)
+
+
+def _relative_name(value: int) -> str:
+    return "left wins" if value > 0 else "right wins" if value < 0 else "tie"
+
+
+def _advantage_note(level: int, ignored: list[int]) -> str:
+    if level == 0:
+        return "advantage and disadvantage cancel: the roll is made as normal"
+    word = {1: "advantage", 2: "double advantage", -1: "disadvantage", -2: "double disadvantage"}
+    face = "-" if level > 0 else "+"
+    if not ignored:
+        return f"{word[level]}: no {face} to ignore"
+    which = ", ".join(str(index + 1) for index in ignored)
+    count = "one" if len(ignored) == 1 else "two"
+    dice = "die" if len(ignored) == 1 else "dice"
+    return f"{word[level]}: ignored {count} {face} ({dice} {which})"
+
+
+def _quick_read(pool_roll: PoolRoll) -> str | None:
+    """Seed 001's quick read of Fudge dice: cancel +/- pairs, set the blanks
+    aside, read what is left."""
+    pool = pool_roll.pool
+    if pool.die.fudge is False or pool.count < 2 or not plan(pool).plain:
+        return None
+    technique = technique_name(pool.technique) if pool.technique else None
+    if technique not in (None, "d6"):
+        return None
+    values = [die.value for die in pool_roll.dice if die.kept]
+    if len(values) < 2:
+        return None
+    pluses, minuses = values.count(1), values.count(-1)
+    blanks = len(values) - pluses - minuses
+    pairs = min(pluses, minuses)
+    steps = []
+    if pairs:
+        steps.append(f"cancel {pairs} +/- pair{'s' if pairs > 1 else ''}")
+    if blanks:
+        steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
+    left = pluses - minuses
+    rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
+    return f"{pool.source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
+
+
+def _read_4d6_by_hand(roller: HandRoller) -> tuple[tuple[int, int, int, int], tuple[bool, ...]]:
+    """Four d6 read from the table: ``p4 p3 n3 n3`` (colour and face), or four
+    plain faces taken as two positive dice, then two negative."""
+    faces: list[int] = []
+    colours: list[str] = []
+    for _ in range(4):
+        token = roller.next_face("a d6 of 4d6, written p4 (positive) or n3 (negative)")
+        match = re.fullmatch(r"([pn]?)([1-6])", token.strip().lower())
+        if match is None:
+            raise DiceValueError(
+                f"die {roller.used}: '{token}' is not a face of a positive or negative d6",
+                hint="write each die as p1..p6 (positive) or n1..n6 (negative)",
+            )
+        colours.append(match.group(1))
+        faces.append(int(match.group(2)))
+    if all(colours):
+        positive = tuple(colour == "p" for colour in colours)
+        if sum(positive) != 2:
+            raise DiceValueError(
+                f"4d6 reads two positive and two negative dice, not {sum(positive)} "
+                f"positive and {4 - sum(positive)} negative"
+            )
+    elif not any(colours):
+        positive = (True, True, False, False)
+    else:
+        raise DiceValueError(
+            "mark every die of 4d6 p or n, or none (then the first two are positive)"
+        )
+    return (faces[0], faces[1], faces[2], faces[3]), positive
+
+
+_OPP = re.compile(r"\bopp\b", re.IGNORECASE)
+_PREFIX = re.compile(r"\s*[a-z0-9]+\s*:", re.IGNORECASE)
+
+
+def _side_texts(expression: Expression) -> tuple[str, str]:
+    """The two sides of an opposed roll as they were written."""
+    body = expression.text.split("#", 1)[0]
+    prefix = _PREFIX.match(body)
+    if prefix:
+        body = body[prefix.end() :]
+    parts = _OPP.split(body, maxsplit=1)
+    if len(parts) != 2:
+        return "the left side", "the right side"
+    left, right = (part.strip() for part in parts)
+    return left or "the left side", right or "the right side"
+
+
+def _is_generic(expression: Expression) -> bool:
+    """Nothing of Fudge in it: the generic dice language decides everything."""
+    if expression.check is not None:
+        return False
+    # an option this system knows makes it a Fudge roll; any other is left to
+    # the generic language, which says what is wrong with it
+    ours = {COIN, *power.OPTIONS}
+    if any(option.name in ours for option in expression.side.options):
+        return False
+    for node in walk_tree(expression.side.expr):
+        if isinstance(node, Word):
+            return False
+        if isinstance(node, Pool) and (node.die.fudge or node.technique):
+            return False
+    return True
+
+
+def fudge_program(expression: Expression) -> Program:
+    if _is_generic(expression):
+        return Program(expression)
+    return FudgeProgram(expression, FUDGE)
+
+
+def power_program(expression: Expression) -> Program:
+    return FudgeProgram(expression, POWER)
+
+
+register_system("fudge", fudge_program)
+register_system("power", power_program)
