@@ -14,7 +14,7 @@ import click
 from .api import _program as program_with_table
 from .api import odds as measure_odds
 from .errors import DiceError
-from .plot import plot_odds
+from .plot import check_plot_path, plot_odds
 from .render import odds_text, table_text
 from .rolls import Roll
 from .tables import TableOptions, make_table, table_names
@@ -158,6 +158,8 @@ def odds(
       fudgedice odds "4d6kh3" --json
       fudgedice odds "3d6!" --plot odds.png
     """
+    if plot_path:
+        check_plot_path(plot_path)
     result = measure_odds(_expression(expression), d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))

@@ -10,11 +10,17 @@ from .odds import Odds
 FORMATS = (".png", ".svg")
 
 
-def plot_odds(odds: Odds, path: str | Path) -> Path:
-    """Bars for each value's chance and a line for "at least"; returns the path."""
+def check_plot_path(path: str | Path) -> Path:
+    """Refuse a file type the chart can't be written as, before any work."""
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise DiceValueError(f"--plot writes .png or .svg files, not '{target.suffix or path}'")
+    return target
+
+
+def plot_odds(odds: Odds, path: str | Path) -> Path:
+    """Bars for each value's chance and a line for "at least"; returns the path."""
+    target = check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")  # files only: never needs a display

@@ -53,7 +53,9 @@ def pool_line(pool: PoolRoll) -> str:
     dice = " ".join(die_token(die) for die in pool.dice) or "no dice"
     fudge = pool.pool.die.fudge and pool.pool.counting is None
     total = signed(pool.total) if fudge else str(pool.total)
-    what = "successes" if pool.pool.counting is not None else ""
+    what = ""
+    if pool.pool.counting is not None:
+        what = "success" if pool.total in (1, -1) else "successes"
     return f"{pool.pool.source}: {dice} = {total}" + (f" {what}" if what else "")
 
 
@@ -77,7 +79,9 @@ def formula(part: Part) -> str:
 def roll_text(roll: Roll, indent: str = "") -> str:
     """Head line, one line per pool, the sum when there is more than a pool,
     the system's steps, the other sides of a check, and what happened."""
-    head = f"{roll.title or roll.notation} = {roll.total}"
+    # the label leads the line, so it is not repeated after the notation
+    title = roll.title or (roll.notation.split("#", 1)[0].strip() if roll.label else roll.notation)
+    head = f"{title} = {roll.total}"
     if roll.result:
         head += f" -> {roll.result}"
     if roll.label:

@@ -98,12 +98,14 @@ def _roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
     if explode is None or not explode.on.matches(face):
         story.append(DieRoll(die, face, die.face_label(face)))
         return face, story
-    faces = [face]
-    while explode.on.matches(faces[-1]):
-        if len(faces) >= roller.limits.max_chain:
-            raise LimitError(f"{pool.source} exploded more than {roller.limits.max_chain} times")
-        faces.append(_toss_kept(pool, roller, story))
     if explode.mode == "!!":
+        faces = [face]
+        while explode.on.matches(faces[-1]):
+            if len(faces) >= roller.limits.max_chain:
+                raise LimitError(
+                    f"{pool.source} exploded more than {roller.limits.max_chain} times"
+                )
+            faces.append(_toss_kept(pool, roller, story))
         total = sum(faces)
         story.append(
             DieRoll(die, total, "+".join(die.face_label(f) for f in faces), notes=["compounded"])
@@ -111,16 +113,25 @@ def _roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
         return total, story
     penetrate = explode.mode == "!p"
     value_sum = 0
-    for index, toss_face in enumerate(faces):
-        value = toss_face - 1 if penetrate and index else toss_face
+    index = 0
+    # Each toss joins the story as it lands, after the tosses it rerolled, so
+    # the explanation reads in the order the dice were thrown.
+    while True:
+        value = face - 1 if penetrate and index else face
         notes = []
         if index:
             notes.append("penetrating (-1)" if penetrate else "from explosion")
-        if explode.on.matches(toss_face):
+        going_on = explode.on.matches(face)
+        if going_on:
             notes.append("exploded")
-        story.append(DieRoll(die, value, die.face_label(toss_face), notes=notes))
+        story.append(DieRoll(die, value, die.face_label(face), notes=notes))
         value_sum += value
-    return value_sum, story
+        if not going_on:
+            return value_sum, story
+        index += 1
+        if index >= roller.limits.max_chain:
+            raise LimitError(f"{pool.source} exploded more than {roller.limits.max_chain} times")
+        face = _toss_kept(pool, roller, story)
 
 
 def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:

@@ -163,6 +163,8 @@ def with_exploding(base: Dist, dice: int, depth: int) -> Dist:
             log2(base.total) + dice * depth * log2(SIDES),
             f"{dice} exploding dice",
         )
+    if not dice:
+        return base
     lo, counts, total = base.lo, list(base.counts), base.total
     top = SIDES ** (depth - 1)
     reach = SIDES * depth
