@@ -13,6 +13,7 @@ parsed :class:`~fudgedice.tree.Expression` into its own :class:`Program`;
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
@@ -62,11 +63,18 @@ class Program:
             typo = modifier_typo(expression, option)
             if typo is not None:
                 raise typo
+            hint = suggest_word(option.name)
+            if re.fullmatch(r"d(?:[0-9]+|%|f(?:\.[12])?)", option.name):
+                # "3 d6": the count and the die were split by a space
+                before = expression.text[: option.position].rstrip()
+                count = re.search(r"(?<![a-z0-9%.])[0-9]+$", before, re.IGNORECASE)
+                written = f"{count.group(0) if count else ''}{option.name}"
+                hint = f"write the number of dice against the die, as in '{written}'"
             raise DiceValueError(
                 f"unknown option '{option.name}'",
                 text=expression.text,
                 position=option.position,
-                hint=suggest_word(option.name),
+                hint=hint,
             )
         if expression.system != "fudge":
             raise DiceValueError(f"the {expression.system} system is not available yet")

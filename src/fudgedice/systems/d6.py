@@ -142,6 +142,22 @@ def reduction_table(options: TableOptions) -> Table:
     )
 
 
+@register_table("d6-difficulties", "D6 System difficulty words and the number each stands for")
+def difficulty_table(options: TableOptions) -> Table:
+    bottom = 1
+    rows = []
+    for phrase, top in DIFFICULTIES.items():
+        span = f"{bottom}+" if phrase == "legendary" else f"{bottom}-{top}"
+        rows.append((phrase.title(), span, str(top)))
+        bottom = top + 1
+    return Table(
+        "D6 System difficulties (OpenD6)",
+        ("Difficulty", "Range", "As a target"),
+        tuple(rows),
+        ("A word means the top of its range: d6: 4D+2 vs Moderate is vs 15.",),
+    )
+
+
 # --- checking a roll into rules -------------------------------------------------------
 
 

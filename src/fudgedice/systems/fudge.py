@@ -676,7 +676,10 @@ def _is_generic(expression: Expression) -> bool:
     for node in walk_tree(expression.side.expr):
         if isinstance(node, Word):
             return False
-        if isinstance(node, Pool) and (node.die.fudge or node.technique):
+        # a count of successes is a number of dice, not a degree on the ladder
+        if isinstance(node, Pool) and (
+            (node.die.fudge and node.counting is None) or node.technique
+        ):
             return False
     return True
 
