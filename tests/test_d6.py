@@ -293,16 +293,13 @@ def test_rolls_are_reproducible() -> None:
     assert first == program.roll_with(Roller(random.Random(9)), 9).total
 
 
-# --- speed: generous bounds that only catch a lost fast path (see docs/d6.md) -------------------
+# --- big codes measure (their speed is in benchmarks/cases_d6.py) --------------------------
 
 
-def test_big_codes_measure_quickly() -> None:
-    import time
-
-    fudgedice.clear_caches()
-    start = time.perf_counter()
-    fudgedice.odds("d6: 100D crit=cancel cp2")
-    assert time.perf_counter() - start < 0.5
+def test_big_codes_measure() -> None:
+    odds = fudgedice.odds("d6: 100D crit=cancel cp2")
+    assert 0 < odds.truncated <= Fraction(1, 10**12)
+    assert odds.events["critical failure"] == Fraction(1, 6)
 
 
 # --- the CLI -------------------------------------------------------------------------------

@@ -101,3 +101,10 @@ def test_beyond_the_chart_follows_the_formula(dice: int, five: int, wild: int) -
 
 def test_table_to_a_shorter_length() -> None:
     assert len(fudgedice.table("d6-reduction", to=3).rows) == 3
+
+
+def test_difficulty_table() -> None:
+    rows = fudgedice.table("d6-difficulties").rows
+    assert rows[0] == ("Very Easy", "1-5", "5")
+    assert rows[2] == ("Moderate", "11-15", "15")
+    assert rows[-1] == ("Legendary", "31+", "31")
