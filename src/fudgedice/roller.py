@@ -209,15 +209,17 @@ def roll_node(node: Node, roller: Roller, word_value: WordValue) -> Part:
     assert isinstance(node, BinOp)
     left = roll_node(node.left, roller, word_value)
     right = roll_node(node.right, roller, word_value)
-    x, y = left.total, right.total
-    if node.op == "+":
-        total = x + y
-    elif node.op == "-":
-        total = x - y
-    elif node.op == "*":
-        total = x * y
-    else:
-        if y == 0:
-            raise DiceValueError("division by zero: the divisor came up 0")
-        total = x // y
-    return OpRoll(node, left, right, total)
+    return OpRoll(node, left, right, operate(node.op, left.total, right.total))
+
+
+def operate(op: str, x: int, y: int) -> int:
+    """One arithmetic step of a rolled expression; ``/`` rounds down."""
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    if y == 0:
+        raise DiceValueError("division by zero: the divisor came up 0")
+    return x // y

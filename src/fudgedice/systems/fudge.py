@@ -48,7 +48,7 @@ from ..results import (
     WordRoll,
     pools_of,
 )
-from ..roller import Roller, roll_pool
+from ..roller import Roller, operate, roll_pool
 from ..rolls import Roll
 from ..sampling import sample_dist, sample_node
 from ..tree import BinOp, Expression, Group, Neg, Node, Number, Opposed, Pool, Side, Versus, Word
@@ -262,18 +262,7 @@ class FudgeProgram(Program):
             return NegRoll(operand, -operand.total)
         left = self._roll_node(node.left, roller, side, details)
         right = self._roll_node(node.right, roller, side, details)
-        x, y = left.total, right.total
-        if node.op == "+":
-            total = x + y
-        elif node.op == "-":
-            total = x - y
-        elif node.op == "*":
-            total = x * y
-        else:
-            if y == 0:
-                raise DiceValueError("division by zero: the divisor came up 0")
-            total = x // y
-        return OpRoll(node, left, right, total)
+        return OpRoll(node, left, right, operate(node.op, left.total, right.total))
 
     def _roll_special(
         self, pool: Pool, roller: Roller, side: SidePlan, details: list[str]

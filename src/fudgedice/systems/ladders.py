@@ -86,43 +86,28 @@ FUDGE = Ladder(
 """Fudge (seeds 001 and 003): Terrible -3 .. Superb +3, then ``Superb+N`` and
 ``Terrible-N``."""
 
+_POWER_BANDS = (
+    (-4, "Subhuman"),
+    (-3, "Terrible"),
+    (-2, "Poor"),
+    (-1, "Mediocre"),
+    (0, "Fair"),
+    (1, "Good"),
+    (2, "Great"),
+    (3, "Superb"),
+    (4, "Incredible"),
+    (5, "Legendary"),
+    (7, "Superhuman"),
+    (10, "Unearthly"),
+    (14, "Cosmic"),
+)
+
 POWER = Ladder(
     "power",
-    bands=(
-        (-4, "Subhuman"),
-        (-3, "Terrible"),
-        (-2, "Poor"),
-        (-1, "Mediocre"),
-        (0, "Fair"),
-        (1, "Good"),
-        (2, "Great"),
-        (3, "Superb"),
-        (4, "Incredible"),
-        (5, "Legendary"),
-        (7, "Superhuman"),
-        (10, "Unearthly"),
-        (14, "Cosmic"),
-    ),
+    bands=_POWER_BANDS,
     # A word stands for the lowest total with that name; Subhuman, which has
     # no lowest, for its highest (-4), the only level it shares with no band.
-    words=tuple(
-        (word.lower(), value)
-        for value, word in (
-            (-4, "Subhuman"),
-            (-3, "Terrible"),
-            (-2, "Poor"),
-            (-1, "Mediocre"),
-            (0, "Fair"),
-            (1, "Good"),
-            (2, "Great"),
-            (3, "Superb"),
-            (4, "Incredible"),
-            (5, "Legendary"),
-            (7, "Superhuman"),
-            (10, "Unearthly"),
-            (14, "Cosmic"),
-        )
-    ),
+    words=tuple((word.lower(), value) for value, word in _POWER_BANDS),
     beyond=False,
 )
 """Power Fudge (seed 000): its own bands from Subhuman (-4 or less) to Cosmic
