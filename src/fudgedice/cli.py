@@ -43,6 +43,15 @@ def _expression(words: tuple[str, ...]) -> str:
     return text
 
 
+_d100_table = click.option(
+    "--d100-table",
+    "d100_table",
+    metavar="TABLE",
+    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
+)
+"""The game master's own d% technique table, for roll, odds and read."""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fudgedice")
 def main() -> None:
@@ -74,12 +83,7 @@ def main() -> None:
 )
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
-@click.option(
-    "--d100-table",
-    "d100_table",
-    metavar="TABLE",
-    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
-)
+@_d100_table
 @_friendly
 def roll(
     expression: tuple[str, ...],
@@ -133,12 +137,7 @@ def _nth_seed(base: int | str, index: int) -> int | str:
 )
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
-@click.option(
-    "--d100-table",
-    "d100_table",
-    metavar="TABLE",
-    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
-)
+@_d100_table
 @_friendly
 def odds(
     expression: tuple[str, ...],
@@ -174,12 +173,7 @@ def odds(
 @click.argument("form")
 @click.argument("dice", nargs=-1)  # none at all for Power Fudge's take0
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--d100-table",
-    "d100_table",
-    metavar="TABLE",
-    help="A custom table for @d%: a file, or inline such as '1=-4, 2-6=-3, ..., 00=+4'.",
-)
+@_d100_table
 @_friendly
 def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None) -> None:
     """Interpret dice rolled by hand: FORM is the roll (quoted if it has
