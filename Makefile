@@ -17,6 +17,14 @@ demo: $(STAMP)
 	$(BIN)/fudgedice roll "3d6!+2" -n 3
 	$(BIN)/fudgedice odds "4dF+1"
 	$(BIN)/fudgedice odds "3d6!" --plot odds.png
+	$(BIN)/fudgedice roll "Good vs Great"
+	$(BIN)/fudgedice roll "Good opp Fair"
+	$(BIN)/fudgedice roll "4dF@4d6"
+	$(BIN)/fudgedice roll "power: 4dF+2 adv vs Superhuman"
+	$(BIN)/fudgedice roll "3d6fudge: Good opp Great"
+	$(BIN)/fudgedice roll "d6: 4D+2 vs Moderate"
+	$(BIN)/fudgedice roll "d6: 30D fast"
+	$(BIN)/fudgedice table techniques
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
