@@ -292,3 +292,31 @@ def test_large_but_safe_samples_are_exact() -> None:
     values = fudgedice.sample("d6! * 1000000 + 3d6 * 1000", 1000, seed=1)
     assert values.min() >= 1_003_000
     assert all(value % 1000 == 0 for value in values)
+
+
+# --- exact odds that would take minutes: refused, while rolling still works ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "30d10000",  # a wide die packed into one big integer, raised to the 30th
+        "20d5000!",  # an exploded die's chain, then the pool
+        "60d1000",  # Miller's recurrence with a thousand terms per step
+        "d6*1000000000",  # six outcomes spread over five billion values
+        "d6*d6*d6*d6*d6*d6*d6*d6*d6*d6",  # products spread ever wider
+        "10000d%kh5000",  # keep half of a huge pool
+        "1000d6!kh500",
+        "d6: 2000D crit=cancel opp 2000D",  # two wide sides convolved
+    ],
+)
+def test_measuring_too_much_is_refused_but_rolling_is_not(text: str) -> None:
+    with pytest.raises(LimitError):
+        fudgedice.odds(text)
+    roll = fudgedice.roll(text, seed=3)
+    assert isinstance(roll.total, int)
+
+
+def test_dice_read_by_hand_may_be_numbers() -> None:
+    assert fudgedice.read("3d6", [6, 2, 5]).total == 13
+    assert fudgedice.read("4dF", "+ + - 0").total == 1

@@ -83,7 +83,7 @@ def sample(
 
 def read(
     text: str,
-    dice: Sequence[str],
+    dice: Sequence[str | int] | str,
     *,
     d100_table: str | Path | D100Table | None = None,
 ) -> Roll:
@@ -92,9 +92,9 @@ def read(
     >>> read("4dF", ["+", "+", "-", "0"]).total
     1
     """
-    if isinstance(dice, str):
-        dice = dice.split()
-    return _program(text, d100_table).read(list(dice))
+    # "+ + - 0" as one string, and faces given as numbers, read as the CLI reads them
+    faces = dice.split() if isinstance(dice, str) else [str(face) for face in dice]
+    return _program(text, d100_table).read(faces)
 
 
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:

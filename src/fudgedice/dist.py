@@ -121,7 +121,17 @@ def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> 
         return out
     bound = max(a) * max(b) * len(b)
     slot = bound.bit_length() // 8 + 1
+    _check_product(slot * 8 * len(a))
     return _unpack(_pack(a, slot) * _pack(b, slot), slot, length)
+
+
+def _check_product(bits: int) -> None:
+    limit = DEFAULT_LIMITS.max_product_bits
+    if bits > limit:
+        raise LimitError(
+            f"exact odds here would multiply numbers of {bits:,} bits, more than the "
+            f"limit of {limit:,} (the roll can still be rolled or sampled)"
+        )
 
 
 def _power_miller(base: list[int], n: int) -> list[int]:
@@ -199,9 +209,17 @@ def power(base: list[int] | tuple[int, ...], n: int) -> list[int]:
     if n == 1 or len(base) == 1:
         return [c**n for c in base] if len(base) == 1 else base
     terms = sum(1 for c in base[1:] if c)
-    # Miller costs about outcomes x terms big-integer steps; packing wins when
-    # the die has many faces (exploded dice, d100) and the pool is small.
-    if terms <= 8 or n > 64:
+    length = n * (len(base) - 1) + 1
+    slot_bits = ((sum(base) ** n).bit_length() // 8 + 1) * 8
+    # Miller costs about outcomes x terms big-integer steps (half the outcomes
+    # for a symmetric die); packing wins when the die has many faces (exploded
+    # dice, d100) and the pool is small. Either is refused past about a second.
+    miller_work = (length // 2 + 1) * terms * (slot_bits // 64 + 1)
+    kronecker_bits = slot_bits * length
+    if terms <= 8 or n > 64 or kronecker_bits > DEFAULT_LIMITS.max_product_bits:
+        if miller_work > DEFAULT_LIMITS.max_recurrence_work:
+            _check_product(kronecker_bits)
+            return _power_kronecker(base, n)
         return _power_miller(base, n)
     return _power_kronecker(base, n)
 

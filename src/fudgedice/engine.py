@@ -76,17 +76,21 @@ class Program:
                 position=option.position,
                 hint=hint,
             )
-        if expression.system != "fudge":
-            raise DiceValueError(f"the {expression.system} system is not available yet")
         if expression.check is not None:
-            raise DiceValueError("'vs' and 'opp' are not available yet")
+            raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
         for node in walk(expression.side.expr):
             if isinstance(node, Pool):
                 plan(node)  # modifier rules: refused here, before any die is tossed
-                if node.die_code or node.technique:
-                    what = "die codes like 3D" if node.die_code else "dice techniques"
+                if node.die_code:
                     raise DiceValueError(
-                        f"{what} are not available yet",
+                        "die codes like 3D belong to the D6 System",
+                        text=expression.text,
+                        position=node.position,
+                        hint=f"write it with the d6: prefix, as in 'd6: {expression.text}'",
+                    )
+                if node.technique:
+                    raise DiceValueError(
+                        "dice techniques (@) read Fudge dice: use them on dF, as in '4dF@3d6'",
                         text=expression.text,
                         position=node.position,
                     )

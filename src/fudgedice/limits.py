@@ -39,6 +39,12 @@ class Limits:
     max_keep_work: int = 200_000_000
     """Estimated machine-word operations of exact keep/drop odds (about a
     second of work)."""
+    max_product_bits: int = 6_000_000
+    """Size of the largest big-integer product (Kronecker convolution) an exact
+    measure may compute: CPython multiplies big integers in about a second
+    at this size, and in minutes well beyond it."""
+    max_recurrence_work: int = 80_000_000
+    """Estimated machine-word operations of Miller's power recurrence."""
     max_pairs: int = 2_000_000
     """Outcome pairs when multiplying or dividing two random values."""
     max_samples: int = 100_000_000
