@@ -76,6 +76,33 @@ def formula(part: Part) -> str:
     return f"{formula(part.left)} {part.node.op} {right}"
 
 
+def quick_read(pool_roll: PoolRoll) -> str | None:
+    """Seed 001's quick read of Fudge dice: cancel +/- pairs, set the blanks
+    aside, read what is left. None where it does not apply (modified pools,
+    and techniques other than @d6, whose dice are not + and -)."""
+    pool = pool_roll.pool
+    if not pool.die.fudge or pool.count < 2:
+        return None
+    if pool.reroll or pool.explode or pool.keep or pool.counting:
+        return None
+    if pool.technique not in (None, "d6", "1d6"):
+        return None
+    values = [die.value for die in pool_roll.dice if die.kept]
+    if len(values) < 2:
+        return None
+    pluses, minuses = values.count(1), values.count(-1)
+    blanks = len(values) - pluses - minuses
+    pairs = min(pluses, minuses)
+    steps = []
+    if pairs:
+        steps.append(f"cancel {pairs} +/- pair{'s' if pairs > 1 else ''}")
+    if blanks:
+        steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
+    left = pluses - minuses
+    rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
+    return f"{pool.source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
+
+
 def roll_text(roll: Roll, indent: str = "") -> str:
     """Head line, one line per pool, the sum when there is more than a pool,
     the system's steps, the other sides of a check, and what happened."""
@@ -94,6 +121,11 @@ def roll_text(roll: Roll, indent: str = "") -> str:
         # told by the head line
         lines.append(f"{indent}  {formula(roll.parts)} = {roll.parts.total}")
     lines.extend(f"{indent}  {detail}" for detail in roll.details)
+    if roll.quick_read:
+        for pool in pools:
+            read = quick_read(pool)
+            if read:
+                lines.append(f"{indent}  {read}")
     lines.extend(roll_text(side, indent + "  ") for side in roll.sides)
     lines.extend(f"{indent}  {event}" for event in roll.events)
     return "\n".join(lines)

@@ -33,6 +33,8 @@ class Roll:
     data: dict[str, Any] = field(default_factory=dict)
     title: str | None = None
     """How the head line names this roll (the notation, or one side of it)."""
+    quick_read: bool = False
+    """Explain Fudge dice the seeds' quick way (cancel +/- pairs) when shown."""
 
     @property
     def dice(self) -> list[DieRoll]:

@@ -46,7 +46,6 @@ from ..results import (
     Part,
     PoolRoll,
     WordRoll,
-    pools_of,
 )
 from ..roller import Roller, operate, roll_pool
 from ..rolls import Roll
@@ -334,12 +333,7 @@ class FudgeProgram(Program):
         return PoolRoll(pool, dice, reading.result)
 
     def _roll_side(self, side: SidePlan, roller: Roller, details: list[str]) -> Part:
-        part = self._roll_node(side.expr, roller, side, details)
-        for pool_roll in pools_of(part):
-            note = _quick_read(pool_roll)
-            if note:
-                details.append(note)
-        return part
+        return self._roll_node(side.expr, roller, side, details)
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
         expression = self.expression
@@ -359,6 +353,7 @@ class FudgeProgram(Program):
                 result=result,
                 details=details,
                 data=dict(data),
+                quick_read=True,
             )
 
         if self.right is not None:
@@ -390,6 +385,7 @@ class FudgeProgram(Program):
                     result=ladder.describe(other),
                     details=right_details,
                     title=right_text,
+                    quick_read=True,
                 )
             )
             return roll
@@ -578,31 +574,6 @@ def _advantage_note(level: int, ignored: list[int]) -> str:
     count = "one" if len(ignored) == 1 else "two"
     dice = "die" if len(ignored) == 1 else "dice"
     return f"{word[level]}: ignored {count} {face} ({dice} {which})"
-
-
-def _quick_read(pool_roll: PoolRoll) -> str | None:
-    """Seed 001's quick read of Fudge dice: cancel +/- pairs, set the blanks
-    aside, read what is left."""
-    pool = pool_roll.pool
-    if pool.die.fudge is False or pool.count < 2 or not plan(pool).plain:
-        return None
-    technique = technique_name(pool.technique) if pool.technique else None
-    if technique not in (None, "d6"):
-        return None
-    values = [die.value for die in pool_roll.dice if die.kept]
-    if len(values) < 2:
-        return None
-    pluses, minuses = values.count(1), values.count(-1)
-    blanks = len(values) - pluses - minuses
-    pairs = min(pluses, minuses)
-    steps = []
-    if pairs:
-        steps.append(f"cancel {pairs} +/- pair{'s' if pairs > 1 else ''}")
-    if blanks:
-        steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
-    left = pluses - minuses
-    rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
-    return f"{pool.source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
 
 
 def _read_4d6_by_hand(roller: HandRoller) -> tuple[tuple[int, int, int, int], tuple[bool, ...]]:
