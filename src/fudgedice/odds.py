@@ -17,6 +17,24 @@ from typing import Any
 from .dist import Dist
 
 
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
+
+    Odds tables build thousands of Fractions; the public constructor spends
+    most of its time deciding what kind of numbers it was given. Here they are
+    always ints, so reduce by the gcd and fill the two slots directly.
+    """
+    common = math.gcd(numerator, denominator)
+    value = object.__new__(Fraction)
+    value._numerator = numerator // common  # type: ignore[attr-defined]
+    value._denominator = denominator // common  # type: ignore[attr-defined]
+    return value
+
+
+if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
+    _ratio = Fraction  # an unfamiliar fractions module: take the public road
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     value: int
@@ -64,12 +82,12 @@ class Odds:
     @cached_property
     def truncated(self) -> Fraction:
         """Probability left out with the far tails of exploding dice (at most 1e-12)."""
-        return Fraction(self.dist.total - self.dist.mass, self.dist.total)
+        return _ratio(self.dist.total - self.dist.mass, self.dist.total)
 
     def probability(self, value: int) -> Fraction:
         offset = value - self.dist.lo
         if 0 <= offset < len(self.dist.counts):
-            return Fraction(self.dist.counts[offset], self.dist.total)
+            return _ratio(self.dist.counts[offset], self.dist.total)
         return Fraction(0)
 
     @cached_property
@@ -95,7 +113,7 @@ class Odds:
         offset = max(value - self.dist.lo, 0)
         if offset >= len(self.dist.counts):
             return Fraction(0)
-        return Fraction(self._at_least_counts[offset], self.dist.total)
+        return _ratio(self._at_least_counts[offset], self.dist.total)
 
     def at_most(self, value: int) -> Fraction:
         """Chance of ``value`` or less ("X or worse")."""
@@ -103,13 +121,13 @@ class Odds:
         if offset < 0:
             return Fraction(0)
         offset = min(offset, len(self.dist.counts) - 1)
-        return Fraction(self._at_most_counts[offset], self.dist.total)
+        return _ratio(self._at_most_counts[offset], self.dist.total)
 
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
         lo, total, above = self.dist.lo, self.dist.total, self._at_least_counts
         return {
-            lo + index: Fraction(above[index], total)
+            lo + index: _ratio(above[index], total)
             for index, count in enumerate(self.dist.counts)
             if count
         }
@@ -122,9 +140,9 @@ class Odds:
         return [
             Outcome(
                 lo + index,
-                Fraction(count, total),
-                Fraction(above[index], total),
-                Fraction(below[index], total),
+                _ratio(count, total),
+                _ratio(above[index], total),
+                _ratio(below[index], total),
             )
             for index, count in enumerate(self.dist.counts)
             if count
@@ -143,7 +161,7 @@ class Odds:
     def mean(self) -> Fraction:
         """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
         _, first, _ = self._moments
-        return Fraction(first, self.dist.total)
+        return _ratio(first, self.dist.total)
 
     @cached_property
     def variance(self) -> Fraction:
