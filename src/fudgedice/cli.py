@@ -64,6 +64,9 @@ def main() -> None:
       fudgedice roll "4d6kh3" -n 6
       fudgedice odds "3d6!" --plot odds.png
       fudgedice read 4dF + + - 0
+      fudgedice roll "Good vs Great"
+      fudgedice roll "3d6fudge: Good opp Great"
+      fudgedice roll "d6: 4D+2 vs Moderate"
       fudgedice table
 
     The roll language is described in docs/notation.md; quote expressions
@@ -180,7 +183,10 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
     spaces), DICE the faces as they came up, in order.
 
     Fudge dice are written +, - and 0 (or o, _ for a blank); numbered dice by
-    their number (00 on a d% is 100).
+    their number (00 on a d% is 100). For 4dF@4d6 mark the positive and
+    negative dice p and n. In the D6 System mark the Wild Die's tosses w
+    (w6 w3 for a 6 that exploded into a 3) and Character Point dice c; in an
+    opposed roll the word opp separates the two sides' dice.
 
     \b
     Examples:
@@ -190,6 +196,8 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read 4dF@4d6 p4 p3 n3 n3
       fudgedice read "Good vs Great" + 0 0 -
       fudgedice read "power: 4dF+2 take0"
+      fudgedice read "3d6fudge: Good" 5 2 1
+      fudgedice read "d6: 3D+1" 4 2 w6 w3
     """
     result = program_with_table(form, d100_table).read(list(dice))
     if as_json:
