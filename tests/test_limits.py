@@ -320,3 +320,20 @@ def test_measuring_too_much_is_refused_but_rolling_is_not(text: str) -> None:
 def test_dice_read_by_hand_may_be_numbers() -> None:
     assert fudgedice.read("3d6", [6, 2, 5]).total == 13
     assert fudgedice.read("4dF", "+ + - 0").total == 1
+
+
+def test_the_widest_pool_prints_its_table_and_refuses_a_giant_json() -> None:
+    from click.testing import CliRunner
+
+    from fudgedice.cli import main
+
+    runner = CliRunner()
+    table = runner.invoke(main, ["odds", "10000dF"])
+    assert table.exit_code == 0, table.output
+    assert "rarer outcomes not shown" in table.output
+    assert "--exact shows them" in table.output
+    as_json = runner.invoke(main, ["odds", "10000dF", "--json"])
+    assert as_json.exit_code == 2
+    assert "MB" in as_json.output and "Traceback" not in as_json.output
+    # a long exact fraction is still written out when asked for
+    assert len(fudgedice.odds("2000dF").to_dict()["outcomes"][2000]["exact"]) > 1000

@@ -8,13 +8,38 @@ is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from .dist import Dist
+from .errors import LimitError
+
+_MAX_EXACT_CHARACTERS = 50_000_000
+"""Digits of exact fractions one JSON document of odds may hold."""
+
+
+def exact_text(p: Fraction) -> str:
+    """``"n/d"`` however long: Python refuses to print integers of more than
+    4300 digits unless asked, and 10000dF's chances have thousands."""
+    if p.denominator.bit_length() < 14_000:
+        return f"{p.numerator}/{p.denominator}"
+    with _long_numbers():
+        return f"{p.numerator}/{p.denominator}"
+
+
+@contextmanager
+def _long_numbers() -> Iterator[None]:
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def _ratio(numerator: int, denominator: int) -> Fraction:
@@ -46,7 +71,7 @@ class Outcome:
         return {
             "value": self.value,
             "p": float(self.p),
-            "exact": f"{self.p.numerator}/{self.p.denominator}",
+            "exact": exact_text(self.p),
             "at_least": float(self.at_least),
             "at_most": float(self.at_most),
         }
@@ -73,6 +98,17 @@ class Odds:
         """How a system names a value (``+1 Good``); None: the number alone."""
         self.value_title = value_title
         """What the values are (``rolled degree``, ``margin``), for headings."""
+
+    def outcome_at(self, value: int) -> Outcome:
+        """One row of :attr:`outcomes`, without building the others."""
+        offset = value - self.dist.lo
+        total = self.dist.total
+        return Outcome(
+            value,
+            _ratio(self.dist.counts[offset], total),
+            _ratio(self._at_least_counts[offset], total),
+            _ratio(self._at_most_counts[offset], total),
+        )
 
     @property
     def total(self) -> int:
@@ -182,6 +218,16 @@ class Odds:
         return self.dist.hi
 
     def to_dict(self) -> dict[str, Any]:
+        # every outcome's exact fraction is written out: refuse, before
+        # building them, a document too long for anyone to read or parse
+        digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
+        size = len(self.dist.counts) * digits * 2
+        if size > _MAX_EXACT_CHARACTERS:
+            raise LimitError(
+                f"the exact odds of {self.notation} as JSON would take about "
+                f"{size // 1_000_000} MB of fractions; the table (without --json) and "
+                "the Python API give any value's exact chance"
+            )
         return {
             "notation": self.notation,
             "system": self.system,
@@ -190,8 +236,7 @@ class Odds:
             "truncated": float(self.truncated),
             "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
             "events": {
-                name: {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-                for name, p in self.events.items()
+                name: {"p": float(p), "exact": exact_text(p)} for name, p in self.events.items()
             },
         }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .odds import Odds
+from .odds import Odds, exact_text
 from .results import (
     DieRoll,
     GroupRoll,
@@ -141,7 +141,12 @@ def percent(p: Fraction | float) -> str:
 
 
 def exact(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    return exact_text(p)
+
+
+def _digits(number: int) -> int:
+    """Decimal digits of ``number``, near enough, without printing it."""
+    return int(abs(number).bit_length() * 0.30103) + 1
 
 
 _BAR_WIDTH = 32
@@ -151,27 +156,32 @@ _MAX_ROWS = 61
 def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
     """The table a player reads: value, chance (percent and fraction),
     at least, at most and a bar; then mean and spread."""
-    outcomes = odds.outcomes
-    rows = outcomes
-    hidden = 0
-    if not all_rows and len(outcomes) > _MAX_ROWS:
+    # Rows are chosen from the integer counts, and Fractions built only for
+    # the rows shown: 10000dF has 20001 outcomes of thousands of digits each.
+    counts, lo, total = odds.dist.counts, odds.dist.lo, odds.dist.total
+    present = [index for index, count in enumerate(counts) if count]
+    shown = present
+    if not all_rows and len(present) > _MAX_ROWS:
         # Wide pools: keep the rows that hold almost all the probability.
-        rows = [o for o in outcomes if o.p >= Fraction(1, 100_000)]
-        if len(rows) > _MAX_ROWS:
-            middle = max(range(len(rows)), key=lambda i: rows[i].p)
+        shown = [index for index in present if counts[index] * 100_000 >= total]
+        if len(shown) > _MAX_ROWS:
+            middle = max(range(len(shown)), key=lambda i: counts[shown[i]])
             half = _MAX_ROWS // 2
-            start = max(0, min(middle - half, len(rows) - _MAX_ROWS))
-            rows = rows[start : start + _MAX_ROWS]
-        hidden = len(outcomes) - len(rows)
-    peak = max(o.p for o in outcomes)
+            start = max(0, min(middle - half, len(shown) - _MAX_ROWS))
+            shown = shown[start : start + _MAX_ROWS]
+    hidden = len(present) - len(shown)
+    rows = [odds.outcome_at(lo + index) for index in shown]
+    peak = Fraction(max(counts), total)
     fudge_like = odds.low < 0
     value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
     if odds.value_name is not None:
         naming = odds.value_name
         value_text = [f"{text} {naming(o.value)}" for text, o in zip(value_text, rows, strict=True)]
-    fractions = [exact(o.p) for o in rows]
+    # digits known from bit lengths, before any long number is written out
+    longest = max(_digits(o.p.numerator) + _digits(o.p.denominator) + 1 for o in rows)
+    exact_column = show_exact or longest <= 24
+    fractions = [exact(o.p) for o in rows] if exact_column else [""] * len(rows)
     fraction_width = max(len(f) for f in fractions)
-    exact_column = show_exact or fraction_width <= 24
     width = max(len(odds.value_title), max(len(v) for v in value_text))
     header = f"{odds.value_title:>{width}}  {'chance':>8}"
     if exact_column:
@@ -195,7 +205,10 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             f"exploding dice cut off after a chance of {float(odds.truncated):.2g} (left out)"
         )
     for name, p in odds.events.items():
-        lines.append(f"{name}: {percent(p)} ({exact(p)})")
+        line = f"{name}: {percent(p)}"
+        if show_exact or _digits(p.numerator) + _digits(p.denominator) < 40:
+            line += f" ({exact(p)})"
+        lines.append(line)
     return "\n".join(lines)
 
 
