@@ -393,3 +393,12 @@ def test_rolling_and_measuring_agree(
     again = fudgedice.read(text, faces)
     assert again.total == rolled.total
     assert again.text == rolled.text
+
+
+@pytest.mark.parametrize(
+    ("text", "even"),
+    [("4dF coin", "41/81"), ("3dF coin", "13/27"), ("Good coin", "40/81")],
+)
+def test_the_coin_note_gives_the_chance_of_these_dice(text: str, even: str) -> None:
+    assert f"even comes up with chance {even}" in fudgedice.roll(text, seed=1).text
+    assert str(fudgedice.odds(text).events["even"]) == even
