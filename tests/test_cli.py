@@ -338,3 +338,13 @@ def test_missing_expression_is_a_usage_error() -> None:
         assert result.exit_code == 2
         assert "Traceback" not in result.output
         assert "Usage:" in result.output
+
+
+def test_hints_for_a_die_without_sides_and_a_code_without_its_system() -> None:
+    runner = CliRunner()
+    bare = runner.invoke(main, ["odds", "4d"])
+    assert bare.exit_code == 2 and "'4d6' or '4dF'" in bare.output
+    code = runner.invoke(main, ["roll", "4D+2"])
+    assert code.exit_code == 2 and "d6: 4D+2" in code.output
+    same = fudgedice.roll("4dF opp 4dF", seed=3).text.splitlines()[0]
+    assert "left side" in same or "tie" in same

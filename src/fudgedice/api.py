@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,7 +66,7 @@ def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds
 def sample(
     text: str,
     n: int,
-    seed: int | None = None,
+    seed: int | str | None = None,
     *,
     d100_table: str | Path | D100Table | None = None,
 ) -> npt.NDArray[np.int64]:
@@ -78,7 +79,17 @@ def sample(
         raise DiceValueError(f"the number of rolls must be a whole number >= 0, not {n!r}")
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
-    return _program(text, d100_table).sample(n, np.random.default_rng(seed))
+    return _program(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
+
+
+def _numpy_seed(seed: int | str | None) -> int | None:
+    """NumPy takes whole numbers >= 0; a word is turned into one, as ``roll``
+    accepts words too."""
+    if isinstance(seed, str):
+        return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
+    if seed is not None and (not isinstance(seed, int) or seed < 0):
+        raise DiceValueError(f"a seed for sample is a whole number >= 0 or a word, not {seed!r}")
+    return seed
 
 
 def read(

@@ -81,6 +81,14 @@ class Program:
         for node in walk(expression.side.expr):
             if isinstance(node, Pool):
                 plan(node)  # modifier rules: refused here, before any die is tossed
+                if node.die_code and "d" in node.source:
+                    raise DiceValueError(
+                        f"'{node.source}' needs the kind of die after the d",
+                        text=expression.text,
+                        position=node.position,
+                        hint=f"such as '{node.source}6' or '{node.source}F'; D6 System "
+                        "die codes are written with the d6: prefix, as in 'd6: 4D+2'",
+                    )
                 if node.die_code:
                     raise DiceValueError(
                         "die codes like 3D belong to the D6 System",

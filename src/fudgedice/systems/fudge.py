@@ -632,6 +632,9 @@ def _side_texts(expression: Expression) -> tuple[str, str]:
     if len(parts) != 2:
         return "the left side", "the right side"
     left, right = (part.strip() for part in parts)
+    if left == right:
+        # "4dF opp 4dF wins by 1" would not say which
+        return f"the left side ({left})", f"the right side ({right})"
     return left or "the left side", right or "the right side"
 
 
