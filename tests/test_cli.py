@@ -347,4 +347,4 @@ def test_hints_for_a_die_without_sides_and_a_code_without_its_system() -> None:
     code = runner.invoke(main, ["roll", "4D+2"])
     assert code.exit_code == 2 and "d6: 4D+2" in code.output
     same = fudgedice.roll("4dF opp 4dF", seed=3).text.splitlines()[0]
-    assert "left side" in same or "tie" in same
+    assert "side (4dF) wins" in same or "tie" in same
