@@ -24,6 +24,7 @@ from math import comb, log2
 
 from .errors import DiceValueError, LimitError
 from .limits import DEFAULT_LIMITS
+from .tree import Die
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -48,6 +49,11 @@ class Dist:
         for value, count in present.items():
             counts[value - lo] = count
         return Dist(lo, tuple(counts), sum(present.values()) if total is None else total)
+
+    @staticmethod
+    def of_die(die: Die) -> Dist:
+        """One toss of ``die``, from the counts its parse-tree node carries."""
+        return Dist(die.low, die.counts, len(die.faces))
 
     @staticmethod
     def from_faces(faces: Iterable[int]) -> Dist:

@@ -42,7 +42,7 @@ def _chance_too_high(chance: Fraction) -> bool:
 @lru_cache(maxsize=1024)
 def plan(pool: Pool) -> PoolPlan:
     """Check a pool's modifiers and work out what both interpreters need."""
-    base = Dist.from_faces(pool.die.faces)
+    base = Dist.of_die(pool.die)
     toss = base
     if pool.reroll is not None:
         on = pool.reroll.on

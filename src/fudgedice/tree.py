@@ -42,6 +42,18 @@ class Die:
     name: str
     faces: tuple[int, ...]
     fudge: bool = False
+    low: int = field(init=False, repr=False, compare=False)
+    counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """How many faces show each value from the lowest up: the die's own
+    distribution, worked out once with the parse tree (``dF`` is 2, 2, 2)."""
+
+    def __post_init__(self) -> None:
+        low = min(self.faces)
+        counts = [0] * (max(self.faces) - low + 1)
+        for face in self.faces:
+            counts[face - low] += 1
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "counts", tuple(counts))
 
     @property
     def lowest(self) -> int:
@@ -120,6 +132,16 @@ class Pool:
     die_code: bool = False
     """Written as a bare D6 System die code such as ``3D``."""
     position: int = field(default=0, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Pools key the memoised distributions and plans: hash the fields once
+        # rather than on every lookup.
+        key = (self.count, self.die, self.source, self.reroll, self.explode, self.keep)
+        object.__setattr__(self, "_hash", hash((*key, self.counting, self.technique)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)

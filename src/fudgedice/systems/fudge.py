@@ -444,9 +444,9 @@ class FudgeProgram(Program):
         if technique == "4d6":
             return four_d6_dist()
         if technique == "d6":
-            die = dist.apply(Dist.from_faces(D6.faces), fudge_from_d6)
+            die = dist.apply(Dist.of_die(D6), fudge_from_d6)
         else:
-            die = Dist.from_faces(pool.die.faces)
+            die = Dist.of_die(pool.die)
         if options.advantage:
             return power.advantage_dist(die, pool.count, options.advantage)
         return dist.repeat(die, pool.count, pool.source)

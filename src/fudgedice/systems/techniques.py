@@ -66,7 +66,7 @@ def three_d6_range(total: int) -> str:
 
 
 def three_d6_dist() -> Dist:
-    return dist.apply(dist.repeat(Dist.from_faces(D6.faces), 3), fudge_from_3d6)
+    return dist.apply(dist.repeat(Dist.of_die(D6), 3), fudge_from_3d6)
 
 
 # ------------------------------------------------------------------ d%
