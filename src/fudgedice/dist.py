@@ -214,6 +214,8 @@ def power(base: list[int] | tuple[int, ...], n: int) -> list[int]:
         return [1]
     if n == 1 or len(base) == 1:
         return [c**n for c in base] if len(base) == 1 else base
+    if len(base) == 3 and n <= 64:
+        return _power_three_faces(base, n)  # dF and d3 pools: the common case
     terms = sum(1 for c in base[1:] if c)
     length = n * (len(base) - 1) + 1
     slot_bits = ((sum(base) ** n).bit_length() // 8 + 1) * 8

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import accumulate
 from typing import Any
 
 from .dist import Dist
@@ -98,6 +99,7 @@ class Odds:
         """How a system names a value (``+1 Good``); None: the number alone."""
         self.value_title = value_title
         """What the values are (``rolled degree``, ``margin``), for headings."""
+        self._above: list[int] | None = None
 
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
@@ -126,14 +128,14 @@ class Odds:
             return _ratio(self.dist.counts[offset], self.dist.total)
         return Fraction(0)
 
-    @cached_property
+    @property
     def _at_least_counts(self) -> list[int]:
-        running = 0
-        out = [0] * len(self.dist.counts)
-        for index in range(len(self.dist.counts) - 1, -1, -1):
-            running += self.dist.counts[index]
-            out[index] = running
-        return out
+        # memoised by hand and summed by itertools: the at-least table of a
+        # small pool is built often and should cost little more than its
+        # Fractions (functools.cached_property locks before Python 3.12)
+        if self._above is None:
+            self._above = list(accumulate(reversed(self.dist.counts)))[::-1]
+        return self._above
 
     @cached_property
     def _at_most_counts(self) -> list[int]:
@@ -161,11 +163,12 @@ class Odds:
 
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
-        lo, total, above = self.dist.lo, self.dist.total, self._at_least_counts
+        lo, total, counts = self.dist.lo, self.dist.total, self.dist.counts
+        ratio = _ratio
         return {
-            lo + index: _ratio(above[index], total)
-            for index, count in enumerate(self.dist.counts)
-            if count
+            lo + index: ratio(at_least, total)
+            for index, at_least in enumerate(self._at_least_counts)
+            if counts[index]
         }
 
     @cached_property

@@ -452,6 +452,8 @@ class FudgeProgram(Program):
         return dist.repeat(die, pool.count, pool.source)
 
     def _measure(self, node: Node, side: SidePlan) -> Dist:
+        if isinstance(node, Pool) and self._special(node, side):
+            return self._special_dist(node, side)  # a lone pool: the usual trait roll
         nodes = walk_tree(node)
         if not any(isinstance(sub, Pool) and self._special(sub, side) for sub in nodes):
             return measure(node, self._word_value, side.exploding)
