@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,9 +46,7 @@ class Roll:
     @property
     def text(self) -> str:
         """The explanation: each die as it came up and what happened to it."""
-        from .render import roll_text  # rendering lives apart from evaluation
-
-        return roll_text(self)
+        return _renderer()(self)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -86,3 +85,18 @@ def _side_dict(side: Roll) -> dict[str, Any]:
         out["details"] = list(side.details)
     out.update(side.data)
     return out
+
+
+_roll_text: Callable[[Roll], str] | None = None
+
+
+def _renderer() -> Callable[[Roll], str]:
+    """The renderer, imported on first use: rendering lives apart from
+    evaluation (and imports this module), and an import statement on every
+    ``.text`` costs as much as a die."""
+    global _roll_text
+    if _roll_text is None:
+        from .render import roll_text
+
+        _roll_text = roll_text
+    return _roll_text
