@@ -348,3 +348,15 @@ def test_hints_for_a_die_without_sides_and_a_code_without_its_system() -> None:
     assert code.exit_code == 2 and "d6: 4D+2" in code.output
     same = fudgedice.roll("4dF opp 4dF", seed=3).text.splitlines()[0]
     assert "side (4dF) wins" in same or "tie" in same
+
+
+def test_a_roll_may_start_with_a_minus_sign() -> None:
+    result = CliRunner().invoke(main, ["roll", "-1+4dF", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("-1+4dF = ")
+
+
+def test_coin_misuse_points_at_the_coin() -> None:
+    result = CliRunner().invoke(main, ["odds", "3d6 coin"])
+    assert result.exit_code == 2
+    assert "  3d6 coin\n      ^" in result.output

@@ -74,7 +74,8 @@ def main() -> None:
     """
 
 
-@main.command()
+# A roll may start with a minus sign ("-1+4dF"): not an option.
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("expression", nargs=-1, required=True)
 @click.option(
     "-n",
@@ -129,7 +130,8 @@ def _nth_seed(base: int | str, index: int) -> int | str:
     return base + index if isinstance(base, int) else f"{base}#{index + 1}"
 
 
-@main.command()
+# A roll may start with a minus sign ("-1+4dF"): not an option.
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option(

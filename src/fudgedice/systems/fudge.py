@@ -139,9 +139,15 @@ class FudgeProgram(Program):
         elif isinstance(check, Versus):
             self.difficulty = self._target(check.target)
         if self.right is not None and self.right.coin:
-            self._fail("the even/odd coin is a roll of its own, not a side of an opposed action")
+            self._fail(
+                "the even/odd coin is a roll of its own, not a side of an opposed action",
+                _coin_position(check.other) if isinstance(check, Opposed) else None,
+            )
         if self.left.coin and check is not None:
-            self._fail("the even/odd coin is a roll of its own: it takes no 'vs' or 'opp'")
+            self._fail(
+                "the even/odd coin is a roll of its own: it takes no 'vs' or 'opp'",
+                _coin_position(expression.side),
+            )
 
     def _side(self, side: Side, opposed: bool) -> SidePlan:
         expr = side.expr
@@ -194,7 +200,9 @@ class FudgeProgram(Program):
             if not plan(fudge_pool).plain:
                 self._fail("advantage and take zero need Fudge dice without modifiers", where)
         if coin and not any(pool.die.fudge for pool in pools):
-            self._fail("the even/odd coin reads Fudge dice, such as '4dF coin'")
+            self._fail(
+                "the even/odd coin reads Fudge dice, such as '4dF coin'", _coin_position(side)
+            )
         return SidePlan(expr, options, coin, fudge_pool, exploding_dice(expr))
 
     def _check_pool(self, pool: Pool) -> None:
@@ -566,6 +574,10 @@ def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
             text=program.expression.text,
         )
     return program.with_d100_table(table)
+
+
+def _coin_position(side: Side) -> int | None:
+    return next((option.position for option in side.options if option.name == COIN), None)
 
 
 def _ratio_of(exact: Dist, test: Callable[[int], bool]) -> Fraction:
