@@ -345,3 +345,18 @@ def test_meaningless_pools_are_refused_at_the_column(text: str, column: int, mes
         compile_roll(text)
     assert caught.value.position == column
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("Good vs Great vs Fair", "one 'vs' or 'opp'"),
+        ("d6: 4D+2 vs 15 opp 3D", "one 'vs' or 'opp'"),
+        ("d6: 4D+2 vs 15 fp", "go before 'vs' or 'opp'"),
+    ],
+)
+def test_a_second_check_or_a_late_option_is_explained(text: str, hint: str) -> None:
+    with pytest.raises(DiceError) as caught:
+        fudgedice.roll(text, seed=1)
+    assert hint in str(caught.value)
+    assert "did you mean 'opp'" not in str(caught.value)

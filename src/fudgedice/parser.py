@@ -145,6 +145,9 @@ class _Builder(Transformer[Token, Expression]):
         return Word(str(items[0]), position=items[0].start_pos or 0)
 
     def phrase(self, items: list[Token]) -> Node:
+        for item in items[1:]:
+            if str(item).lower() in ("vs", "opp"):
+                raise self._fail(f"a roll has one 'vs' or 'opp'; this '{item}' is a second", item)
         return Word(" ".join(str(item) for item in items), position=items[0].start_pos or 0)
 
     def group(self, items: list[Node]) -> Node:
@@ -386,13 +389,25 @@ def _syntax_error(text: str, error: UnexpectedInput) -> DiceSyntaxError:
     if names:
         message += ": expected " + ", ".join(names)
     word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
-    hint = suggest_word(word_here.group(0)) if word_here else None
+    hint = _suggest_other(word_here.group(0)) if word_here else None
     word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
     if hint is None and word_before:
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
-        hint = suggest_word(word_before.group(1))
+        hint = _suggest_other(word_before.group(1))
+    if hint is None and word_here:
+        if word_here.group(0).lower() in ("vs", "opp"):
+            hint = "a roll has one 'vs' or 'opp', and the options (such as fp or adv) go before it"
+        elif re.search(r"\b(?:vs|opp)\b", text[:position], re.IGNORECASE):
+            hint = f"options such as '{word_here.group(0)}' go before 'vs' or 'opp'"
     return DiceSyntaxError(message, text=text, position=position, hint=hint)
+
+
+def _suggest_other(word: str) -> str | None:
+    """A suggestion, unless it is the very word written (a real keyword in
+    the wrong place is not a misspelling)."""
+    hint = suggest_word(word)
+    return None if hint == f"did you mean '{word.lower()}'?" else hint
 
 
 def _check_size(text: str) -> None:
