@@ -436,7 +436,7 @@ def test_opposed_text() -> None:
         ("3d6fudge: Good+d6", "a 3d6 Fudge skill is a level, not dice", 15),
         ("3d6fudge: Good adv", "3d6 Fudge has no option 'adv'", 15),
         ("3d6fudge: 2000", "a skill of 2000 is more than 1000", None),
-        ("3d6fudge: Good/0", "division by zero in the skill", None),
+        ("3d6fudge: Good/0", "division by zero: the skill divides by 0", None),
     ],
 )
 def test_errors(text: str, message: str, position: int | None) -> None:

@@ -212,8 +212,9 @@ def roll_node(node: Node, roller: Roller, word_value: WordValue) -> Part:
     return OpRoll(node, left, right, operate(node.op, left.total, right.total))
 
 
-def operate(op: str, x: int, y: int) -> int:
-    """One arithmetic step of a rolled expression; ``/`` rounds down."""
+def operate(op: str, x: int, y: int, *, what: str = "the divisor came up 0") -> int:
+    """One arithmetic step of a rolled expression (or of a skill or a
+    difficulty: ``what`` says where a zero divisor was); ``/`` rounds down."""
     if op == "+":
         return x + y
     if op == "-":
@@ -221,5 +222,5 @@ def operate(op: str, x: int, y: int) -> int:
     if op == "*":
         return x * y
     if y == 0:
-        raise DiceValueError("division by zero: the divisor came up 0")
+        raise DiceValueError(f"division by zero: {what}")
     return x // y

@@ -29,7 +29,7 @@ from ..limits import DEFAULT_LIMITS
 from ..odds import Odds
 from ..parser import _suggest
 from ..results import DieRoll, GroupRoll, NumberRoll, OpRoll, Part, PoolRoll
-from ..roller import Roller
+from ..roller import Roller, operate
 from ..rolls import Roll
 from ..tables import Table, TableOptions, register_table
 from ..tree import (
@@ -405,15 +405,7 @@ def difficulty_of(expression: Expression, node: Node) -> int:
         )
     left = difficulty_of(expression, node.left)
     right = difficulty_of(expression, node.right)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left - right
-    if node.op == "*":
-        return left * right
-    if right == 0:
-        raise DiceValueError("division by zero in the difficulty", text=expression.text)
-    return left // right
+    return operate(node.op, left, right, what="the difficulty divides by 0")
 
 
 # --- rolling (and reading by hand) ----------------------------------------------------

@@ -30,7 +30,7 @@ from ..errors import DiceValueError
 from ..odds import Odds
 from ..parser import _suggest
 from ..results import DieRoll, PoolRoll
-from ..roller import Roller
+from ..roller import Roller, operate
 from ..rolls import Roll
 from ..sampling import sample_dist
 from ..tables import Table, TableOptions, register_table
@@ -329,15 +329,7 @@ def _skill_value(node: Node, text: str) -> int:
         )
     assert isinstance(node, BinOp)
     left, right = _skill_value(node.left, text), _skill_value(node.right, text)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left - right
-    if node.op == "*":
-        return left * right
-    if right == 0:
-        raise DiceValueError("division by zero in the skill", text=text)
-    return left // right
+    return operate(node.op, left, right, what="the skill divides by 0")
 
 
 def _skill_text(node: Node) -> str:
