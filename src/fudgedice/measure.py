@@ -101,22 +101,39 @@ def _divide(x: int, y: int) -> int:
     return x // y
 
 
-def measure(node: Node, word_value: WordValue, exploding: int) -> Dist:
-    """Exact distribution of an expression node."""
+def measure_pool(pool: Pool, exploding: int) -> Dist:
+    """Exact distribution of one pool of the generic language, memoised;
+    ``exploding`` dice of the whole roll share the truncation budget."""
+    depth = chain_depth(plan(pool).explode_chance, exploding)
+    return pool_dist(pool, depth)
+
+
+PoolMeasure = Callable[[Pool], Dist]
+
+
+def measure(
+    node: Node,
+    word_value: WordValue,
+    exploding: int,
+    pool_measure: PoolMeasure | None = None,
+) -> Dist:
+    """Exact distribution of an expression node. A system that reads some
+    pools its own way (a Fudge technique, advantage) passes ``pool_measure``;
+    the arithmetic around the pools stays this one walk."""
     if isinstance(node, Number):
         return Dist.constant(node.value)
     if isinstance(node, Pool):
-        pool_plan = plan(node)
-        depth = chain_depth(pool_plan.explode_chance, exploding)
-        return pool_dist(node, depth)
+        if pool_measure is not None:
+            return pool_measure(node)
+        return measure_pool(node, exploding)
     if isinstance(node, Group):
-        return measure(node.inner, word_value, exploding)
+        return measure(node.inner, word_value, exploding, pool_measure)
     if isinstance(node, Neg):
-        return dist.negate(measure(node.operand, word_value, exploding))
+        return dist.negate(measure(node.operand, word_value, exploding, pool_measure))
     if isinstance(node, Word):
         return Dist.constant(word_value(node))
-    left = measure(node.left, word_value, exploding)
-    right = measure(node.right, word_value, exploding)
+    left = measure(node.left, word_value, exploding, pool_measure)
+    right = measure(node.right, word_value, exploding, pool_measure)
     if node.op == "+":
         return dist.add(left, right)
     if node.op == "-":

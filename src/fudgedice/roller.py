@@ -9,6 +9,7 @@ tosses and stops at the limit.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .errors import DiceValueError, LimitError, TooManyDice
 from .limits import DEFAULT_LIMITS, Limits
@@ -192,23 +193,32 @@ def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:
     return PoolRoll(pool, dice, total)
 
 
-def roll_node(node: Node, roller: Roller, word_value: WordValue) -> Part:
-    """Roll an expression node."""
+PoolRoller = Callable[[Pool, Roller], PoolRoll]
+
+
+def roll_node(
+    node: Node,
+    roller: Roller,
+    word_value: WordValue,
+    pool_roller: PoolRoller | None = None,
+) -> Part:
+    """Roll an expression node. A system that rolls some pools its own way
+    passes ``pool_roller``; the arithmetic around the pools stays this one walk."""
     if isinstance(node, Pool):
-        return roll_pool(node, roller)
+        return roll_pool(node, roller) if pool_roller is None else pool_roller(node, roller)
     if isinstance(node, Number):
         return NumberRoll(node.value)
     if isinstance(node, Group):
-        inner = roll_node(node.inner, roller, word_value)
+        inner = roll_node(node.inner, roller, word_value, pool_roller)
         return GroupRoll(inner, inner.total)
     if isinstance(node, Neg):
-        operand = roll_node(node.operand, roller, word_value)
+        operand = roll_node(node.operand, roller, word_value, pool_roller)
         return NegRoll(operand, -operand.total)
     if isinstance(node, Word):
         return WordRoll(node, word_value(node))
     assert isinstance(node, BinOp)
-    left = roll_node(node.left, roller, word_value)
-    right = roll_node(node.right, roller, word_value)
+    left = roll_node(node.left, roller, word_value, pool_roller)
+    right = roll_node(node.right, roller, word_value, pool_roller)
     return OpRoll(node, left, right, operate(node.op, left.total, right.total))
 
 

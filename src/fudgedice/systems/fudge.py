@@ -35,23 +35,18 @@ from ..dist import Dist
 from ..engine import Program, register_system
 from ..errors import DiceValueError, LimitError
 from ..hand import HandRoller
-from ..measure import exploding_dice, measure
+from ..measure import exploding_dice, measure, measure_pool
 from ..odds import Odds
 from ..pools import plan
 from ..results import (
     DieRoll,
-    GroupRoll,
-    NegRoll,
-    NumberRoll,
-    OpRoll,
     Part,
     PoolRoll,
-    WordRoll,
 )
-from ..roller import Roller, operate, roll_pool
+from ..roller import Roller, roll_node, roll_pool
 from ..rolls import Roll
 from ..sampling import sample_dist, sample_node
-from ..tree import BinOp, Expression, Group, Neg, Node, Number, Opposed, Pool, Side, Versus, Word
+from ..tree import BinOp, Expression, Node, Opposed, Pool, Side, Versus, Word
 from ..tree import walk as walk_tree
 from ..vocabulary import register_words
 from . import power
@@ -254,23 +249,12 @@ class FudgeProgram(Program):
         return pool.technique is not None or pool is side.fudge_pool
 
     def _roll_node(self, node: Node, roller: Roller, side: SidePlan, details: list[str]) -> Part:
-        if isinstance(node, Pool):
-            if self._special(node, side):
-                return self._roll_special(node, roller, side, details)
-            return roll_pool(node, roller)
-        if isinstance(node, Number):
-            return NumberRoll(node.value)
-        if isinstance(node, Word):
-            return WordRoll(node, self._word_value(node))
-        if isinstance(node, Group):
-            inner = self._roll_node(node.inner, roller, side, details)
-            return GroupRoll(inner, inner.total)
-        if isinstance(node, Neg):
-            operand = self._roll_node(node.operand, roller, side, details)
-            return NegRoll(operand, -operand.total)
-        left = self._roll_node(node.left, roller, side, details)
-        right = self._roll_node(node.right, roller, side, details)
-        return OpRoll(node, left, right, operate(node.op, left.total, right.total))
+        def roll_one(pool: Pool, roller: Roller) -> PoolRoll:
+            if self._special(pool, side):
+                return self._roll_special(pool, roller, side, details)
+            return roll_pool(pool, roller)
+
+        return roll_node(node, roller, self._word_value, roll_one)
 
     def _roll_special(
         self, pool: Pool, roller: Roller, side: SidePlan, details: list[str]
@@ -460,29 +444,12 @@ class FudgeProgram(Program):
         return dist.repeat(die, pool.count, pool.source)
 
     def _measure(self, node: Node, side: SidePlan) -> Dist:
-        if isinstance(node, Pool) and self._special(node, side):
-            return self._special_dist(node, side)  # a lone pool: the usual trait roll
-        nodes = walk_tree(node)
-        if not any(isinstance(sub, Pool) and self._special(sub, side) for sub in nodes):
-            return measure(node, self._word_value, side.exploding)
-        if isinstance(node, Pool):
-            return self._special_dist(node, side)
-        if isinstance(node, Group):
-            return self._measure(node.inner, side)
-        if isinstance(node, Neg):
-            return dist.negate(self._measure(node.operand, side))
-        assert isinstance(node, BinOp)
-        left = self._measure(node.left, side)
-        right = self._measure(node.right, side)
-        if node.op == "+":
-            return dist.add(left, right)
-        if node.op == "-":
-            return dist.add(left, dist.negate(right))
-        if node.op == "*":
-            return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
-        if any(value == 0 for value in right.support()):
-            raise DiceValueError("division by zero: the divisor can come up 0")
-        return dist.combine(left, right, lambda x, y: x // y, "a quotient of dice")
+        def measure_one(pool: Pool) -> Dist:
+            if self._special(pool, side):
+                return self._special_dist(pool, side)
+            return measure_pool(pool, side.exploding)
+
+        return measure(node, self._word_value, side.exploding, measure_one)
 
     def _side_dist(self, side: SidePlan) -> Dist:
         return self._measure(side.expr, side)
