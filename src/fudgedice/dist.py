@@ -18,7 +18,7 @@ Big pools stay fast and exact by never convolving one die at a time:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import comb, log2
 
@@ -54,17 +54,6 @@ class Dist:
     def of_die(die: Die) -> Dist:
         """One toss of ``die``, from the counts its parse-tree node carries."""
         return Dist(die.low, die.counts, len(die.faces))
-
-    @staticmethod
-    def from_faces(faces: Iterable[int]) -> Dist:
-        faces = tuple(faces)
-        if faces and faces == tuple(range(faces[0], faces[0] + len(faces))):
-            # the usual die: one face each of a run of numbers
-            return Dist(faces[0], (1,) * len(faces), len(faces))
-        weights: dict[int, int] = {}
-        for face in faces:
-            weights[face] = weights.get(face, 0) + 1
-        return Dist.from_weights(weights)
 
     @property
     def hi(self) -> int:

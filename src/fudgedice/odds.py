@@ -139,12 +139,7 @@ class Odds:
 
     @cached_property
     def _at_most_counts(self) -> list[int]:
-        running = 0
-        out = []
-        for count in self.dist.counts:
-            running += count
-            out.append(running)
-        return out
+        return list(accumulate(self.dist.counts))
 
     def at_least(self, value: int) -> Fraction:
         """Chance of ``value`` or more ("X or better")."""
