@@ -36,6 +36,14 @@ def _friendly(command: F) -> F:
     return run  # type: ignore[return-value]
 
 
+def _show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
+    """A result as JSON or as text for people: only the one asked for is built."""
+    if as_json:
+        click.echo(json.dumps(data(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(text())
+
+
 def _expression(words: tuple[str, ...]) -> str:
     text = " ".join(words).strip()
     if not text:
@@ -202,10 +210,7 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "d6: 3D+1" 4 2 w6 w3
     """
     result = program_with_table(form, d100_table).read(list(dice))
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(result.text)
+    _show(as_json, result.to_dict, lambda: result.text)
 
 
 @main.command()
@@ -230,10 +235,7 @@ def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
             click.echo(f"{table_name:<{width}}  {description}")
         return
     result = make_table(name, TableOptions(exact=exact, to=to))
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(table_text(result))
+    _show(as_json, result.to_dict, lambda: table_text(result))
 
 
 @main.command()
@@ -249,7 +251,4 @@ def ladder(system: str, as_json: bool) -> None:
       fudgedice ladder power
     """
     result = make_table(f"{system.strip().lower()}-ladder")
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(table_text(result))
+    _show(as_json, result.to_dict, lambda: table_text(result))
