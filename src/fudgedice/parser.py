@@ -69,6 +69,8 @@ _EXPECTED_NAMES = {
 
 _COMPARE = re.compile(r"(>=|<=|>|<|=)?\s*(-?\d+)")
 _DICE = re.compile(r"(\d*)d(.*)", re.IGNORECASE)
+_TECHNIQUE_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
+"""Ways of writing one technique: the tree holds a single name for each."""
 _DICE_PREFIX = re.compile(r"\d*d(?:\d+|%|f(?:\.\d+)?)?", re.IGNORECASE)
 
 
@@ -195,7 +197,8 @@ class _Builder(Transformer[Token, Expression]):
         end = dice_token.end_pos or 0
         for item in items[1:]:
             if isinstance(item, Token):  # the technique, always last
-                technique = item[1:].strip().lower()
+                written = item[1:].strip().lower()
+                technique = _TECHNIQUE_ALIASES.get(written, written)
                 end = item.end_pos or end
                 continue
             kind, token = item

@@ -85,7 +85,7 @@ def quick_read(pool_roll: PoolRoll) -> str | None:
         return None
     if pool.reroll or pool.explode or pool.keep or pool.counting:
         return None
-    if pool.technique not in (None, "d6", "1d6"):
+    if pool.technique not in (None, "d6"):
         return None
     values = [die.value for die in pool_roll.dice if die.kept]
     if len(values) < 2:

@@ -186,7 +186,7 @@ class FudgeProgram(Program):
             if len(fudge) != 1:
                 self._fail("advantage and take zero act on one pool of Fudge dice", where)
             fudge_pool = fudge[0]
-            if fudge_pool.technique not in (None, "d6", "1d6"):
+            if fudge_pool.technique not in (None, "d6"):
                 self._fail(
                     f"@{fudge_pool.technique} gives a result, not dice to ignore: "
                     "advantage and take zero need Fudge dice (or @d6)",

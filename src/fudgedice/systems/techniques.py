@@ -31,13 +31,11 @@ FUDGE_DIE = Die("dF", (-1, 0, 1), fudge=True)
 TECHNIQUES = ("d6", "3d6", "d%", "4d6")
 """Techniques by the name written after ``@``."""
 
-_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
-
 
 def technique_name(written: str) -> str | None:
-    """The technique ``@written`` stands for, or None if there is none."""
-    name = _ALIASES.get(written, written)
-    return name if name in TECHNIQUES else None
+    """The technique ``@written`` stands for, or None if there is none (the
+    parser has already turned ``@1d6`` into ``d6`` and ``@d100`` into ``d%``)."""
+    return written if written in TECHNIQUES else None
 
 
 # ------------------------------------------------------------------ d6
