@@ -75,7 +75,8 @@ class Dist:
         return [value for value, _ in self.items()]
 
 
-def _trimmed(lo: int, counts: list[int], total: int) -> Dist:
+def trimmed(lo: int, counts: list[int], total: int) -> Dist:
+    """A Dist from counts that may begin or end with zeros."""
     start = 0
     while start < len(counts) and not counts[start]:
         start += 1
@@ -253,7 +254,7 @@ def add(a: Dist, b: Dist) -> Dist:
         counts = a.counts if factor == 1 else tuple(c * factor for c in a.counts)
         return Dist(a.lo + b.lo, counts, a.total * b.total)
     check_span(a.lo + b.lo, a.hi + b.hi)
-    return _trimmed(a.lo + b.lo, convolve(a.counts, b.counts), a.total * b.total)
+    return trimmed(a.lo + b.lo, convolve(a.counts, b.counts), a.total * b.total)
 
 
 def negate(a: Dist) -> Dist:
@@ -355,4 +356,4 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
             if finish:
                 result += (current << (step * short)) * finish
         states = following
-    return _trimmed(kept * least, _unpack(result, slot, length), total)
+    return trimmed(kept * least, _unpack(result, slot, length), total)

@@ -156,15 +156,14 @@ def with_exploding(base: Dist, dice: int, depth: int) -> Dist:
     ``R_k = 6**(depth-1) W_k + (R_(k-6) - W_(k-6 depth)) / 6`` (the division
     is exact). This keeps 100D, and Character Point dice, cheap.
     """
-    if dice:
-        # refused before any work, on the same bound as any other pool
-        dist.check_size(
-            len(base.counts) + dice * (SIDES * depth - 1),
-            log2(base.total) + dice * depth * log2(SIDES),
-            f"{dice} exploding dice",
-        )
     if not dice:
         return base
+    # refused before any work, on the same bound as any other pool
+    dist.check_size(
+        len(base.counts) + dice * (SIDES * depth - 1),
+        log2(base.total) + dice * depth * log2(SIDES),
+        f"{dice} exploding dice",
+    )
     lo, counts, total = base.lo, list(base.counts), base.total
     top = SIDES ** (depth - 1)
     reach = SIDES * depth
@@ -202,9 +201,7 @@ def _less(whole: Dist, part: Dist) -> Dist:
     offset = part.lo - whole.lo
     for index, count in enumerate(part.counts):
         counts[offset + index] -= count
-    start = next(i for i, count in enumerate(counts) if count)
-    end = max(i for i, count in enumerate(counts) if count) + 1
-    return Dist(whole.lo + start, tuple(counts[start:end]), whole.total)
+    return dist.trimmed(whole.lo, counts, whole.total)
 
 
 def side_dist(shape: SideShape, depth: int) -> SideDist:
