@@ -567,10 +567,7 @@ class Fudge3d6Program(Program):
     def dist(self) -> Dist:
         if self.right is not None:
             return Dist.from_weights(self._round_counts()[0])
-        weights: dict[int, int] = {}
-        for outcome, ways in outcome_counts(self.left.value).items():
-            weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
-        return Dist.from_weights(weights)
+        return _margin_dist(outcome_counts(self.left.value))
 
     def odds(self) -> Odds:
         text = self.expression.text
@@ -586,10 +583,8 @@ class Fudge3d6Program(Program):
                 value_title="round margin",
             )
         counts = outcome_counts(self.left.value)
-        weights: dict[int, int] = {}
         events = dict.fromkeys(_SINGLE_EVENTS, 0)
         for outcome, ways in counts.items():
-            weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
             events["success" if outcome.success else "failure"] += ways
             if outcome.critical is not None:
                 events[outcome.critical] += ways
@@ -597,7 +592,7 @@ class Fudge3d6Program(Program):
         return Odds(
             text,
             SYSTEM,
-            Dist.from_weights(weights),
+            _margin_dist(counts),
             {name: Fraction(ways, total) for name, ways in events.items()},
             value_name=_margin_name,
             value_title="margin",
@@ -606,6 +601,14 @@ class Fudge3d6Program(Program):
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         # Margins drawn from the exact distribution (216 or 216**2 ways).
         return sample_dist(self.dist(), n, rng)
+
+
+def _margin_dist(counts: dict[Outcome, int]) -> Dist:
+    """The margins of one side's outcomes, from how many rolls give each."""
+    weights: dict[int, int] = {}
+    for outcome, ways in counts.items():
+        weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
+    return Dist.from_weights(weights)
 
 
 _SINGLE_EVENTS = (
