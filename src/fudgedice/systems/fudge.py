@@ -463,11 +463,9 @@ class FudgeProgram(Program):
     def odds(self) -> Odds:
         expression = self.expression
         exact = self.dist()
-        total = exact.total
 
-        def chance(test: object) -> Fraction:
-            assert callable(test)
-            return Fraction(sum(count for value, count in exact.items() if test(value)), total)
+        def chance(test: Callable[[int], bool]) -> Fraction:
+            return _ratio_of(exact, test)
 
         events: dict[str, Fraction] = {}
         title = "rolled degree" if self.ladder is FUDGE else "result"
