@@ -28,7 +28,7 @@ _fresh = random.Random()
 """Source for rolls that ask for no seed (seeded once from the OS)."""
 
 
-def _program(text: str, d100_table: str | Path | D100Table | None) -> Program:
+def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> Program:
     """The compiled roll; with ``d100_table``, reading ``@d%`` with that table
     (inline ``"1=-4, 2-6=-3, ..., 00=+4"``, a file path, or a ``D100Table``)."""
     program = compile_roll(text)
@@ -51,7 +51,7 @@ def roll(
     True
     """
     rng = _fresh if seed is None else random.Random(seed)
-    return _program(text, d100_table).roll(rng, seed)
+    return program_with_table(text, d100_table).roll(rng, seed)
 
 
 def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
@@ -60,7 +60,7 @@ def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds
     >>> odds("4dF").probability(0)
     Fraction(19, 81)
     """
-    return _program(text, d100_table).odds()
+    return program_with_table(text, d100_table).odds()
 
 
 def sample(
@@ -79,7 +79,7 @@ def sample(
         raise DiceValueError(f"the number of rolls must be a whole number >= 0, not {n!r}")
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
-    return _program(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
+    return program_with_table(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
 
 
 def _numpy_seed(seed: int | str | None) -> int | None:
@@ -105,7 +105,7 @@ def read(
     """
     # "+ + - 0" as one string, and faces given as numbers, read as the CLI reads them
     faces = dice.split() if isinstance(dice, str) else [str(face) for face in dice]
-    return _program(text, d100_table).read(faces)
+    return program_with_table(text, d100_table).read(faces)
 
 
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
-from .api import _program as program_with_table
 from .api import odds as measure_odds
+from .api import program_with_table
 from .errors import DiceError
 from .plot import check_plot_path, plot_odds
 from .render import odds_text, table_text
