@@ -23,8 +23,8 @@ from functools import partial
 import icepool
 
 import fudgedice
-from fudgedice.systems.d6 import bonus_5d
-from fudgedice.systems.d6_measure import depth_for
+from fudgedice.systems.d6.measure import depth_for
+from fudgedice.systems.d6.rules import bonus_5d
 
 SMALL = 0.001
 """Any code up to 10D."""

@@ -17,8 +17,23 @@ from click.testing import CliRunner, Result
 import fudgedice
 from fudgedice.cli import main
 
-ROLL_KEYS = {"notation", "system", "total", "dice", "events", "text", "seed"}
-DIE_KEYS = {"sides", "value", "face", "kept", "notes"}
+ROLL_KEYS = {
+    "notation",
+    "system",
+    "total",
+    "verdict",
+    "margin",
+    "result",
+    "events",
+    "dice",
+    "steps",
+    "details",
+    "sides",
+    "seed",
+    "label",
+    "text",
+}
+DIE_KEYS = {"sides", "value", "face", "kept", "marks", "reason"}
 ODDS_KEYS = {"notation", "system", "mean", "stdev", "truncated", "outcomes", "events"}
 OUTCOME_KEYS = {"value", "p", "exact", "at_least", "at_most"}
 
@@ -142,9 +157,10 @@ def test_roll_json_has_exactly_the_documented_keys() -> None:
         assert 1 <= die["value"] <= 6
         assert die["face"] == str(die["value"])
         assert isinstance(die["kept"], bool)
-        assert isinstance(die["notes"], list)
+        assert isinstance(die["marks"], list)
     [dropped] = [die for die in data["dice"] if not die["kept"]]
-    assert dropped["notes"] == ["dropped (lowest)"]
+    assert (dropped["marks"], dropped["reason"]) == (["dropped"], "lowest")
+    assert all(die["marks"] == [] and die["reason"] is None for die in data["dice"] if die["kept"])
 
 
 def test_roll_json_fudge_dice() -> None:
@@ -161,7 +177,7 @@ def test_roll_json_fudge_dice() -> None:
 def test_roll_json_carries_a_label() -> None:
     data = json.loads(ok("roll", "3d6 # attack", "--seed", "1", "--json").output)
     assert data["label"] == "attack"
-    assert set(data) == ROLL_KEYS | {"label"}
+    assert set(data) == ROLL_KEYS
     assert data["text"].startswith("attack: ")
 
 

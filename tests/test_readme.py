@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 
 import fudgedice
 from fudgedice.cli import main
-from fudgedice.render import odds_text
+from fudgedice.render.odds_table import odds_text
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SHELL_FENCES = frozenset({"sh", "shell", "bash", "console", "shell-session", "text"})

@@ -7,7 +7,9 @@ Fraction(31, 81)
 """
 
 from .api import clear_caches as clear_caches
+from .api import ladder as ladder
 from .api import odds as odds
+from .api import parse as parse
 from .api import read as read
 from .api import roll as roll
 from .api import sample as sample
@@ -17,27 +19,33 @@ from .errors import DiceSyntaxError as DiceSyntaxError
 from .errors import DiceValueError as DiceValueError
 from .errors import LimitError as LimitError
 from .errors import TooManyDice as TooManyDice
-from .odds import Odds as Odds
-from .odds import Outcome as Outcome
-from .parser import parse as parse
-from .results import DieRoll as DieRoll
-from .rolls import Roll as Roll
-from .tables import Table as Table
+from .exact.odds import Odds as Odds
+from .exact.odds import Outcome as Outcome
+from .results.dice import DieRoll as DieRoll
+from .results.dice import Mark as Mark
+from .results.roll import Roll as Roll
+from .results.table import Table as Table
+from .systems import SYSTEMS as SYSTEMS
+from .systems.base import System as System
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "SYSTEMS",
     "DiceError",
     "DiceSyntaxError",
     "DiceValueError",
     "DieRoll",
     "LimitError",
+    "Mark",
     "Odds",
     "Outcome",
     "Roll",
+    "System",
     "Table",
     "TooManyDice",
     "clear_caches",
+    "ladder",
     "odds",
     "parse",
     "read",

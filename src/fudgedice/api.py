@@ -1,31 +1,79 @@
 """The public Python API: ``roll``, ``odds``, ``sample``, ``read``, ``table``,
-``clear_caches``."""
+``parse``, ``clear_caches``.
+
+This is the composition root: the one module that imports the systems. It
+joins their words into the vocabulary the parser's hints draw on, their
+tables into one index, and compiles each roll text with the system its
+prefix names. Everything is built when this module is imported, so the first
+call from any thread finds it complete.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import MappingProxyType
 
 import numpy as np
 import numpy.typing as npt
 
-from . import measure, pools
-from .engine import compile_roll
-from .errors import DiceValueError, LimitError
+from .dice import measure, pools
+from .dice.program import Program
+from .errors import DiceError, DiceValueError, LimitError
+from .exact.odds import Odds
+from .language import parser
+from .language.diagnostics import suggest
+from .language.tree import Expression
+from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
-from .odds import Odds
-from .rolls import Roll
-from .tables import Table, TableOptions, make_table
+from .results.roll import Roll
+from .results.table import Table, TableOptions, TableSpec
+from .systems import SYSTEMS
+from .systems.fudge.program import use_d100_table
+from .systems.fudge.techniques import D100Table
 
-if TYPE_CHECKING:
-    from .engine import Program
-    from .systems.techniques import D100Table
+VOCABULARY: Vocabulary = frozenset(
+    KEYWORDS | set(SYSTEMS) | {word for system in SYSTEMS.values() for word in system.words}
+)
+"""Every word of the language, whichever system it belongs to: a misspelling
+gets the same hint on the first roll as on the thousandth."""
+
+TABLES: Mapping[str, TableSpec] = MappingProxyType(
+    {name: spec for system in SYSTEMS.values() for name, spec in sorted(system.tables.items())}
+)
 
 _fresh = random.Random()
 """Source for rolls that ask for no seed (seeded once from the OS)."""
+
+
+def parse(text: str) -> Expression:
+    """The parse tree of a roll (cached), or the project's own error."""
+    return parser.parse(text, VOCABULARY)
+
+
+@lru_cache(maxsize=4096)
+def compile_roll(text: str) -> Program:
+    """The checked program for ``text`` (cached by text)."""
+    expression = parse(text)
+    system = SYSTEMS.get(expression.system)
+    if system is None:
+        raise DiceValueError(
+            f"unknown system '{expression.system}'",
+            text=text,
+            position=expression.system_position,
+            hint=suggest(expression.system, list(SYSTEMS)) or f"systems: {', '.join(SYSTEMS)}",
+        )
+    try:
+        return system.compile(expression, VOCABULARY)
+    except DiceError as error:
+        # Pool rules (pools.plan) are cached per pool and know no text: quote
+        # the roll here so that the position they give gets its ^.
+        if error.text is None and error.position is not None:
+            error.text = text
+        raise
 
 
 def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> Program:
@@ -34,8 +82,6 @@ def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> 
     program = compile_roll(text)
     if d100_table is None:
         return program
-    from .systems.fudge import use_d100_table
-
     return use_d100_table(program, d100_table)
 
 
@@ -108,9 +154,35 @@ def read(
     return program_with_table(text, d100_table).read(faces)
 
 
+def table_names() -> dict[str, str]:
+    """Every table's name and what it shows."""
+    return {name: spec.description for name, spec in sorted(TABLES.items())}
+
+
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
     """One of the printed tables (``fudgedice table`` lists them)."""
-    return make_table(name, TableOptions(exact=exact, to=to))
+    key = name.strip().lower()
+    spec = TABLES.get(key)
+    if spec is None:
+        raise DiceValueError(
+            f"unknown table '{name}'",
+            hint=suggest(key, list(TABLES)) or f"tables: {', '.join(sorted(TABLES))}",
+        )
+    return spec.make(TableOptions(exact=exact, to=to))
+
+
+def ladder(system: str) -> Table:
+    """The ladder of ``system``: the words its levels are called."""
+    key = system.strip().lower()
+    chosen = SYSTEMS.get(key)
+    with_ladders = [name for name, each in SYSTEMS.items() if each.ladder is not None]
+    if chosen is None or chosen.ladder is None:
+        why = "has no ladder" if chosen is not None else "is not a system"
+        raise DiceValueError(
+            f"'{system}' {why}",
+            hint=suggest(key, with_ladders) or f"ladders: {', '.join(with_ladders)}",
+        )
+    return table(chosen.ladder)
 
 
 def clear_caches() -> None:

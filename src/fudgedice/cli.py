@@ -11,13 +11,14 @@ from typing import Any, TypeVar
 
 import click
 
+from . import api
 from .api import odds as measure_odds
 from .api import program_with_table
 from .errors import DiceError
-from .plot import check_plot_path, plot_odds
-from .render import odds_text, table_text
-from .rolls import Roll
-from .tables import TableOptions, make_table, table_names
+from .render.odds_table import odds_text
+from .render.plot import check_plot_path, plot_odds
+from .render.table import table_text
+from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -229,12 +230,12 @@ def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
       fudgedice table techniques --exact
     """
     if name is None:
-        names = table_names()
+        names = api.table_names()
         width = max((len(n) for n in names), default=0)
         for table_name, description in names.items():
             click.echo(f"{table_name:<{width}}  {description}")
         return
-    result = make_table(name, TableOptions(exact=exact, to=to))
+    result = api.table(name, exact=exact, to=to)
     _show(as_json, result.to_dict, lambda: table_text(result))
 
 
@@ -250,5 +251,5 @@ def ladder(system: str, as_json: bool) -> None:
       fudgedice ladder
       fudgedice ladder power
     """
-    result = make_table(f"{system.strip().lower()}-ladder")
+    result = api.ladder(system)
     _show(as_json, result.to_dict, lambda: table_text(result))

@@ -52,3 +52,8 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+INT64_SAFE = 1 << 62
+"""Bound on every value a NumPy sampler holds, and on the total of an exact
+distribution sampled with one int64 draw: a sum or difference of two values
+below it cannot overflow int64, and anything beyond it is refused, never wrapped."""

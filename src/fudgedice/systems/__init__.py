@@ -1,5 +1,7 @@
-"""The game systems: each module registers its ``name:`` prefix, its words
-and its tables with the engine when it is loaded.
+"""The registry of game systems: every ``name:`` prefix the language knows.
+
+Built once, at import, from each system's own package, with no side effects:
+importing a system module registers nothing, and the registry never changes.
 
 * :mod:`.fudge`: ``fudge:`` (the default) and ``power:``;
 * :mod:`.fudge3d6`: ``3d6fudge:``;
@@ -8,13 +10,28 @@ and its tables with the engine when it is loaded.
 
 from __future__ import annotations
 
-_loaded = False
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from .base import System
+from .d6 import D6_SYSTEM
+from .fudge import FUDGE_SYSTEM, POWER_SYSTEM
+from .fudge3d6 import FUDGE3D6_SYSTEM
 
 
-def load() -> None:
-    """Register every system (once); cheap to call again."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from . import d6, fudge, fudge3d6  # noqa: F401 - imported to register
+def registry(*systems: System) -> Mapping[str, System]:
+    """A read-only index of ``systems`` by name; two of one name is a mistake."""
+    index: dict[str, System] = {}
+    for system in systems:
+        if system.name in index:
+            raise ValueError(f"two systems are named {system.name!r}")
+        index[system.name] = system
+    return MappingProxyType(index)
+
+
+SYSTEMS: Mapping[str, System] = registry(FUDGE_SYSTEM, POWER_SYSTEM, FUDGE3D6_SYSTEM, D6_SYSTEM)
+"""Every system, in the order ``fudgedice --help`` lists them; ``fudge`` is the default."""
+
+DEFAULT_SYSTEM = "fudge"
+
+__all__ = ["DEFAULT_SYSTEM", "SYSTEMS", "System", "registry"]

@@ -1,0 +1,108 @@
+"""Dice rolled by hand: faces read from the table instead of tossed.
+
+A :class:`HandRoller` stands in for the random source, so every system reads
+physical dice with the very code that rolls virtual ones: ``read 4dF + + - 0``
+walks the same tree as ``roll 4dF``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import DiceValueError
+from ..language.tree import Die
+from .roller import Roller
+
+_PLUS = {"+", "p", "plus"}
+_MINUS = {"-", "m", "n", "minus"}
+_BLANK = {"0", "o", "_", "blank", " ", ""}
+
+
+def fudge_face(token: str) -> int | None:
+    """``+``, ``-`` or a blank (``0``, ``o``, ``_``) as -1, 0 or +1."""
+    word = token.strip().lower()
+    if word in _PLUS:
+        return 1
+    if word in _MINUS:
+        return -1
+    if word in _BLANK:
+        return 0
+    return None
+
+
+def numbered_face(token: str, sides: int) -> int | None:
+    """A numbered face; ``0`` on a d10 is 10 and ``00`` on a d100 is 100."""
+    word = token.strip()
+    if not word.isdigit():
+        return None
+    if sides == 100 and word == "00":
+        return 100
+    value = int(word)
+    if sides == 10 and word == "0":
+        return 10
+    return value
+
+
+class HandRoller(Roller):
+    """Hands out the faces a player read from real dice, in order."""
+
+    __slots__ = ("faces", "used")
+
+    by_hand = True
+
+    def __init__(self, faces: Sequence[str]) -> None:
+        super().__init__(_NoRandom())  # type: ignore[arg-type]
+        self.faces = list(faces)
+        self.used = 0
+
+    def next_face(self, what: str) -> str:
+        """The next face as written, or an error that says what was missing."""
+        if self.used >= len(self.faces):
+            raise DiceValueError(
+                f"not enough dice: {self.used} given, and the roll needs another ({what})"
+            )
+        token = self.faces[self.used]
+        self.used += 1
+        return token
+
+    def take_rest(self) -> list[str]:
+        """Every face not used yet, as written: for systems whose dice are
+        marked (the D6 System's Wild Die ``w6``) and sorted before use."""
+        rest = self.faces[self.used :]
+        self.used = len(self.faces)
+        self.tossed += len(rest)
+        return rest
+
+    def toss(self, die: Die) -> int:
+        self.tossed += 1
+        token = self.next_face(die.name)
+        if die.fudge:
+            value = fudge_face(token)
+            shown = "+, - or 0"
+        else:
+            value = numbered_face(token, len(die.faces))
+            shown = f"{die.lowest}..{die.highest}"
+        if value is None or value not in die.faces:
+            raise DiceValueError(
+                f"die {self.used}: '{token}' is not a face of {die.name} (faces: {shown})"
+            )
+        return value
+
+    def below(self, n: int) -> int:
+        raise DiceValueError("this roll draws a number no die shows, so it can't be read by hand")
+
+    def finish(self) -> None:
+        """Every face given must have been used."""
+        if self.used < len(self.faces):
+            extra = " ".join(self.faces[self.used :])
+            raise DiceValueError(
+                f"too many dice: the roll used {self.used} of the {len(self.faces)} given "
+                f"(left over: {extra})"
+            )
+
+
+class _NoRandom:
+    """Stands where a random source would be: reading dice never draws."""
+
+    def getrandbits(self, bits: int) -> int:
+        raise DiceValueError("dice read by hand can't draw random numbers")

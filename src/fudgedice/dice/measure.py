@@ -1,0 +1,153 @@
+"""The measuring interpreter: a parse tree to its exact distribution.
+
+It walks the same tree the roller walks and follows the same rules
+(:mod:`.pools`), so a value the roller can produce always has a
+non-zero probability here. Pool distributions are memoised by node;
+:func:`clear_caches` empties every memo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from ..errors import DiceValueError
+from ..exact import dist
+from ..exact.dist import Dist
+from ..exact.keep import keep_extreme
+from ..language.tree import Group, Neg, Node, Number, Pool, Word, walk
+from .arithmetic import WordValue
+from .pools import chain_depth, plan
+
+
+def exploding_dice(node: Node) -> int:
+    """How many dice in an expression can explode: they share the 1e-12 budget."""
+    return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
+
+
+def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> Dist:
+    """One die with its explosion chain, followed ``depth`` tosses deep.
+
+    ``contribution(face, first)`` is what a toss adds to the die: its face, the
+    face less one after the first toss of ``!p``, or a success score. Built
+    from the deepest toss back (Horner's scheme) so each step is one small
+    convolution; every term is scaled to the common total ``T**depth``.
+    """
+    pool_plan = plan(pool)
+    toss = pool_plan.toss
+    explode = pool.explode
+    assert explode is not None
+
+    def split(first: bool) -> tuple[dict[int, int], dict[int, int]]:
+        stop: dict[int, int] = {}
+        go: dict[int, int] = {}
+        for face, count in toss.items():
+            side = go if explode.on.matches(face) else stop
+            key = contribution(face, first)
+            side[key] = side.get(key, 0) + count
+        return stop, go
+
+    total = toss.total
+    stop_first, go_first = split(True)
+    stop_next, go_next = split(False)
+    # R_depth = stop; R_d = stop * T**(depth-d) + go (x) R_{d+1}; answer R_1.
+    chain = stop_next if depth > 1 else stop_first
+    for level in range(depth - 1, 0, -1):
+        stop, go = (stop_first, go_first) if level == 1 else (stop_next, go_next)
+        scale = total ** (depth - level)
+        following = {value: count * scale for value, count in stop.items()}
+        if go and chain:
+            for value, count in dist.add(
+                Dist.from_weights(go, 1), Dist.from_weights(chain, 1)
+            ).items():
+                following[value] = following.get(value, 0) + count
+        chain = following
+    return Dist.from_weights(chain, total**depth)
+
+
+@lru_cache(maxsize=512)
+def pool_dist(pool: Pool, depth: int) -> Dist:
+    """Exact distribution of a pool; explosion chains cut at ``depth`` tosses."""
+    pool_plan = plan(pool)
+    counting = pool.counting
+    explode = pool.explode
+    penetrate = explode is not None and explode.mode == "!p"
+
+    def face_value(face: int, first: bool) -> int:
+        return face - 1 if penetrate and not first else face
+
+    if explode is None:
+        per_die = pool_plan.toss
+    elif pool_plan.counts_tosses:
+        assert counting is not None
+        per_die = _chain(pool, depth, lambda face, first: counting.score(face_value(face, first)))
+    else:
+        per_die = _chain(pool, depth, face_value)
+
+    score: Callable[[int], int] = (
+        counting.score
+        if counting is not None and not pool_plan.counts_tosses
+        else (lambda value: value)
+    )
+    if pool.keep is not None:
+        highest, kept = pool.keep.kept(pool.count)
+        return keep_extreme(per_die, pool.count, kept, highest, score)
+    if counting is not None and not pool_plan.counts_tosses:
+        per_die = dist.apply(per_die, score)
+    return dist.repeat(per_die, pool.count, pool.source)
+
+
+def _divide(x: int, y: int) -> int:
+    return x // y
+
+
+def measure_pool(pool: Pool, exploding: int) -> Dist:
+    """Exact distribution of one pool of the generic language, memoised;
+    ``exploding`` dice of the whole roll share the truncation budget."""
+    depth = chain_depth(plan(pool).explode_chance, exploding)
+    return pool_dist(pool, depth)
+
+
+PoolMeasure = Callable[[Pool], Dist]
+
+
+def measure(
+    node: Node,
+    word_value: WordValue,
+    exploding: int,
+    pool_measure: PoolMeasure | None = None,
+) -> Dist:
+    """Exact distribution of an expression node. A system that reads some
+    pools its own way (a Fudge technique, advantage) passes ``pool_measure``;
+    the arithmetic around the pools stays this one walk."""
+    if isinstance(node, Number):
+        return Dist.constant(node.value)
+    if isinstance(node, Pool):
+        if pool_measure is not None:
+            return pool_measure(node)
+        return measure_pool(node, exploding)
+    if isinstance(node, Group):
+        return measure(node.inner, word_value, exploding, pool_measure)
+    if isinstance(node, Neg):
+        return dist.negate(measure(node.operand, word_value, exploding, pool_measure))
+    if isinstance(node, Word):
+        return Dist.constant(word_value(node))
+    left = measure(node.left, word_value, exploding, pool_measure)
+    right = measure(node.right, word_value, exploding, pool_measure)
+    if node.op == "+":
+        return dist.add(left, right)
+    if node.op == "-":
+        return dist.add(left, dist.negate(right))
+    if node.op == "*":
+        if len(right.counts) == 1 and right.total == 1:
+            return dist.apply(left, lambda value: value * right.lo)
+        if len(left.counts) == 1 and left.total == 1:
+            return dist.apply(right, lambda value: value * left.lo)
+        return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
+    if any(value == 0 for value in right.support()):
+        raise DiceValueError("division by zero: the divisor can come up 0")
+    return dist.combine(left, right, _divide, "a quotient of dice")
+
+
+def clear_caches() -> None:
+    pool_dist.cache_clear()

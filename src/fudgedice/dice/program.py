@@ -1,0 +1,147 @@
+"""From a whole parsed roll to a Roll, Odds or samples: the generic dice
+language, which every system builds on.
+
+The expression interpreters (:mod:`.roller`, :mod:`.measure`, :mod:`.sample`)
+know only dice and arithmetic; a :class:`Program` knows what a system adds
+around them. It is built once per text (and cached by the API), so
+everything that can be checked without rolling is checked once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import DiceValueError
+from ..exact.dist import Dist
+from ..exact.odds import Odds
+from ..language.diagnostics import modifier_typo, suggest
+from ..language.tree import Expression, Pool, Word, walk
+from ..language.words import Vocabulary
+from ..render.explain import roll_text
+from ..results.roll import Roll
+from .arithmetic import WordValue
+from .hand import HandRoller
+from .measure import exploding_dice, measure
+from .pools import plan
+from .roller import Roller, roll_node
+from .sample import sample_exactly, sample_node
+
+
+class Program:
+    """A checked roll, ready to be rolled, read, measured or sampled.
+
+    Systems subclass it and override :meth:`_check`, :meth:`roll_with`,
+    :meth:`dist`, :meth:`odds` and :meth:`sample` as they need."""
+
+    def __init__(self, expression: Expression, vocabulary: Vocabulary = frozenset()) -> None:
+        self.expression = expression
+        self.vocabulary = vocabulary
+        """The words a misspelling is compared with."""
+        self.word_value: WordValue = self._no_words
+        self._check()
+
+    def _no_words(self, word: Word) -> int:
+        raise DiceValueError(
+            f"unknown word '{word.text}'",
+            text=self.expression.text,
+            position=word.position,
+            hint=suggest(word.text, self.vocabulary),
+        )
+
+    def _check(self) -> None:
+        """Refuse what the generic dice language does not define."""
+        expression = self.expression
+        for option in expression.side.options:
+            typo = modifier_typo(expression, option)
+            if typo is not None:
+                raise typo
+            hint = suggest(option.name, self.vocabulary)
+            if re.fullmatch(r"d(?:[0-9]+|%|f(?:\.[12])?)", option.name):
+                # "3 d6": the count and the die were split by a space
+                before = expression.text[: option.position].rstrip()
+                count = re.search(r"(?<![a-z0-9%.])[0-9]+$", before, re.IGNORECASE)
+                written = f"{count.group(0) if count else ''}{option.name}"
+                hint = f"write the number of dice against the die, as in '{written}'"
+            raise DiceValueError(
+                f"unknown option '{option.name}'",
+                text=expression.text,
+                position=option.position,
+                hint=hint,
+            )
+        if expression.check is not None:
+            raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
+        for node in walk(expression.side.expr):
+            if isinstance(node, Pool):
+                plan(node)  # modifier rules: refused here, before any die is tossed
+                if node.die_code and "d" in node.source:
+                    raise DiceValueError(
+                        f"'{node.source}' needs the kind of die after the d",
+                        text=expression.text,
+                        position=node.position,
+                        hint=f"such as '{node.source}6' or '{node.source}F'; D6 System "
+                        "die codes are written with the d6: prefix, as in 'd6: 4D+2'",
+                    )
+                if node.die_code:
+                    raise DiceValueError(
+                        "die codes like 3D belong to the D6 System",
+                        text=expression.text,
+                        position=node.position,
+                        hint=f"write it with the d6: prefix, as in 'd6: {expression.text}'",
+                    )
+                if node.technique:
+                    raise DiceValueError(
+                        "dice techniques (@) read Fudge dice: use them on dF, as in '4dF@3d6'",
+                        text=expression.text,
+                        position=node.position,
+                    )
+            elif isinstance(node, Word):
+                self.word_value(node)
+
+    def roll(self, rng: random.Random, seed: int | str | None) -> Roll:
+        """Roll with tosses drawn from ``rng``."""
+        return _explained(self.roll_with(Roller(rng), seed))
+
+    def read(self, faces: Sequence[str]) -> Roll:
+        """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
+        roller = HandRoller(faces)
+        result = self.roll_with(roller, None)
+        roller.finish()
+        return _explained(result)
+
+    def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
+        """Roll with any source of faces: random (:meth:`roll`) or by hand (:meth:`read`).
+
+        Systems override this one method, so rolling and reading never differ."""
+        expression = self.expression
+        part = roll_node(expression.side.expr, roller, self.word_value)
+        return Roll(
+            expression.text, expression.system, part.total, part, seed=seed, label=expression.label
+        )
+
+    def dist(self) -> Dist:
+        node = self.expression.side.expr
+        return measure(node, self.word_value, exploding_dice(node))
+
+    def odds(self) -> Odds:
+        return Odds(self.expression.text, self.expression.system, self.dist())
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        node = self.expression.side.expr
+        if exploding_dice(node) == 0:
+            exact = sample_exactly(self.dist, n, rng)
+            if exact is not None:
+                return exact
+        return sample_node(node, rng, n, self.word_value)
+
+
+def _explained(result: Roll) -> Roll:
+    """The roll, and each of its sides, explained by the one renderer."""
+    result.render = roll_text
+    for side in result.sides:
+        side.render = roll_text
+    return result

@@ -1,0 +1,222 @@
+"""The rolling interpreter: a parse tree and a random source to a result
+that records every die's story.
+
+Randomness is passed in (any ``random.Random``), so the same seed gives the
+same roll on every machine; the :class:`Roller` also counts every die it
+tosses and stops at the limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..errors import LimitError, TooManyDice
+from ..language.tree import BinOp, Die, Group, Neg, Node, Number, Pool, Word
+from ..limits import DEFAULT_LIMITS, Limits
+from ..results.dice import (
+    DieRoll,
+    GroupRoll,
+    Mark,
+    NegRoll,
+    NumberRoll,
+    OpRoll,
+    Part,
+    PoolRoll,
+    WordRoll,
+)
+from .arithmetic import WordValue, operate
+from .pools import plan
+
+
+class Roller:
+    """Tosses dice from ``rng`` and refuses to toss more than the limit."""
+
+    __slots__ = ("limits", "rng", "tossed")
+
+    by_hand = False
+    """True for :class:`.hand.HandRoller`: faces come from the table."""
+
+    def __init__(self, rng: random.Random, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.rng = rng
+        self.limits = limits
+        self.tossed = 0
+
+    def toss(self, die: Die) -> int:
+        self.tossed += 1
+        if self.tossed > self.limits.max_dice:
+            self._too_many()
+        faces = die.faces
+        return faces[self.below(len(faces))]
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n): the same draws as ``Random.randrange(n)``
+        (rejection sampling on ``getrandbits``), without its call overhead."""
+        bits = n.bit_length()
+        getrandbits = self.rng.getrandbits
+        draw = getrandbits(bits)
+        while draw >= n:
+            draw = getrandbits(bits)
+        return draw
+
+    def take(self, count: int) -> None:
+        """Account for ``count`` dice tossed outside :meth:`toss`."""
+        self.tossed += count
+        if self.tossed > self.limits.max_dice:
+            self._too_many()
+
+    def _too_many(self) -> None:
+        raise TooManyDice(
+            f"this roll needed more than {self.limits.max_dice} dice "
+            "(explosions and rerolls included)"
+        )
+
+
+def _toss_kept(pool: Pool, roller: Roller, story: list[DieRoll]) -> int:
+    """One toss with the pool's reroll rule; rerolled tosses join the story."""
+    die = pool.die
+    face = roller.toss(die)
+    reroll = pool.reroll
+    if reroll is None:
+        return face
+    tosses = 1
+    while reroll.on.matches(face):
+        story.append(DieRoll(die, face, die.face_label(face), Mark.REROLLED, str(reroll.on)))
+        face = roller.toss(die)
+        tosses += 1
+        if reroll.once:
+            break
+        if tosses > roller.limits.max_chain:
+            raise LimitError(f"{pool.source} rerolled more than {roller.limits.max_chain} times")
+    return face
+
+
+def _roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
+    """One die of a pool: (its value for keep/drop, its tosses in order)."""
+    die = pool.die
+    story: list[DieRoll] = []
+    face = _toss_kept(pool, roller, story)
+    explode = pool.explode
+    if explode is None or not explode.on.matches(face):
+        story.append(DieRoll(die, face, die.face_label(face)))
+        return face, story
+    if explode.mode == "!!":
+        faces = [face]
+        while explode.on.matches(faces[-1]):
+            if len(faces) >= roller.limits.max_chain:
+                raise LimitError(
+                    f"{pool.source} exploded more than {roller.limits.max_chain} times"
+                )
+            faces.append(_toss_kept(pool, roller, story))
+        total = sum(faces)
+        story.append(
+            DieRoll(die, total, "+".join(die.face_label(f) for f in faces), Mark.COMPOUNDED)
+        )
+        return total, story
+    penetrate = explode.mode == "!p"
+    value_sum = 0
+    index = 0
+    # Each toss joins the story as it lands, after the tosses it rerolled, so
+    # the explanation reads in the order the dice were thrown.
+    while True:
+        value = face - 1 if penetrate and index else face
+        marks = Mark(0)
+        if index:
+            marks = Mark.FROM_EXPLOSION | (Mark.PENETRATING if penetrate else Mark(0))
+        going_on = explode.on.matches(face)
+        if going_on:
+            marks |= Mark.EXPLODED
+        story.append(DieRoll(die, value, die.face_label(face), marks))
+        value_sum += value
+        if not going_on:
+            return value_sum, story
+        index += 1
+        if index >= roller.limits.max_chain:
+            raise LimitError(f"{pool.source} exploded more than {roller.limits.max_chain} times")
+        face = _toss_kept(pool, roller, story)
+
+
+def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
+    """A pool with no modifiers: the common case, kept lean."""
+    die = pool.die
+    faces = die.faces
+    sides = len(faces)
+    roller.take(pool.count)
+    bits = sides.bit_length()
+    getrandbits = roller.rng.getrandbits
+    dice = []
+    total = 0
+    for _ in range(pool.count):
+        draw = getrandbits(bits)
+        while draw >= sides:
+            draw = getrandbits(bits)
+        face = faces[draw]
+        total += face
+        dice.append(DieRoll(die, face, die.face_label(face)))
+    return PoolRoll(pool, dice, total)
+
+
+def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:
+    pool_plan = plan(pool)
+    if pool_plan.plain and not roller.by_hand:
+        return _roll_plain(pool, roller)
+    units = [_roll_die(pool, roller) for _ in range(pool.count)]
+    if pool.keep is not None:
+        highest, kept = pool.keep.kept(pool.count)
+        # Sort stably by value so ties drop the later die, as a player would.
+        order = sorted(range(len(units)), key=lambda i: units[i][0], reverse=highest)
+        dropped = order[kept:]
+        word = "lowest" if highest else "highest"
+        for index in dropped:
+            for entry in units[index][1]:
+                if entry.kept:
+                    entry.set_aside(Mark.DROPPED, word)
+    counting = pool.counting
+    total = 0
+    dice: list[DieRoll] = []
+    for value, story in units:
+        dice.extend(story)
+        live = [entry for entry in story if entry.kept]
+        if not live:
+            continue
+        if counting is None:
+            total += value
+            continue
+        scored = live if pool_plan.counts_tosses else [live[-1]]
+        for entry in scored:
+            score = counting.score(entry.value if pool_plan.counts_tosses else value)
+            if score > 0:
+                entry.marks |= Mark.SUCCESS
+            elif score < 0:
+                entry.marks |= Mark.FAILURE
+            total += score
+    return PoolRoll(pool, dice, total)
+
+
+PoolRoller = Callable[[Pool, Roller], PoolRoll]
+
+
+def roll_node(
+    node: Node,
+    roller: Roller,
+    word_value: WordValue,
+    pool_roller: PoolRoller | None = None,
+) -> Part:
+    """Roll an expression node. A system that rolls some pools its own way
+    passes ``pool_roller``; the arithmetic around the pools stays this one walk."""
+    if isinstance(node, Pool):
+        return roll_pool(node, roller) if pool_roller is None else pool_roller(node, roller)
+    if isinstance(node, Number):
+        return NumberRoll(node.value)
+    if isinstance(node, Group):
+        inner = roll_node(node.inner, roller, word_value, pool_roller)
+        return GroupRoll(inner, inner.total)
+    if isinstance(node, Neg):
+        operand = roll_node(node.operand, roller, word_value, pool_roller)
+        return NegRoll(operand, -operand.total)
+    if isinstance(node, Word):
+        return WordRoll(node, word_value(node))
+    assert isinstance(node, BinOp)
+    left = roll_node(node.left, roller, word_value, pool_roller)
+    right = roll_node(node.right, roller, word_value, pool_roller)
+    return OpRoll(node, left, right, operate(node.op, left.total, right.total))

@@ -1,0 +1,195 @@
+"""The sampling interpreter: many rolls at once as NumPy arrays.
+
+The same tree and the same pool rules as the roller, but vectorised: a pool
+is an (n, dice) array of tosses, modifiers are masks, and no Python loop runs
+once per roll. Work is cut into chunks so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import DiceValueError, LimitError
+from ..exact.dist import Dist
+from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
+from ..limits import DEFAULT_LIMITS, INT64_SAFE
+from .arithmetic import WordValue
+from .pools import plan
+
+Array = npt.NDArray[np.int64]
+_CHUNK_CELLS = 1 << 22
+"""Tosses held in memory at once (32 MiB of int64)."""
+
+
+def _matches(compare: Compare, values: Array) -> npt.NDArray[np.bool_]:
+    op, target = compare.op, compare.value
+    result: npt.NDArray[np.bool_]
+    if op == ">=":
+        result = values >= target
+    elif op == "<=":
+        result = values <= target
+    elif op == ">":
+        result = values > target
+    elif op == "<":
+        result = values < target
+    else:
+        result = values == target
+    return result
+
+
+def _score(counting: Count, values: Array) -> Array:
+    score = _matches(counting.success, values).astype(np.int64)
+    if counting.failure is not None:
+        score -= _matches(counting.failure, values)
+    return score
+
+
+def _tosser(die: Die, rng: np.random.Generator) -> Callable[[tuple[int, ...]], Array]:
+    lo, hi = die.lowest, die.highest
+    if die.faces == tuple(range(lo, hi + 1)):
+        return lambda shape: rng.integers(lo, hi + 1, size=shape)
+    faces = np.asarray(die.faces, dtype=np.int64)
+    return lambda shape: faces[rng.integers(0, len(faces), size=shape)]
+
+
+def _sample_pool(pool: Pool, rng: np.random.Generator, rows: int) -> Array:
+    pool_plan = plan(pool)
+    toss_raw = _tosser(pool.die, rng)
+    reroll = pool.reroll
+    limit = DEFAULT_LIMITS.max_chain
+
+    def toss(shape: tuple[int, ...]) -> Array:
+        values = toss_raw(shape)
+        if reroll is None:
+            return values
+        again = _matches(reroll.on, values)
+        tosses = 1
+        while again.any():
+            if tosses > limit:
+                raise LimitError(f"{pool.source} rerolled more than {limit} times")
+            values[again] = toss_raw((int(again.sum()),))
+            tosses += 1
+            if reroll.once:
+                break
+            again = _matches(reroll.on, values)
+        return values
+
+    faces = toss((rows, pool.count))
+    counting = pool.counting
+    explode = pool.explode
+    if explode is None:
+        values = faces
+    else:
+        penetrate = explode.mode == "!p"
+        values = _score(counting, faces) if pool_plan.counts_tosses and counting else faces.copy()
+        live = _matches(explode.on, faces)
+        depth = 1
+        while live.any():
+            depth += 1
+            if depth > limit:
+                raise LimitError(f"{pool.source} exploded more than {limit} times")
+            new = toss((int(live.sum()),))
+            worth = new - 1 if penetrate else new
+            if pool_plan.counts_tosses and counting is not None:
+                worth = _score(counting, worth)
+            values[live] += worth
+            again = _matches(explode.on, new)
+            live[live] = again
+    if pool.keep is not None:
+        highest, kept = pool.keep.kept(pool.count)
+        ordered = np.sort(values, axis=1)
+        values = ordered[:, pool.count - kept :] if highest else ordered[:, :kept]
+    if counting is not None and not pool_plan.counts_tosses:
+        values = _score(counting, values)
+    totals: Array = values.sum(axis=1, dtype=np.int64)
+    return totals
+
+
+def _too_large() -> LimitError:
+    return LimitError(
+        "this roll reaches totals of 2**62 (about 4.6e18) or more, too large to sample; "
+        "roll it or measure its odds instead"
+    )
+
+
+def _bounded(values: Array) -> Array:
+    if values.size and int(np.abs(values).max()) >= INT64_SAFE:
+        raise _too_large()
+    return values
+
+
+_DIRECT_TABLE = 1 << 16
+"""Totals up to this size get a lookup table with one entry per way."""
+
+
+def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
+    """``rows`` draws from an exact distribution whose total fits in int64.
+
+    Each draw is a uniform integer below the total, mapped to its outcome, so
+    every outcome comes up with exactly its count / total chance."""
+    if max(abs(exact.lo), abs(exact.hi)) >= INT64_SAFE:
+        raise _too_large()
+    values = np.arange(exact.lo, exact.hi + 1, dtype=np.int64)
+    counts = np.array(exact.counts, dtype=np.int64)
+    if exact.total <= _DIRECT_TABLE:
+        table = np.repeat(values, counts)
+        return table[rng.integers(0, exact.total, size=rows)]
+    bounds = np.cumsum(counts)
+    draws = rng.integers(0, exact.total, size=rows, dtype=np.int64)
+    return values[np.searchsorted(bounds, draws, side="right")]
+
+
+def sample_exactly(
+    exact_dist: Callable[[], Dist], rows: int, rng: np.random.Generator
+) -> Array | None:
+    """``rows`` draws from the exact distribution when it is small enough to
+    hold and to draw from with int64 (one integer draw a roll: as exact as
+    tossing each die, and far faster); None when it is not."""
+    try:
+        exact = exact_dist()
+    except LimitError:
+        return None
+    if exact.total > INT64_SAFE:
+        return None
+    return sample_dist(exact, rows, rng)
+
+
+def sample_node(node: Node, rng: np.random.Generator, rows: int, word_value: WordValue) -> Array:
+    if isinstance(node, (Number, Word)):
+        value = node.value if isinstance(node, Number) else word_value(node)
+        if abs(value) >= INT64_SAFE:
+            raise _too_large()
+        return np.full(rows, value, dtype=np.int64)
+    if isinstance(node, Pool):
+        per_chunk = max(1, _CHUNK_CELLS // max(node.count, 1))
+        if rows <= per_chunk:
+            return _sample_pool(node, rng, rows)
+        parts = [
+            _sample_pool(node, rng, min(per_chunk, rows - start))
+            for start in range(0, rows, per_chunk)
+        ]
+        return np.concatenate(parts)
+    if isinstance(node, Group):
+        return sample_node(node.inner, rng, rows, word_value)
+    if isinstance(node, Neg):
+        return -sample_node(node.operand, rng, rows, word_value)
+    assert isinstance(node, BinOp)
+    left = sample_node(node.left, rng, rows, word_value)
+    right = sample_node(node.right, rng, rows, word_value)
+    # Every array stays below INT64_SAFE, so + and - cannot wrap before the check;
+    # a product is checked in floating point before it is trusted.
+    if node.op == "+":
+        return _bounded(left + right)
+    if node.op == "-":
+        return _bounded(left - right)
+    if node.op == "*":
+        approx = left.astype(np.float64) * right.astype(np.float64)
+        if approx.size and float(np.abs(approx).max()) >= INT64_SAFE:
+            raise _too_large()
+        return left * right
+    if (right == 0).any():
+        raise DiceValueError("division by zero: the divisor came up 0")
+    return np.floor_divide(left, right)

@@ -1,0 +1,74 @@
+"""Exact keep/drop: the sum of the highest (or lowest) dice of a pool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import comb
+
+from ..errors import LimitError
+from ..limits import DEFAULT_LIMITS
+from .dist import Dist, check_span, trimmed
+from .kernels import unpack
+
+
+def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[int], int]) -> Dist:
+    """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` dice.
+
+    Walks the faces from the favoured end, holding for each number of dice
+    placed so far (fewer than ``kept``) the polynomial of the kept score, as
+    one big integer (Kronecker substitution: a coefficient a slot). Placing
+    ``j`` dice on a face shifts a polynomial by ``j`` times the face's score.
+    Once ``kept`` dice are placed the score is settled and the other dice can
+    only show less favoured faces, so every way of finishing folds into one
+    factor ``sum_j C(free, j) w**j below**(free - j)``. Each face then costs a
+    few big-integer operations per number of dice placed.
+    """
+    total = die.total**n
+    if kept == 0:
+        return Dist(0, (die.mass**n,), total)
+    faces = list(die.items())
+    if highest:
+        faces.reverse()
+    gains = [score(value) for value, _ in faces]
+    least = min(gains)
+    length = kept * (max(gains) - least) + 1
+    check_span(0, length)
+    # every count is at most ``total``, so a slot of its width never carries
+    slot = total.bit_length() // 8 + 1
+    bits = slot * 8
+    # each face shifts and scales about kept**2 / 2 states of length x slot bytes
+    work = len(faces) * (kept * (kept + 3) // 2) * (slot * length // 8 + 1)
+    if work > DEFAULT_LIMITS.max_keep_work:
+        raise LimitError(
+            f"exact odds of keeping {kept} of {n} dice with {len(faces)} faces would "
+            f"take too long (about {work:.2g} operations; the limit is "
+            f"{DEFAULT_LIMITS.max_keep_work:.2g})"
+        )
+    # C(n - placed, j) for the j < kept - placed dice that leave a state short
+    binomials = [[comb(n - placed, j) for j in range(kept - placed)] for placed in range(kept)]
+    below = sum(weight for _, weight in faces)
+    states = [0] * kept
+    states[0] = 1
+    result = 0
+    for (_, weight), gain in zip(faces, gains, strict=True):
+        below -= weight  # weight of the faces less favoured than this one
+        step = (gain - least) * bits
+        both = weight + below
+        following = [0] * kept
+        for placed, current in enumerate(states):
+            if not current:
+                continue
+            free = n - placed
+            short = kept - placed
+            row = binomials[placed]
+            # finishing: j >= short dice on this face, the rest below it; the
+            # binomial theorem gives that sum as everything less j < short
+            finish = both**free
+            for j in range(short):
+                ways = row[j] * weight**j
+                following[placed + j] += (current << (step * j)) * ways
+                finish -= ways * below ** (free - j)
+            if finish:
+                result += (current << (step * short)) * finish
+        states = following
+    return trimmed(kept * least, unpack(result, slot, length), total)

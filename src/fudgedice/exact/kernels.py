@@ -1,0 +1,147 @@
+"""Polynomial kernels on integer coefficients: the arithmetic under every
+exact distribution.
+
+* :func:`convolve` multiplies two polynomials, naively when they are small and
+  by Kronecker substitution otherwise (pack each polynomial into one big
+  integer, let CPython multiply, unpack);
+* :func:`power` raises one to the n-th power with J. C. P. Miller's recurrence
+  or by packing, whichever costs less.
+
+Each refuses, before the work, a product too big to finish in about a second.
+"""
+
+from __future__ import annotations
+
+from ..errors import LimitError
+from ..limits import DEFAULT_LIMITS
+
+_NAIVE_WORK = 2048
+"""Below this many coefficient products, plain loops beat packing big integers."""
+
+
+def pack(coefficients: list[int] | tuple[int, ...], slot: int) -> int:
+    return int.from_bytes(b"".join(c.to_bytes(slot, "little") for c in coefficients), "little")
+
+
+def unpack(number: int, slot: int, length: int) -> list[int]:
+    raw = number.to_bytes(slot * length, "little")
+    return [int.from_bytes(raw[i : i + slot], "little") for i in range(0, slot * length, slot)]
+
+
+def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
+    """Coefficients of the product of two polynomials with non-negative coefficients."""
+    if len(a) < len(b):
+        a, b = b, a
+    length = len(a) + len(b) - 1
+    if len(a) * len(b) <= _NAIVE_WORK:
+        out = [0] * length
+        for j, y in enumerate(b):
+            if y:
+                for i, x in enumerate(a):
+                    out[i + j] += x * y
+        return out
+    bound = max(a) * max(b) * len(b)
+    slot = bound.bit_length() // 8 + 1
+    check_product(slot * 8 * len(a))
+    return unpack(pack(a, slot) * pack(b, slot), slot, length)
+
+
+def check_product(bits: int) -> None:
+    limit = DEFAULT_LIMITS.max_product_bits
+    if bits > limit:
+        raise LimitError(
+            f"exact odds here would multiply numbers of {bits:,} bits, more than the "
+            f"limit of {limit:,} (the roll can still be rolled or sampled)"
+        )
+
+
+def _power_miller(base: list[int], n: int) -> list[int]:
+    """Coefficients of base(x)**n by Miller's recurrence; ``base[0]`` must be non-zero.
+
+    From P = f**n: f P' = n f' P, so for k >= 1
+    k f0 c_k = sum_{i=1..min(k,d)} ((n + 1) i - k) f_i c_{k-i}, and the division
+    is exact because every c_k is an integer.
+    """
+    degree = len(base) - 1
+    length = n * degree + 1
+    if degree == 2:
+        return _power_three_faces(base, n)
+    f0 = base[0]
+    terms = [(i, fi) for i, fi in enumerate(base) if i and fi]
+    coefficients = [0] * length
+    coefficients[0] = f0**n
+    symmetric = base == base[::-1]
+    # A palindromic die gives a palindromic pool: compute the lower half only.
+    stop = length // 2 + 1 if symmetric else length
+    n1 = n + 1
+    for k in range(1, stop):
+        acc = 0
+        for i, fi in terms:
+            if i > k:
+                break
+            acc += (n1 * i - k) * fi * coefficients[k - i]
+        coefficients[k] = acc // (k * f0)
+    if symmetric:
+        for k in range(stop, length):
+            coefficients[k] = coefficients[length - 1 - k]
+    return coefficients
+
+
+def _power_three_faces(base: list[int], n: int) -> list[int]:
+    """Miller's recurrence unrolled for three faces (Fudge dice: the hot case).
+
+    Same recurrence as ``_power_miller``; the big-integer division dominates,
+    so the loop carries the two previous coefficients in locals."""
+    f0, f1, f2 = base
+    length = 2 * n + 1
+    coefficients = [0] * length
+    previous, current = f0**n, n * f1 * f0 ** (n - 1)
+    coefficients[0], coefficients[1] = previous, current
+    symmetric = f0 == f2
+    stop = n + 1 if symmetric else length
+    n1, n2 = n + 1, 2 * n + 2
+    if f0 == 1 and f1 == 1 and f2 == 1:
+        for k in range(2, stop):
+            previous, current = current, ((n1 - k) * current + (n2 - k) * previous) // k
+            coefficients[k] = current
+    else:
+        for k in range(2, stop):
+            previous, current = (
+                current,
+                ((n1 - k) * f1 * current + (n2 - k) * f2 * previous) // (k * f0),
+            )
+            coefficients[k] = current
+    if symmetric:
+        coefficients[stop:] = coefficients[length - stop - 1 :: -1]
+    return coefficients
+
+
+def _power_kronecker(base: list[int], n: int) -> list[int]:
+    slot = (sum(base) ** n).bit_length() // 8 + 1
+    length = n * (len(base) - 1) + 1
+    return unpack(pack(base, slot) ** n, slot, length)
+
+
+def power(base: list[int] | tuple[int, ...], n: int) -> list[int]:
+    """Coefficients of base(x)**n (``base[0]`` non-zero), choosing the faster kernel."""
+    base = list(base)
+    if n == 0:
+        return [1]
+    if n == 1 or len(base) == 1:
+        return [c**n for c in base] if len(base) == 1 else base
+    if len(base) == 3 and n <= 64:
+        return _power_three_faces(base, n)  # dF and d3 pools: the common case
+    terms = sum(1 for c in base[1:] if c)
+    length = n * (len(base) - 1) + 1
+    slot_bits = ((sum(base) ** n).bit_length() // 8 + 1) * 8
+    # Miller costs about outcomes x terms big-integer steps (half the outcomes
+    # for a symmetric die); packing wins when the die has many faces (exploded
+    # dice, d100) and the pool is small. Either is refused past about a second.
+    miller_work = (length // 2 + 1) * terms * (slot_bits // 64 + 1)
+    kronecker_bits = slot_bits * length
+    if terms <= 8 or n > 64 or kronecker_bits > DEFAULT_LIMITS.max_product_bits:
+        if miller_work > DEFAULT_LIMITS.max_recurrence_work:
+            check_product(kronecker_bits)
+            return _power_kronecker(base, n)
+        return _power_miller(base, n)
+    return _power_kronecker(base, n)

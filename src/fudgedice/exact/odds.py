@@ -1,0 +1,248 @@
+"""Exact odds of a roll: probabilities as Fractions, derived on demand.
+
+An :class:`Odds` holds the exact integer distribution; everything else
+(outcome rows, cumulative columns, mean, spread) is computed the first time it
+is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from itertools import accumulate
+from typing import Any
+
+from ..errors import LimitError
+from .dist import Dist
+
+_MAX_EXACT_CHARACTERS = 50_000_000
+"""Digits of exact fractions one JSON document of odds may hold."""
+
+
+def exact_text(p: Fraction) -> str:
+    """``"n/d"`` however long: Python refuses to print integers of more than
+    4300 digits unless asked, and 10000dF's chances have thousands."""
+    if p.denominator.bit_length() < 14_000:
+        return f"{p.numerator}/{p.denominator}"
+    with _long_numbers():
+        return f"{p.numerator}/{p.denominator}"
+
+
+@contextmanager
+def _long_numbers() -> Iterator[None]:
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
+
+    Odds tables build thousands of Fractions; the public constructor spends
+    most of its time deciding what kind of numbers it was given. Here they are
+    always ints, so reduce by the gcd and fill the two slots directly.
+    """
+    common = math.gcd(numerator, denominator)
+    value = object.__new__(Fraction)
+    value._numerator = numerator // common  # type: ignore[attr-defined]
+    value._denominator = denominator // common  # type: ignore[attr-defined]
+    return value
+
+
+if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
+    _ratio = Fraction  # an unfamiliar fractions module: take the public road
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    value: int
+    p: Fraction
+    at_least: Fraction
+    at_most: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "p": float(self.p),
+            "exact": exact_text(self.p),
+            "at_least": float(self.at_least),
+            "at_most": float(self.at_most),
+        }
+
+
+class Odds:
+    """The exact distribution of a roll's result, and its special events."""
+
+    def __init__(
+        self,
+        notation: str,
+        system: str,
+        dist: Dist,
+        events: dict[str, Fraction] | None = None,
+        *,
+        value_name: Callable[[int], str] | None = None,
+        value_title: str = "value",
+    ) -> None:
+        self.notation = notation
+        self.system = system
+        self.dist = dist
+        self.events: dict[str, Fraction] = dict(events or {})
+        self.value_name = value_name
+        """How a system names a value (``+1 Good``); None: the number alone."""
+        self.value_title = value_title
+        """What the values are (``rolled degree``, ``margin``), for headings."""
+        self._above: list[int] | None = None
+
+    def outcome_at(self, value: int) -> Outcome:
+        """One row of :attr:`outcomes`, without building the others."""
+        offset = value - self.dist.lo
+        total = self.dist.total
+        return Outcome(
+            value,
+            _ratio(self.dist.counts[offset], total),
+            _ratio(self._at_least_counts[offset], total),
+            _ratio(self._at_most_counts[offset], total),
+        )
+
+    @property
+    def denominator(self) -> int:
+        """The common denominator of every count (all the equally likely ways)."""
+        return self.dist.total
+
+    @cached_property
+    def truncated(self) -> Fraction:
+        """Probability left out with the far tails of exploding dice (at most 1e-12)."""
+        return _ratio(self.dist.total - self.dist.mass, self.dist.total)
+
+    def probability(self, value: int) -> Fraction:
+        offset = value - self.dist.lo
+        if 0 <= offset < len(self.dist.counts):
+            return _ratio(self.dist.counts[offset], self.dist.total)
+        return Fraction(0)
+
+    @property
+    def _at_least_counts(self) -> list[int]:
+        # memoised by hand and summed by itertools: the at-least table of a
+        # small pool is built often and should cost little more than its
+        # Fractions (functools.cached_property locks before Python 3.12)
+        if self._above is None:
+            self._above = list(accumulate(reversed(self.dist.counts)))[::-1]
+        return self._above
+
+    @cached_property
+    def _at_most_counts(self) -> list[int]:
+        return list(accumulate(self.dist.counts))
+
+    def at_least(self, value: int) -> Fraction:
+        """Chance of ``value`` or more ("X or better")."""
+        offset = max(value - self.dist.lo, 0)
+        if offset >= len(self.dist.counts):
+            return Fraction(0)
+        return _ratio(self._at_least_counts[offset], self.dist.total)
+
+    def at_most(self, value: int) -> Fraction:
+        """Chance of ``value`` or less ("X or worse")."""
+        offset = value - self.dist.lo
+        if offset < 0:
+            return Fraction(0)
+        offset = min(offset, len(self.dist.counts) - 1)
+        return _ratio(self._at_most_counts[offset], self.dist.total)
+
+    def at_least_table(self) -> dict[int, Fraction]:
+        """``{value: chance of value or more}`` for every possible value."""
+        lo, total, counts = self.dist.lo, self.dist.total, self.dist.counts
+        ratio = _ratio
+        return {
+            lo + index: ratio(at_least, total)
+            for index, at_least in enumerate(self._at_least_counts)
+            if counts[index]
+        }
+
+    @cached_property
+    def outcomes(self) -> list[Outcome]:
+        """Every possible value with its exact chance, lowest first."""
+        lo, total = self.dist.lo, self.dist.total
+        above, below = self._at_least_counts, self._at_most_counts
+        return [
+            Outcome(
+                lo + index,
+                _ratio(count, total),
+                _ratio(above[index], total),
+                _ratio(below[index], total),
+            )
+            for index, count in enumerate(self.dist.counts)
+            if count
+        ]
+
+    @cached_property
+    def _moments(self) -> tuple[int, int, int]:
+        first = second = 0
+        for value, count in self.dist.items():
+            weighted = value * count
+            first += weighted
+            second += value * weighted
+        return self.dist.mass, first, second
+
+    @cached_property
+    def mean(self) -> Fraction:
+        """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
+        _, first, _ = self._moments
+        return _ratio(first, self.dist.total)
+
+    @cached_property
+    def variance(self) -> Fraction:
+        _, first, second = self._moments
+        total = self.dist.total
+        return Fraction(second * total - first * first, total * total)
+
+    @property
+    def stdev(self) -> float:
+        return math.sqrt(self.variance)
+
+    @property
+    def low(self) -> int:
+        return self.dist.lo
+
+    @property
+    def high(self) -> int:
+        return self.dist.hi
+
+    def to_dict(self) -> dict[str, Any]:
+        # every outcome's exact fraction is written out: refuse, before
+        # building them, a document too long for anyone to read or parse
+        digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
+        size = len(self.dist.counts) * digits * 2
+        if size > _MAX_EXACT_CHARACTERS:
+            raise LimitError(
+                f"the exact odds of {self.notation} as JSON would take about "
+                f"{size // 1_000_000} MB of fractions; the table (without --json) and "
+                "the Python API give any value's exact chance"
+            )
+        return {
+            "notation": self.notation,
+            "system": self.system,
+            "mean": float(self.mean),
+            "stdev": self.stdev,
+            "truncated": float(self.truncated),
+            "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
+            "events": {
+                name: {"p": float(p), "exact": exact_text(p)} for name, p in self.events.items()
+            },
+        }
+
+    def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
+        out = outcome.to_dict()
+        if self.value_name is not None:
+            out["name"] = self.value_name(outcome.value)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Odds({self.notation!r}, mean={float(self.mean):.4g}, stdev={self.stdev:.4g})"

@@ -1,0 +1,141 @@
+"""What the parser says when a text is not a roll: the column, what was
+expected, and the nearest real word."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import DiceSyntaxError
+from .tree import BinOp, Expression, Neg, Node, Option, Pool
+from .words import Vocabulary
+
+_EXPECTED_NAMES = {
+    "DICE": "dice such as 3d6 or 4dF",
+    "INT": "a number",
+    "WORD": "a word",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'/'",
+    "KEEP": "kh/kl/dh/dl",
+    "EXPLODE": "'!'",
+    "REROLL": "r/ro",
+    "SUCCESS": "a compare such as >=5",
+    "FAILURE": "f<=N",
+    "VS": "'vs'",
+    "OPP": "'opp'",
+    "LABEL": "'# label'",
+    "TECHNIQUE": "'@' and a technique",
+    "SETTING": "an option=value",
+    "SYSTEM": "a system such as 'power:'",
+    "$END": "the end of the roll",
+}
+
+_DICE_PREFIX = re.compile(r"\d*d(?:\d+|%|f(?:\.\d+)?)?", re.IGNORECASE)
+_MODIFIER_STEMS = ("kh", "kl", "dh", "dl", "ro", "r")
+_MODIFIERS_EXPECTED = (
+    "expected a modifier (kh/kl/dh/dl N, '!', '!!', '!p', r/ro, a compare such as >=5), "
+    "an operator, or a space before an option"
+)
+
+
+def suggest(word: str, choices: tuple[str, ...] | list[str] | frozenset[str]) -> str | None:
+    """'did you mean ...?' for the choice nearest to ``word``, or None."""
+    ordered = sorted(choice.lower() for choice in choices)
+    close = difflib.get_close_matches(word.lower(), ordered, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _suggest_other(word: str, vocabulary: Vocabulary) -> str | None:
+    """A suggestion, unless it is the very word written (a real keyword in
+    the wrong place is not a misspelling)."""
+    hint = suggest(word, vocabulary)
+    return None if hint == f"did you mean '{word.lower()}'?" else hint
+
+
+def _rightmost_pool(node: Node) -> Pool | None:
+    while True:
+        if isinstance(node, Pool):
+            return node
+        if isinstance(node, BinOp):
+            node = node.right
+        elif isinstance(node, Neg):
+            node = node.operand
+        else:
+            return None
+
+
+def modifier_typo(expression: Expression, option: Option) -> DiceSyntaxError | None:
+    """The error for an unknown option written hard against a pool (``4d6kx3``):
+    it is a mistyped modifier, not an option, so say what a modifier looks like
+    and suggest the nearest one. None when the option stands apart."""
+    pool = _rightmost_pool(expression.side.expr)
+    if pool is None or option.value is not None:
+        return None
+    if option.position != pool.position + len(pool.source):
+        return None
+    text = expression.text
+    written = text[option.position : option.position + len(option.name)]
+    dice = _DICE_PREFIX.match(pool.source)
+    modifiers = pool.source[dice.end() if dice else 0 :]
+    stem = re.search(r"[a-z]*$", modifiers, re.IGNORECASE)
+    typed = ((stem.group(0) if stem else "") + written).lower()
+    letters = typed.rstrip("0123456789")
+    digits = typed[len(letters) :]
+    hint = None
+    if letters:
+        scores = [
+            (difflib.SequenceMatcher(None, letters, candidate).ratio(), -index, candidate)
+            for index, candidate in enumerate(_MODIFIER_STEMS)
+        ]
+        score, _, best = max(scores)
+        if score >= 0.5:
+            hint = f"did you mean '{best}{digits}'?"
+    return DiceSyntaxError(
+        f"unexpected '{written}' at column {option.position + 1} after "
+        f"'{pool.source}': {_MODIFIERS_EXPECTED}",
+        text=text,
+        position=option.position,
+        hint=hint,
+    )
+
+
+def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> DiceSyntaxError:
+    """The parser's complaint as the project's own error, pointing at the column."""
+    position = len(text)
+    expected: set[str] = set()
+    found = "end of the roll"
+    if isinstance(error, UnexpectedCharacters):
+        position = error.pos_in_stream or 0
+        expected = set(error.allowed or ())
+        found = repr(text[position])
+    elif isinstance(error, UnexpectedToken):
+        token = error.token
+        expected = set(error.expected)
+        if token.type != "$END":
+            position = token.start_pos or 0
+            found = repr(str(token))
+    elif isinstance(error, UnexpectedEOF):
+        expected = set(error.expected)
+    names = sorted({_EXPECTED_NAMES.get(name, name.lower()) for name in expected})
+    message = f"unexpected {found} at column {position + 1}"
+    if names:
+        message += ": expected " + ", ".join(names)
+    word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
+    hint = _suggest_other(word_here.group(0), vocabulary) if word_here else None
+    word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
+    if hint is None and word_before:
+        # A misspelled keyword ("4dF vss 3") reads as an option; the parser
+        # only stumbles on the token after it.
+        hint = _suggest_other(word_before.group(1), vocabulary)
+    if hint is None and word_here:
+        if word_here.group(0).lower() in ("vs", "opp"):
+            hint = "a roll has one 'vs' or 'opp', and the options (such as fp or adv) go before it"
+        elif re.search(r"\b(?:vs|opp)\b", text[:position], re.IGNORECASE):
+            hint = f"options such as '{word_here.group(0)}' go before 'vs' or 'opp'"
+    return DiceSyntaxError(message, text=text, position=position, hint=hint)

@@ -1,0 +1,130 @@
+"""The explanation of a roll: every die as it came up, what happened to it,
+and what the roll means.
+
+Only renders; never rolls or measures. The CLI, ``Roll.text`` and the JSON
+output all come through here.
+"""
+
+from __future__ import annotations
+
+from ..results.dice import (
+    DieRoll,
+    GroupRoll,
+    Mark,
+    NegRoll,
+    NumberRoll,
+    OpRoll,
+    Part,
+    PoolRoll,
+    WordRoll,
+    pools_of,
+)
+from ..results.roll import Roll
+from .numbers import signed
+
+_SET_ASIDE_WORDS = (
+    (Mark.DROPPED, "dropped"),
+    (Mark.REROLLED, "rerolled"),
+    (Mark.CANCELLED, "cancelled"),
+    (Mark.REMOVED, "removed"),
+    (Mark.IGNORED, "ignored"),
+)
+
+
+def die_token(die: DieRoll) -> str:
+    """One toss as a player would jot it: ``[+]``, ``6!``, ``(2 dropped)``."""
+    marks = die.marks
+    face = f"[{die.face}]" if die.die.fudge or "+" in die.face else die.face
+    if Mark.EXPLODED in marks:
+        face += "!"
+    if Mark.PENETRATING in marks:
+        face += "-1"
+    if Mark.SUCCESS in marks:
+        face += "✓"
+    if Mark.FAILURE in marks:
+        face += "✗"
+    if not die.kept:
+        reasons = [word for mark, word in _SET_ASIDE_WORDS if mark in marks]
+        face = f"({face} {', '.join(reasons)})"
+    return face
+
+
+def pool_line(pool: PoolRoll) -> str:
+    dice = " ".join(die_token(die) for die in pool.dice) or "no dice"
+    fudge = pool.pool.die.fudge and pool.pool.counting is None
+    total = signed(pool.total) if fudge else str(pool.total)
+    what = ""
+    if pool.pool.counting is not None:
+        what = "success" if pool.total in (1, -1) else "successes"
+    return f"{pool.pool.source}: {dice} = {total}" + (f" {what}" if what else "")
+
+
+def formula(part: Part) -> str:
+    """The expression with every part replaced by what it rolled."""
+    if isinstance(part, (NumberRoll, PoolRoll)):
+        return str(part.total)
+    if isinstance(part, WordRoll):
+        return f"{part.word.text} ({signed(part.total)})"
+    if isinstance(part, GroupRoll):
+        return f"({formula(part.inner)})"
+    if isinstance(part, NegRoll):
+        return f"-{formula(part.operand)}"
+    assert isinstance(part, OpRoll)
+    right = formula(part.right)
+    if part.node.op in "+-" and right.startswith("-"):
+        right = f"({right})"
+    return f"{formula(part.left)} {part.node.op} {right}"
+
+
+def quick_read(pool_roll: PoolRoll) -> str | None:
+    """Seed 001's quick read of Fudge dice: cancel +/- pairs, set the blanks
+    aside, read what is left. None where it does not apply (modified pools,
+    and techniques other than @d6, whose dice are not + and -)."""
+    pool = pool_roll.pool
+    if not pool.die.fudge or pool.count < 2:
+        return None
+    if pool.reroll or pool.explode or pool.keep or pool.counting:
+        return None
+    if pool.technique not in (None, "d6"):
+        return None
+    values = [die.value for die in pool_roll.dice if die.kept]
+    if len(values) < 2:
+        return None
+    pluses, minuses = values.count(1), values.count(-1)
+    blanks = len(values) - pluses - minuses
+    pairs = min(pluses, minuses)
+    steps = []
+    if pairs:
+        steps.append(f"cancel {pairs} +/- pair{'s' if pairs > 1 else ''}")
+    if blanks:
+        steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
+    left = pluses - minuses
+    rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
+    return f"{pool.source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
+
+
+def roll_text(roll: Roll, indent: str = "") -> str:
+    """Head line, one line per pool, the sum when there is more than a pool,
+    the system's steps, then each side the roll's own dice don't show."""
+    # the label leads the line, so it is not repeated after the notation
+    title = roll.title or (roll.notation.split("#", 1)[0].strip() if roll.label else roll.notation)
+    head = f"{title} = {roll.total}"
+    if roll.result:
+        head += f" -> {roll.result}"
+    if roll.label:
+        head = f"{roll.label}: {head}"
+    lines = [indent + head]
+    pools = pools_of(roll.parts)
+    lines.extend(f"{indent}  {pool_line(pool)}" for pool in pools)
+    if not (isinstance(roll.parts, PoolRoll) and len(pools) == 1):
+        # the formula's own value: a check's total (a relative degree) is
+        # told by the head line
+        lines.append(f"{indent}  {formula(roll.parts)} = {roll.parts.total}")
+    lines.extend(f"{indent}  {step}" for step in roll.steps)
+    if roll.quick_read:
+        for pool in pools:
+            read = quick_read(pool)
+            if read:
+                lines.append(f"{indent}  {read}")
+    lines.extend(roll_text(side, indent + "  ") for side in roll.apart())
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""A chart of odds as a PNG or SVG file (matplotlib, no screen needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import DiceValueError
+from ..exact.odds import Odds
+
+FORMATS = (".png", ".svg")
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """Refuse a file type the chart can't be written as, before any work."""
+    target = Path(path)
+    if target.suffix.lower() not in FORMATS:
+        raise DiceValueError(f"--plot writes .png or .svg files, not '{target.suffix or path}'")
+    return target
+
+
+def plot_odds(odds: Odds, path: str | Path) -> Path:
+    """Bars for each value's chance and a line for "at least"; returns the path."""
+    target = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: never needs a display
+    import matplotlib.pyplot as plt
+
+    outcomes = [o for o in odds.outcomes if float(o.p) >= 1e-6] or odds.outcomes
+    values = [o.value for o in outcomes]
+    chances = [float(o.p) * 100 for o in outcomes]
+    at_least = [float(o.at_least) * 100 for o in outcomes]
+    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
+    axes.bar(values, chances, color="#3b6ea5", label="exactly")
+    axes.set_xlabel("result")
+    axes.set_ylabel("chance of exactly (%)")
+    axes.set_title(f"{odds.notation}   mean {float(odds.mean):.3g}, stdev {odds.stdev:.3g}")
+    second = axes.twinx()
+    second.plot(values, at_least, color="#c0392b", marker=".", label="at least")
+    second.set_ylabel("chance of at least (%)")
+    second.set_ylim(0, 105)
+    figure.legend(loc="upper right")
+    figure.tight_layout()
+    try:
+        figure.savefig(target)
+    except OSError as error:
+        raise DiceValueError(f"could not write {target}: {error.strerror}") from None
+    finally:
+        plt.close(figure)
+    return target

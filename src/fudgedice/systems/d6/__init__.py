@@ -1,0 +1,32 @@
+"""The D6 System (``d6:``): die codes, the Wild Die, Character and Fate
+Points, dice reduction, difficulties and opposed rolls (RULES.md section 4,
+seed 002)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ...results.table import TableSpec
+from ..base import System, words_of
+from .program import SYSTEM, d6_program
+from .rules import ALLOW_BOTH, CRIT_RULES, DIFFICULTIES, OPTIONS
+from .tables import difficulty_table, reduction_table
+
+D6_SYSTEM = System(
+    name=SYSTEM,
+    description="the D6 System (seed 002): die codes, the Wild Die, Character and Fate Points",
+    compile=d6_program,
+    words=words_of(OPTIONS, CRIT_RULES, ALLOW_BOTH, "faster", DIFFICULTIES),
+    tables=MappingProxyType(
+        {
+            "d6-reduction": TableSpec(
+                "D6 System dice reduction: the 5D and Wild Die bonuses", reduction_table
+            ),
+            "d6-difficulties": TableSpec(
+                "D6 System difficulty words and the number each stands for", difficulty_table
+            ),
+        }
+    ),
+)
+
+__all__ = ["D6_SYSTEM"]

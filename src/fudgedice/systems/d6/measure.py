@@ -1,0 +1,268 @@
+"""Exact distributions of D6 System rolls: the Wild Die, Character Point dice,
+the crit rules and the dice-reduction bonus, as integer counts.
+
+A roll is a sum of independent parts, so its distribution is a product of
+small generating functions; each part is built in closed form rather than by
+walking the explanation tree, which keeps ``odds`` of 10D well under a
+millisecond. The only dependence between parts is the critical failure: the
+Wild Die's first toss decides whether the crit rule applies, so each side is
+measured as two branches over one common total (no critical failure, and
+after one, already resolved by the rule) and the events are read off the
+branches. The brute-force enumerator in ``tests/test_d6_brute.py`` checks
+every rule against this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import log2
+from typing import Literal
+
+from ...dice.pools import chain_depth, die_dist
+from ...exact import dist
+from ...exact.dist import Dist
+from ...exact.kernels import power
+from ...language.tree import D6
+
+CritRule = Literal["complication", "cancel", "ignore"]
+
+SIDES = len(D6.faces)
+EXPLODE_CHANCE = Fraction(1, SIDES)
+"""A D6 System die explodes on its 6."""
+CRITICAL_CHANCE = Fraction(1, SIDES)
+"""A critical failure is a 1 on the Wild Die's first toss."""
+
+_ONE_DIE = die_dist(D6)
+
+
+def depth_for(exploding_dice: int) -> int:
+    """Tosses followed per exploding die: the engine's rule (``pools.chain_depth``),
+    so that every exploding die of the roll shares the same 1e-12 budget."""
+    return chain_depth(EXPLODE_CHANCE, exploding_dice)
+
+
+def exploding_counts(depth: int) -> list[int]:
+    """Counts of an exploding d6 over ``6**depth``, for the values 1, 2, ...
+
+    A chain of ``j`` sixes and a last face ``r`` (1..5) has chance
+    ``6**-(j+1)``, so its value ``6j + r`` gets ``6**(depth-1-j)`` counts;
+    chains longer than ``depth`` tosses are the cut-off tail, exactly as
+    ``measure._chain`` cuts them (a test holds the two equal).
+    """
+    counts: list[int] = []
+    for sixes in range(depth):
+        weight = SIDES ** (depth - 1 - sixes)
+        counts.extend([weight] * (SIDES - 1))
+        if sixes < depth - 1:
+            counts.append(0)  # a multiple of 6 always goes on exploding
+    return counts
+
+
+def exploding_die(depth: int) -> Dist:
+    """One Character Point die (or a Wild Die ignoring critical failures)."""
+    return Dist(1, tuple(exploding_counts(depth)), SIDES**depth)
+
+
+def plain_dice(count: int) -> Dist:
+    """The sum of ``count`` ordinary d6."""
+    return dist.repeat(_ONE_DIE, count, f"{count}D")
+
+
+def all_but_highest(count: int) -> Dist:
+    """The sum of ``count`` d6 less the highest of them (``crit=cancel``).
+
+    With ``S_m = x + ... + x**m``, the dice all show at most ``m`` and at least
+    one shows ``m`` in ``S_m**n - S_(m-1)**n`` ways; dropping that highest die
+    shifts those sums down by ``m``. Six polynomial powers (Miller's
+    recurrence, as for any pool) instead of a keep-highest walk: linear in the
+    number of outcomes, so 100D cancels as fast as it sums.
+    """
+    if count == 0:
+        return Dist.constant(0)
+    lo = count - 1  # every die a 1, one of them dropped
+    counts = [0] * ((SIDES - 1) * (count - 1) + 1)
+    below: list[int] = []
+    for highest in range(1, SIDES + 1):
+        # coefficient i of (1 + x + ... + x**(m-1))**n: the dice sum to n + i
+        current = power([1] * highest, count)
+        for index, ways in enumerate(current):
+            exact = ways - (below[index] if index < len(below) else 0)
+            if exact:
+                counts[count + index - highest - lo] += exact
+        below = current
+    return Dist(lo, tuple(counts), SIDES**count)
+
+
+def merge(a: Dist, b: Dist) -> Dist:
+    """Outcomes of either branch: ``a`` and ``b`` are disjoint parts of one total."""
+    assert a.total == b.total
+    lo = min(a.lo, b.lo)
+    counts = [0] * (max(a.hi, b.hi) - lo + 1)
+    for part in (a, b):
+        offset = part.lo - lo
+        for index, count in enumerate(part.counts):
+            counts[offset + index] += count
+    return Dist(lo, tuple(counts), a.total)
+
+
+@dataclass(frozen=True, slots=True)
+class SideShape:
+    """What one side rolls, after Fate Points and dice reduction."""
+
+    plain: int
+    """Ordinary dice (not the Wild Die, not Character Point dice)."""
+    wild: bool
+    character_points: int
+    modifier: int
+    """Pips plus the reduction bonus."""
+    crit: CritRule
+    """The rule in force for a Wild Die 1 (``complication`` when only the Wild
+    Die is rolled: then a critical failure never changes the total)."""
+
+    @property
+    def exploding(self) -> int:
+        return int(self.wild) + self.character_points
+
+
+@dataclass(frozen=True, slots=True)
+class SideDist:
+    """One side's distribution, split by the Wild Die's first toss."""
+
+    steady: Dist
+    """Outcomes without a critical failure (or with one ignored)."""
+    critical: Dist | None
+    """Outcomes after a critical failure, resolved by the crit rule; None when
+    no critical failure is flagged (no Wild Die, or ``crit=ignore``)."""
+
+    @property
+    def total(self) -> int:
+        return self.steady.total
+
+    def combined(self) -> Dist:
+        return self.steady if self.critical is None else merge(self.steady, self.critical)
+
+    def critical_chance(self) -> Fraction:
+        # The Wild Die's first toss alone decides it: exactly 1/6, not the
+        # branch's mass, which lacks the cut-off tails of Character Point dice.
+        return Fraction(0) if self.critical is None else CRITICAL_CHANCE
+
+
+def with_exploding(base: Dist, dice: int, depth: int) -> Dist:
+    """``base`` plus ``dice`` exploding d6, chains cut at ``depth`` tosses.
+
+    An exploding d6 is ``E(x) = (x + ... + x**5) G(x**6)`` with
+    ``G(y) = sum 6**(depth-1-j) y**j`` (``j`` sixes, then a face 1..5), so
+    adding one is two linear passes instead of a convolution of big integers:
+    a sliding window of five faces, then the geometric recurrence
+    ``R_k = 6**(depth-1) W_k + (R_(k-6) - W_(k-6 depth)) / 6`` (the division
+    is exact). This keeps 100D, and Character Point dice, cheap.
+    """
+    if not dice:
+        return base
+    # refused before any work, on the same bound as any other pool
+    dist.check_size(
+        len(base.counts) + dice * (SIDES * depth - 1),
+        log2(base.total) + dice * depth * log2(SIDES),
+        f"{dice} exploding dice",
+    )
+    lo, counts, total = base.lo, list(base.counts), base.total
+    top = SIDES ** (depth - 1)
+    reach = SIDES * depth
+    for _ in range(dice):
+        size = len(counts)
+        window = [0] * (size + SIDES - 2)
+        running = 0
+        for k in range(size + SIDES - 2):
+            if k < size:
+                running += counts[k]
+            if k >= SIDES - 1:
+                running -= counts[k - SIDES + 1]
+            window[k] = running
+        width = len(window)
+        out = [0] * (width + SIDES * (depth - 1))
+        for k in range(len(out)):
+            value = top * window[k] if k < width else 0
+            if k >= SIDES:
+                carried = out[k - SIDES]
+                if 0 <= k - reach < width:
+                    carried -= window[k - reach]
+                value += carried // SIDES
+            out[k] = value
+        lo, counts, total = lo + 1, out, total * SIDES**depth
+    return Dist(lo, tuple(counts), total)
+
+
+def _scaled(base: Dist, shift: int, factor: int, total: int) -> Dist:
+    return Dist(base.lo + shift, tuple(count * factor for count in base.counts), total)
+
+
+def _less(whole: Dist, part: Dist) -> Dist:
+    """``whole`` without the outcomes of ``part`` (a branch of it)."""
+    counts = list(whole.counts)
+    offset = part.lo - whole.lo
+    for index, count in enumerate(part.counts):
+        counts[offset + index] -= count
+    return dist.trimmed(whole.lo, counts, whole.total)
+
+
+def side_dist(shape: SideShape, depth: int) -> SideDist:
+    """Exact distribution of one side; exploding chains cut at ``depth`` tosses.
+
+    Everything but the Wild Die is summed first (``others``); the Wild Die's
+    first toss then splits the roll: a 1 (``6**(depth-1)`` counts of
+    ``6**depth``) is the critical failure branch, resolved by the crit rule,
+    and the steady branch is all the rest.
+    """
+    base = dist.add(plain_dice(shape.plain), Dist.constant(shape.modifier))
+    others = with_exploding(base, shape.character_points, depth)
+    if not shape.wild:
+        return SideDist(others, None)
+    full = with_exploding(others, 1, depth)
+    if shape.crit == "ignore":
+        return SideDist(full, None)
+    one = SIDES ** (depth - 1)
+    wild_one = _scaled(others, 1, one, full.total)
+    steady = _less(full, wild_one)
+    if shape.crit == "cancel":
+        # the Wild Die's 1 and the highest other die are both removed
+        kept = dist.add(all_but_highest(shape.plain), Dist.constant(shape.modifier))
+        kept = with_exploding(kept, shape.character_points, depth)
+        return SideDist(steady, _scaled(kept, 0, one, full.total))
+    return SideDist(steady, wild_one)
+
+
+def _core(shape: SideShape, depth: int) -> tuple[Dist, int, bool]:
+    """A side less the exploding dice that can be added last: (core, how many
+    exploding dice to add, is the core only plain dice and pips?).
+
+    Only ``crit=cancel`` ties the Wild Die to the other dice; otherwise every
+    exploding die is independent of the rest and its total counts as rolled.
+    """
+    if shape.wild and shape.crit == "cancel":
+        alone = SideShape(shape.plain, True, 0, shape.modifier, "cancel")
+        return side_dist(alone, depth).combined(), shape.character_points, False
+    base = dist.add(plain_dice(shape.plain), Dist.constant(shape.modifier))
+    return base, shape.character_points + int(shape.wild), True
+
+
+def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
+    """Left total less right total, exactly.
+
+    A convolution of two wide distributions of big counts is the costly step,
+    so the exploding dice are left out of it and added afterwards by linear
+    passes (``-E`` on the mirrored counts); when neither side cancels, the
+    cores are plain dice, and ``-d6`` has the law of ``d6 - 7``, so the whole
+    core is one power of the d6.
+    """
+    left_core, left_exploding, left_plain = _core(left, depth)
+    right_core, right_exploding, right_plain = _core(right, depth)
+    if left_plain and right_plain:
+        core = dist.add(
+            plain_dice(left.plain + right.plain),
+            Dist.constant(left.modifier - right.modifier - (SIDES + 1) * right.plain),
+        )
+    else:
+        core = dist.add(left_core, dist.negate(right_core))
+    margin = with_exploding(core, left_exploding, depth)
+    return dist.negate(with_exploding(dist.negate(margin), right_exploding, depth))

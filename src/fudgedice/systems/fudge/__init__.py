@@ -1,0 +1,47 @@
+"""Fudge (``fudge:``, the default system) and Power Fudge (``power:``)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ...results.table import TableSpec
+from ..base import System, words_of
+from . import power
+from .ladders import FUDGE, POWER
+from .program import COIN, fudge_program, power_program
+from .tables import fudge_ladder_table, power_ladder_table, techniques_table
+
+FUDGE_SYSTEM = System(
+    name="fudge",
+    description="Fudge (seeds 001, 003): 4dF, the trait ladder, vs and opp, dice techniques",
+    compile=fudge_program,
+    words=words_of(COIN, ("d6", "3d6", "d%", "4d6"), (word for word, _ in FUDGE.words)),
+    tables=MappingProxyType(
+        {
+            "fudge-ladder": TableSpec(
+                "the Fudge trait ladder, Terrible-4 .. Superb+4", fudge_ladder_table
+            ),
+            "techniques": TableSpec(
+                "seed 001's success rates: 4dF, d%, 3d6 and 4d6 side by side", techniques_table
+            ),
+        }
+    ),
+    ladder="fudge-ladder",
+)
+
+POWER_SYSTEM = System(
+    name="power",
+    description="Power Fudge (seed 000): target numbers, advantage, take zero",
+    compile=power_program,
+    words=words_of(power.OPTIONS, (word for word, _ in POWER.words)),
+    tables=MappingProxyType(
+        {
+            "power-ladder": TableSpec(
+                "the Power Fudge result ladder, Subhuman .. Cosmic", power_ladder_table
+            ),
+        }
+    ),
+    ladder="power-ladder",
+)
+
+__all__ = ["FUDGE_SYSTEM", "POWER_SYSTEM"]

@@ -1,0 +1,291 @@
+"""The 3d6 Fudge program: rolls, reads by hand, measures and samples a
+``3d6fudge:`` roll through the rules of :mod:`.rules`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...dice.program import Program
+from ...dice.roller import Roller
+from ...dice.sample import sample_dist
+from ...errors import DiceValueError
+from ...exact.dist import Dist
+from ...exact.odds import Odds
+from ...language.tree import D6, Expression, Opposed, Versus
+from ...language.words import Vocabulary
+from ...results.dice import DieRoll, Mark, PoolRoll
+from ...results.roll import Roll
+from .rules import (
+    ALL_ROLLS,
+    CRITICAL_FAILURE,
+    CRITICAL_MEDIOCRITY,
+    CRITICAL_SUCCESS,
+    SYSTEM,
+    THREE_D6,
+    Outcome,
+    Reading,
+    Verdict,
+    outcome_counts,
+    read_3d6,
+    resolve_round,
+)
+from .skill import Skill
+
+
+@dataclass(frozen=True, slots=True)
+class Fudge3d6Details:
+    """One side's read: the modified skill, the sum of the two dice kept, and
+    the outcome by name (``success``, ``critical mediocrity``, ...)."""
+
+    skill: int
+    sum: int
+    outcome: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDetails:
+    """An opposed round: whether the winner deals at most a Scratch."""
+
+    scratch_only: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _verdict_text(reading: Reading) -> str:
+    outcome = reading.outcome
+    margin = outcome.margin
+    how = f"made it by {margin}" if outcome.success else f"missed by {-margin}"
+    if outcome.critical == CRITICAL_MEDIOCRITY:
+        if outcome.success:
+            return "critical mediocrity: success, barely"
+        return "critical mediocrity: failure (skill 1)"
+    return f"{outcome.name}, {how}"
+
+
+def _read_lines(reading: Reading) -> list[str]:
+    """The steps a player would check: the drop, the sum against the skill."""
+    dice, skill = reading.dice, reading.skill
+    outcome = reading.outcome
+    kept = [die for index, die in enumerate(dice) if index != reading.dropped]
+    drop = f"drop {dice[reading.dropped]} -> {kept[0]}+{kept[1]} = {reading.kept_sum}"
+    compare = "<=" if reading.kept_sum <= skill else ">"
+    if outcome.critical is None:
+        return [f"{drop} {compare} {skill}: {_verdict_text(reading)}"]
+    face = dice[0]
+    triple = f"triples {face}-{face}-{face}: {outcome.critical}"
+    if outcome.critical == CRITICAL_MEDIOCRITY:
+        if outcome.success:
+            return [
+                f"{triple}: a bare success (skill {skill} >= 2), made it by 0",
+                "in combat: takes no damage this round, deals at most a Scratch",
+            ]
+        return [
+            f"{triple}: a failure at skill 1",
+            "in combat: takes no damage this round",
+        ]
+    margin = outcome.margin
+    how = f"made it by {margin}" if outcome.success else f"missed by {-margin}"
+    natural = reading.skill - reading.kept_sum
+    note = "" if natural == margin else f" (the read alone gives {natural}; the triple decides)"
+    return [f"{triple}, {how}; {drop} {compare} {skill}{note}"]
+
+
+def _events(outcome: Outcome) -> list[str]:
+    """The odds' event names this outcome makes happen."""
+    verdict = "success" if outcome.success else "failure"
+    return [verdict] if outcome.critical is None else [verdict, outcome.critical]
+
+
+class Fudge3d6Program(Program):
+    """``3d6fudge: SKILL`` and ``3d6fudge: SKILL opp SKILL``."""
+
+    left: Skill
+    right: Skill | None
+
+    def _check(self) -> None:
+        expression = self.expression
+        text = expression.text
+        if isinstance(expression.check, Versus):
+            match = re.search(r"\bvs\b", text, re.IGNORECASE)
+            raise DiceValueError(
+                "3d6 Fudge has no difficulty levels: a roll is compared to the skill itself",
+                text=text,
+                position=match.start() if match else None,
+                hint="apply the difficulty as a modifier to the skill: '3d6fudge: Good-1'",
+            )
+        self.left = Skill.of(expression.side, text)
+        self.right = None
+        if isinstance(expression.check, Opposed):
+            self.right = Skill.of(expression.check.other, text)
+
+    # rolling (and reading by hand: the hand roller hands out the faces)
+
+    def _roll_side(self, skill: Skill, roller: Roller) -> tuple[Reading, PoolRoll]:
+        dice = (roller.toss(D6), roller.toss(D6), roller.toss(D6))
+        reading = read_3d6(dice, skill.value)
+        rolled = []
+        for index, face in enumerate(dice):
+            die = DieRoll(D6, face, str(face))
+            if index == reading.dropped:
+                die.set_aside(Mark.DROPPED, "highest")
+            rolled.append(die)
+        return reading, PoolRoll(THREE_D6, rolled, reading.kept_sum)
+
+    def _side_roll(self, title: str, skill: Skill, reading: Reading, pool: PoolRoll) -> Roll:
+        """One side's read as a roll of its own; a critical is told last."""
+        outcome = reading.outcome
+        critical = [outcome.critical] if outcome.critical is not None else []
+        return Roll(
+            self.expression.text,
+            SYSTEM,
+            outcome.margin,
+            pool,
+            verdict="success" if outcome.success else "failure",
+            margin=outcome.margin,
+            events=_events(outcome),
+            result=_verdict_text(reading),
+            steps=[*skill.steps, *_read_lines(reading), *critical],
+            details=Fudge3d6Details(reading.skill, reading.kept_sum, outcome.name),
+            title=title,
+        )
+
+    def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
+        expression = self.expression
+        reading, pool = self._roll_side(self.left, roller)
+        left = self._side_roll(self.left.written, self.left, reading, pool)
+        if self.right is None:
+            left.title = None
+            left.seed = seed
+            left.label = expression.label
+            return left
+        other, other_pool = self._roll_side(self.right, roller)
+        right = self._side_roll(f"opp {self.right.written}", self.right, other, other_pool)
+        contest = resolve_round(reading.outcome, other.outcome)
+        if contest.verdict == "stand-off":
+            result = f"stand-off: {contest.reason}"
+        else:
+            verb = "wins" if contest.verdict == "win" else "loses"
+            result = f"{verb} by {abs(contest.margin)}: {contest.reason}"
+        return Roll(
+            expression.text,
+            SYSTEM,
+            contest.margin,
+            pool,
+            seed=seed,
+            label=expression.label,
+            verdict=contest.verdict,
+            margin=contest.margin,
+            events=[contest.verdict],
+            result=result,
+            # The left side's critical is in its read line: a line of its own
+            # would print below the other side's dice.
+            steps=[*self.left.steps, *_read_lines(reading)],
+            sides=[left, right],
+            details=RoundDetails(contest.scratch_only),
+        )
+
+    def read(self, faces: Sequence[str]) -> Roll:
+        # Count first: "needs 6 dice, 3 a side" says more than "not enough dice".
+        needed = 3 if self.right is None else 6
+        if len(faces) != needed:
+            each = "" if self.right is None else ", 3 for each side"
+            raise DiceValueError(
+                f"'{self.expression.text}' is read from {needed} d6{each}; {len(faces)} given"
+            )
+        return super().read(faces)
+
+    # measuring: the same read over all 216 rolls of each side
+
+    def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
+        assert self.right is not None
+        left = outcome_counts(self.left.value)
+        right = outcome_counts(self.right.value)
+        margins: dict[int, int] = {}
+        verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
+        # At most a few dozen distinct outcomes a side, so this is ~10**3 rounds
+        # in place of 216**2.
+        for mine, ways in left.items():
+            for theirs, other_ways in right.items():
+                contest = resolve_round(mine, theirs)
+                weight = ways * other_ways
+                margins[contest.margin] = margins.get(contest.margin, 0) + weight
+                verdicts[contest.verdict] += weight
+        return margins, verdicts
+
+    def dist(self) -> Dist:
+        if self.right is not None:
+            return Dist.from_weights(self._round_counts()[0])
+        return _margin_dist(outcome_counts(self.left.value))
+
+    def odds(self) -> Odds:
+        text = self.expression.text
+        if self.right is not None:
+            margins, verdicts = self._round_counts()
+            total = len(ALL_ROLLS) ** 2
+            return Odds(
+                text,
+                SYSTEM,
+                Dist.from_weights(margins),
+                {name: Fraction(ways, total) for name, ways in verdicts.items()},
+                value_name=_round_name,
+                value_title="round margin",
+            )
+        counts = outcome_counts(self.left.value)
+        events = dict.fromkeys(_SINGLE_EVENTS, 0)
+        for outcome, ways in counts.items():
+            events["success" if outcome.success else "failure"] += ways
+            if outcome.critical is not None:
+                events[outcome.critical] += ways
+        total = len(ALL_ROLLS)
+        return Odds(
+            text,
+            SYSTEM,
+            _margin_dist(counts),
+            {name: Fraction(ways, total) for name, ways in events.items()},
+            value_name=_margin_name,
+            value_title="margin",
+        )
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        # Margins drawn from the exact distribution (216 or 216**2 ways).
+        return sample_dist(self.dist(), n, rng)
+
+
+def fudge3d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:
+    return Fudge3d6Program(expression, vocabulary)
+
+
+def _margin_dist(counts: dict[Outcome, int]) -> Dist:
+    """The margins of one side's outcomes, from how many rolls give each."""
+    weights: dict[int, int] = {}
+    for outcome, ways in counts.items():
+        weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
+    return Dist.from_weights(weights)
+
+
+_SINGLE_EVENTS = (
+    "success",
+    "failure",
+    CRITICAL_SUCCESS,
+    CRITICAL_FAILURE,
+    CRITICAL_MEDIOCRITY,
+)
+
+
+def _margin_name(margin: int) -> str:
+    return "success" if margin >= 0 else "failure"
+
+
+def _round_name(margin: int) -> str:
+    return "win" if margin > 0 else "loss" if margin < 0 else "stand-off"

@@ -1,0 +1,209 @@
+"""The D6 System's exact odds against brute-force enumeration.
+
+The enumerator reads the rules (RULES.md section 4, seed 002) afresh: it
+tosses every plain die, follows every story of the Wild Die and of each
+Character Point die, applies the crit rule to each combination and adds the
+pips and the seed's bonus. It shares only the truncation depth of explosion
+chains with the fast path (``pools.chain_depth``), so that both cut alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import fudgedice
+from fudgedice.dice.measure import pool_dist
+from fudgedice.dice.pools import chain_depth
+from fudgedice.exact import dist
+from fudgedice.language.tree import Compare, Die, Explode, Keep, Pool
+from fudgedice.systems.d6 import measure as d6_measure
+
+Chances = dict[int, Fraction]
+Options = dict[str, Any]
+SIXTH = Fraction(1, 6)
+
+
+def _stories(depth: int) -> list[tuple[Fraction, list[int]]]:
+    """Every toss sequence of one exploding d6, cut after ``depth`` tosses."""
+    out: list[tuple[Fraction, list[int]]] = []
+
+    def grow(chance: Fraction, tosses: list[int]) -> None:
+        if tosses[-1] != 6:
+            out.append((chance, tosses))
+        elif len(tosses) < depth:
+            for face in range(1, 7):
+                grow(chance * SIXTH, [*tosses, face])
+
+    for face in range(1, 7):
+        grow(SIXTH, [face])
+    return out
+
+
+def _bonus(dice: int, column: int) -> int:
+    # the seed's chart rule for 1D..50D (tests/data checks the formula row by row)
+    return max(0, -(-(dice - (5 if column == 0 else 1)) * 7 // 2))
+
+
+def brute(
+    dice: int,
+    pips: int = 0,
+    *,
+    wild: bool = True,
+    crit: str = "complication",
+    cp: int = 0,
+    fp: bool = False,
+    reduction: str | None = None,
+    exploding_elsewhere: int = 0,
+) -> tuple[Chances, Fraction, Fraction]:
+    """(chances of each total, chance of a critical failure, of a complication)."""
+    if fp:
+        dice, pips = 2 * dice, 2 * pips
+    dice, pips = divmod(3 * dice + pips, 3)
+    rolled, bonus = dice, 0
+    if reduction == "fast":
+        rolled, bonus = min(dice, 5), _bonus(dice, 0)
+    elif reduction == "wildonly":
+        rolled, bonus = 1, _bonus(dice, 1)
+    depth = chain_depth(SIXTH, int(wild) + cp + exploding_elsewhere)
+    wild_stories = _stories(depth) if wild else [(Fraction(1), [])]
+    totals: Chances = defaultdict(Fraction)
+    critical = complication = Fraction(0)
+    for plain in itertools.product(range(1, 7), repeat=rolled - int(wild)):
+        p_plain = SIXTH ** len(plain)
+        for p_wild, tosses in wild_stories:
+            p = p_plain * p_wild
+            total = sum(plain) + sum(tosses)
+            if tosses and tosses[0] == 1 and crit != "ignore":
+                critical += p
+                if crit == "cancel" and reduction != "wildonly":
+                    total = sum(plain) - max(plain, default=0)
+                else:
+                    complication += p
+            totals[total + pips + bonus] += p
+    for _ in range(cp):
+        widened: Chances = defaultdict(Fraction)
+        for total, p in totals.items():
+            for p_die, tosses in _stories(depth):
+                widened[total + sum(tosses)] += p * p_die
+        totals = widened
+    return dict(totals), critical, complication
+
+
+def _exact(odds: fudgedice.Odds) -> Chances:
+    return {outcome.value: outcome.p for outcome in odds.outcomes}
+
+
+CASES = [
+    ("1D", (1, 0), {}),
+    ("2D+1", (2, 1), {}),
+    ("3D", (3, 0), {}),
+    ("4D+2", (4, 2), {}),
+    ("2D+3", (2, 3), {}),
+    ("4D-1", (4, -1), {}),
+    ("3D+1 nowild", (3, 1), {"wild": False}),
+    ("2D cp1", (2, 0), {"cp": 1}),
+    ("1D+2 cp2", (1, 2), {"cp": 2}),
+    ("1D+1 fp", (1, 1), {"fp": True}),
+    ("2D fp", (2, 0), {"fp": True}),
+    ("1D fp cp1 allow=cpfp", (1, 0), {"fp": True, "cp": 1}),
+    ("6D+1 fast", (6, 1), {"reduction": "fast"}),
+    ("3D fast", (3, 0), {"reduction": "fast"}),
+    ("10D+2 wildonly", (10, 2), {"reduction": "wildonly"}),
+    ("60D wildonly", (60, 0), {"reduction": "wildonly"}),
+    ("3D wildonly fp", (3, 0), {"reduction": "wildonly", "fp": True}),
+    ("3D nowild fast cp1", (3, 0), {"wild": False, "reduction": "fast", "cp": 1}),
+]
+
+
+@pytest.mark.parametrize("crit", ["complication", "cancel", "ignore"])
+@pytest.mark.parametrize(("form", "code", "options"), CASES, ids=[case[0] for case in CASES])
+def test_every_crit_rule_matches_brute_force(
+    form: str, code: tuple[int, int], options: Options, crit: str
+) -> None:
+    expected, critical, complication = brute(*code, crit=crit, **options)
+    odds = fudgedice.odds(f"d6: {form} crit={crit}")
+    assert _exact(odds) == {value: p for value, p in expected.items() if p}
+    assert odds.events.get("critical failure", Fraction(0)) == critical
+    assert odds.events.get("complication", Fraction(0)) == complication
+    assert odds.truncated == 1 - sum(expected.values())
+    assert odds.truncated <= Fraction(1, 10**12)
+
+
+@pytest.mark.parametrize(
+    ("form", "code", "options", "difficulty"),
+    [
+        ("2D+1 crit=cancel vs 9", (2, 1), {"crit": "cancel"}, 9),
+        ("3D cp1 vs Easy", (3, 0), {"cp": 1}, 10),
+        ("1D fp vs Very Easy", (1, 0), {"fp": True}, 5),
+    ],
+)
+def test_difficulty_success_matches_brute_force(
+    form: str, code: tuple[int, int], options: Options, difficulty: int
+) -> None:
+    expected, _, _ = brute(*code, **options)
+    odds = fudgedice.odds(f"d6: {form}")
+    assert odds.events["success"] == sum(p for total, p in expected.items() if total >= difficulty)
+    assert odds.events["failure"] == sum(p for total, p in expected.items() if total < difficulty)
+
+
+OPPOSED = [
+    ("2D+1 crit=cancel opp 1D+2 cp1", ((2, 1), {"crit": "cancel"}), ((1, 2), {"cp": 1})),
+    ("2D cp1 opp 2D+1", ((2, 0), {"cp": 1}), ((2, 1), {})),
+    ("1D+2 nowild opp 2D crit=cancel", ((1, 2), {"wild": False}), ((2, 0), {"crit": "cancel"})),
+    ("2D crit=ignore opp 1D fp", ((2, 0), {"crit": "ignore"}), ((1, 0), {"fp": True})),
+]
+
+
+@pytest.mark.parametrize(("form", "left", "right"), OPPOSED, ids=[case[0] for case in OPPOSED])
+def test_opposed_margin_matches_brute_force(
+    form: str,
+    left: tuple[tuple[int, int], Options],
+    right: tuple[tuple[int, int], Options],
+) -> None:
+    # both sides' exploding dice share the 1e-12 budget, as in the fast path
+    def exploding(options: Options) -> int:
+        return int(options.get("wild", True) is True) + int(options.get("cp", 0))
+
+    crit = left[1].get("crit", "complication")
+    right_options = {"crit": crit, **right[1]}
+    left_totals, _, _ = brute(*left[0], exploding_elsewhere=exploding(right[1]), **left[1])
+    right_totals, _, _ = brute(*right[0], exploding_elsewhere=exploding(left[1]), **right_options)
+    margins: Chances = defaultdict(Fraction)
+    for x, px in left_totals.items():
+        for y, py in right_totals.items():
+            margins[x - y] += px * py
+    odds = fudgedice.odds(f"d6: {form}")
+    assert _exact(odds) == {value: p for value, p in margins.items() if p}
+    assert odds.events["success"] == sum(p for m, p in margins.items() if m >= 0)
+    assert odds.value_title == "margin"
+
+
+@pytest.mark.parametrize("depth", [1, 2, 5, 17])
+def test_exploding_die_is_the_engines_chain(depth: int) -> None:
+    pool = Pool(1, Die("d6", (1, 2, 3, 4, 5, 6)), "d6!", explode=Explode("!", Compare("=", 6)))
+    engine = pool_dist(pool, depth)
+    ours = d6_measure.exploding_die(depth)
+    assert (ours.lo, ours.counts, ours.total) == (engine.lo, engine.counts, engine.total)
+
+
+@pytest.mark.parametrize(
+    ("base_dice", "dice", "depth"), [(0, 1, 1), (0, 1, 3), (3, 2, 4), (1, 3, 2)]
+)
+def test_linear_passes_equal_convolution(base_dice: int, dice: int, depth: int) -> None:
+    base = d6_measure.plain_dice(base_dice)
+    fast = d6_measure.with_exploding(base, dice, depth)
+    slow = dist.add(base, dist.repeat(d6_measure.exploding_die(depth), dice))
+    assert (fast.lo, fast.counts, fast.total) == (slow.lo, slow.counts, slow.total)
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_all_but_highest_equals_keep_lowest(count: int) -> None:
+    pool = Pool(count, Die("d6", (1, 2, 3, 4, 5, 6)), f"{count}d6dh1", keep=Keep("dh", 1))
+    engine = pool_dist(pool, 1)
+    ours = d6_measure.all_but_highest(count)
+    assert (ours.lo, ours.counts, ours.total) == (engine.lo, engine.counts, engine.total)
