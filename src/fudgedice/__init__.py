@@ -6,6 +6,7 @@
 Fraction(31, 81)
 """
 
+from .api import Dice as Dice
 from .api import clear_caches as clear_caches
 from .api import ladder as ladder
 from .api import odds as odds
@@ -26,12 +27,14 @@ from .results.dice import Mark as Mark
 from .results.roll import Roll as Roll
 from .results.table import Table as Table
 from .systems import SYSTEMS as SYSTEMS
+from .systems import registry as registry
 from .systems.base import System as System
 
 __version__ = "0.1.0"
 
 __all__ = [
     "SYSTEMS",
+    "Dice",
     "DiceError",
     "DiceSyntaxError",
     "DiceValueError",
@@ -49,6 +52,7 @@ __all__ = [
     "odds",
     "parse",
     "read",
+    "registry",
     "roll",
     "sample",
     "table",

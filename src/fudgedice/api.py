@@ -1,11 +1,11 @@
 """The public Python API: ``roll``, ``odds``, ``sample``, ``read``, ``table``,
 ``parse``, ``clear_caches``.
 
-This is the composition root: the one module that imports the systems. It
-joins their words into the vocabulary the parser's hints draw on, their
-tables into one index, and compiles each roll text with the system its
-prefix names. Everything is built when this module is imported, so the first
-call from any thread finds it complete.
+This is the composition root: the one module that imports the systems. A
+:class:`Dice` joins their words into the vocabulary the parser's hints draw
+on, their tables into one index, and compiles each roll text with the system
+its prefix names. ``DICE`` is built when this module is imported, so the
+first call from any thread finds it complete.
 """
 
 from __future__ import annotations
@@ -32,18 +32,80 @@ from .limits import DEFAULT_LIMITS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .systems import SYSTEMS
+from .systems.base import System
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table
 
-VOCABULARY: Vocabulary = frozenset(
-    KEYWORDS | set(SYSTEMS) | {word for system in SYSTEMS.values() for word in system.words}
-)
-"""Every word of the language, whichever system it belongs to: a misspelling
-gets the same hint on the first roll as on the thousandth."""
 
-TABLES: Mapping[str, TableSpec] = MappingProxyType(
-    {name: spec for system in SYSTEMS.values() for name, spec in sorted(system.tables.items())}
-)
+class Dice:
+    """The language with a given set of systems: compiles roll texts (cached)
+    and looks up tables. ``DICE`` has every system of :data:`SYSTEMS`; a game
+    of one's own builds another from :func:`fudgedice.systems.registry`."""
+
+    def __init__(self, systems: Mapping[str, System]) -> None:
+        self.systems = systems
+        self.vocabulary: Vocabulary = frozenset(
+            KEYWORDS | set(systems) | {word for system in systems.values() for word in system.words}
+        )
+        """Every word of the language, whichever system it belongs to: a
+        misspelling gets the same hint on the first roll as on the thousandth."""
+        self.tables: Mapping[str, TableSpec] = MappingProxyType(
+            {name: spec for system in systems.values() for name, spec in system.tables.items()}
+        )
+        self.compile = lru_cache(maxsize=4096)(self._compile)
+        """The checked program for a roll text (cached by text)."""
+
+    def parse(self, text: str) -> Expression:
+        """The parse tree of a roll (cached), or the project's own error."""
+        return parser.parse(text, self.vocabulary)
+
+    def _compile(self, text: str) -> Program:
+        expression = self.parse(text)
+        system = self.systems.get(expression.system)
+        if system is None:
+            raise DiceValueError(
+                f"unknown system '{expression.system}'",
+                text=text,
+                position=expression.system_position,
+                hint=suggest(expression.system, list(self.systems))
+                or f"systems: {', '.join(self.systems)}",
+            )
+        try:
+            return system.compile(expression, self.vocabulary)
+        except DiceError as error:
+            # Pool rules (pools.plan) are cached per pool and know no text: quote
+            # the roll here so that the position they give gets its ^.
+            if error.text is None and error.position is not None:
+                error.text = text
+            raise
+
+    def roll(self, text: str, seed: int | str | None = None) -> Roll:
+        """Roll ``text`` once; the same ``seed`` gives the same roll everywhere."""
+        rng = _fresh if seed is None else random.Random(seed)
+        return self.compile(text).roll(rng, seed)
+
+    def odds(self, text: str) -> Odds:
+        """The exact distribution of ``text``."""
+        return self.compile(text).odds()
+
+    def read(self, text: str, dice: Sequence[str | int] | str) -> Roll:
+        """Interpret dice rolled by hand: the faces as written, in the order rolled."""
+        return self.compile(text).read(_faces(dice))
+
+    def table(self, name: str, *, exact: bool = False, to: int | None = None) -> Table:
+        """One of the printed tables of these systems."""
+        key = name.strip().lower()
+        spec = self.tables.get(key)
+        if spec is None:
+            raise DiceValueError(
+                f"unknown table '{name}'",
+                hint=suggest(key, list(self.tables)) or f"tables: {', '.join(sorted(self.tables))}",
+            )
+        return spec.make(TableOptions(exact=exact, to=to))
+
+
+DICE = Dice(SYSTEMS)
+"""The language with every system: what the functions below and the CLI use."""
 
 _fresh = random.Random()
 """Source for rolls that ask for no seed (seeded once from the OS)."""
@@ -51,29 +113,12 @@ _fresh = random.Random()
 
 def parse(text: str) -> Expression:
     """The parse tree of a roll (cached), or the project's own error."""
-    return parser.parse(text, VOCABULARY)
+    return DICE.parse(text)
 
 
-@lru_cache(maxsize=4096)
 def compile_roll(text: str) -> Program:
     """The checked program for ``text`` (cached by text)."""
-    expression = parse(text)
-    system = SYSTEMS.get(expression.system)
-    if system is None:
-        raise DiceValueError(
-            f"unknown system '{expression.system}'",
-            text=text,
-            position=expression.system_position,
-            hint=suggest(expression.system, list(SYSTEMS)) or f"systems: {', '.join(SYSTEMS)}",
-        )
-    try:
-        return system.compile(expression, VOCABULARY)
-    except DiceError as error:
-        # Pool rules (pools.plan) are cached per pool and know no text: quote
-        # the roll here so that the position they give gets its ^.
-        if error.text is None and error.position is not None:
-            error.text = text
-        raise
+    return DICE.compile(text)
 
 
 def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> Program:
@@ -149,26 +194,22 @@ def read(
     >>> read("4dF", ["+", "+", "-", "0"]).total
     1
     """
+    return program_with_table(text, d100_table).read(_faces(dice))
+
+
+def _faces(dice: Sequence[str | int] | str) -> list[str]:
     # "+ + - 0" as one string, and faces given as numbers, read as the CLI reads them
-    faces = dice.split() if isinstance(dice, str) else [str(face) for face in dice]
-    return program_with_table(text, d100_table).read(faces)
+    return dice.split() if isinstance(dice, str) else [str(face) for face in dice]
 
 
 def table_names() -> dict[str, str]:
     """Every table's name and what it shows."""
-    return {name: spec.description for name, spec in sorted(TABLES.items())}
+    return {name: spec.description for name, spec in sorted(DICE.tables.items())}
 
 
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
     """One of the printed tables (``fudgedice table`` lists them)."""
-    key = name.strip().lower()
-    spec = TABLES.get(key)
-    if spec is None:
-        raise DiceValueError(
-            f"unknown table '{name}'",
-            hint=suggest(key, list(TABLES)) or f"tables: {', '.join(sorted(TABLES))}",
-        )
-    return spec.make(TableOptions(exact=exact, to=to))
+    return DICE.table(name, exact=exact, to=to)
 
 
 def ladder(system: str) -> Table:
