@@ -15,6 +15,7 @@ from .api import read as read
 from .api import roll as roll
 from .api import sample as sample
 from .api import table as table
+from .dice.program import Program as Program
 from .errors import DiceError as DiceError
 from .errors import DiceSyntaxError as DiceSyntaxError
 from .errors import DiceValueError as DiceValueError
@@ -43,6 +44,7 @@ __all__ = [
     "Mark",
     "Odds",
     "Outcome",
+    "Program",
     "Roll",
     "System",
     "Table",
