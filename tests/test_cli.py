@@ -34,8 +34,17 @@ ROLL_KEYS = {
     "text",
 }
 DIE_KEYS = {"sides", "value", "face", "kept", "marks", "reason"}
-ODDS_KEYS = {"notation", "system", "mean", "stdev", "truncated", "outcomes", "events"}
-OUTCOME_KEYS = {"value", "p", "exact", "at_least", "at_most"}
+ODDS_KEYS = {
+    "notation",
+    "system",
+    "value_title",
+    "mean",
+    "stdev",
+    "truncated",
+    "outcomes",
+    "events",
+}
+OUTCOME_KEYS = {"value", "name", "p", "exact", "at_least", "at_most"}
 
 # 4dF: ways to roll -4..+4 out of 81
 FOUR_DF = [1, 4, 10, 16, 19, 16, 10, 4, 1]
@@ -234,6 +243,7 @@ def test_odds_json_shape() -> None:
     assert [outcome["value"] for outcome in outcomes] == list(range(3, 14))
     for outcome in outcomes:
         assert set(outcome) == OUTCOME_KEYS
+        assert outcome["name"] is None  # plain dice have no ladder
         ways = 6 - abs(outcome["value"] - 8)
         assert Fraction(outcome["exact"]) == Fraction(ways, 36)
         assert outcome["p"] == pytest.approx(ways / 36)
@@ -252,12 +262,13 @@ def test_odds_json_of_fudge_dice() -> None:
     values = [outcome["value"] for outcome in outcomes]
     assert values == sorted(values) == list(range(-3, 6))
     for outcome, ways in zip(outcomes, FOUR_DF, strict=True):
-        # the Fudge system may name each value on its ladder as well
-        assert set(outcome) >= OUTCOME_KEYS
+        assert set(outcome) == OUTCOME_KEYS
         p = Fraction(ways, 81)
         assert outcome["exact"] == f"{p.numerator}/{p.denominator}"
         assert outcome["p"] == pytest.approx(ways / 81)
     assert outcomes[0]["at_least"] == 1.0
+    assert [outcome["name"] for outcome in outcomes[:2]] == ["Terrible", "Poor"]
+    assert data["value_title"] == "rolled degree"
     assert outcomes[-1]["at_most"] == 1.0
     assert math.fsum(outcome["p"] for outcome in outcomes) == pytest.approx(1.0)
     for before, after in itertools.pairwise(outcomes):

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from ..errors import DiceValueError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
-from ..language.diagnostics import modifier_typo, suggest
+from ..language.diagnostics import modifier_typo, suggest, suggest_other
 from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..render.explain import roll_text
@@ -50,7 +50,7 @@ class Program:
             f"unknown word '{word.text}'",
             text=self.expression.text,
             position=word.position,
-            hint=suggest(word.text, self.vocabulary),
+            hint=suggest_other(word.text, self.vocabulary),
         )
 
     def _check(self) -> None:

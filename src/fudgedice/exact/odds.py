@@ -229,6 +229,7 @@ class Odds:
         return {
             "notation": self.notation,
             "system": self.system,
+            "value_title": self.value_title,
             "mean": float(self.mean),
             "stdev": self.stdev,
             "truncated": float(self.truncated),
@@ -240,8 +241,7 @@ class Odds:
 
     def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
         out = outcome.to_dict()
-        if self.value_name is not None:
-            out["name"] = self.value_name(outcome.value)
+        out["name"] = None if self.value_name is None else self.value_name(outcome.value)
         return out
 
     def __repr__(self) -> str:

@@ -51,7 +51,7 @@ def suggest(word: str, choices: tuple[str, ...] | list[str] | frozenset[str]) ->
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def _suggest_other(word: str, vocabulary: Vocabulary) -> str | None:
+def suggest_other(word: str, vocabulary: Vocabulary) -> str | None:
     """A suggestion, unless it is the very word written (a real keyword in
     the wrong place is not a misspelling)."""
     hint = suggest(word, vocabulary)
@@ -127,12 +127,12 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
     if names:
         message += ": expected " + ", ".join(names)
     word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
-    hint = _suggest_other(word_here.group(0), vocabulary) if word_here else None
+    hint = suggest_other(word_here.group(0), vocabulary) if word_here else None
     word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
     if hint is None and word_before:
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
-        hint = _suggest_other(word_before.group(1), vocabulary)
+        hint = suggest_other(word_before.group(1), vocabulary)
     if hint is None and word_here:
         if word_here.group(0).lower() in ("vs", "opp"):
             hint = "a roll has one 'vs' or 'opp', and the options (such as fp or adv) go before it"
