@@ -219,9 +219,11 @@ def ladder(system: str) -> Table:
     with_ladders = [name for name, each in SYSTEMS.items() if each.ladder is not None]
     if chosen is None or chosen.ladder is None:
         why = "has no ladder" if chosen is not None else "is not a system"
+        # "3d6" is the start of "3d6fudge": a prefix is the likeliest meaning
+        started = [name for name in with_ladders if name.startswith(key)] if key else []
+        hint = f"did you mean '{started[0]}'?" if len(started) == 1 else suggest(key, with_ladders)
         raise DiceValueError(
-            f"'{system}' {why}",
-            hint=suggest(key, with_ladders) or f"ladders: {', '.join(with_ladders)}",
+            f"'{system}' {why}", hint=hint or f"ladders: {', '.join(with_ladders)}"
         )
     return table(chosen.ladder)
 

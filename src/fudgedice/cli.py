@@ -23,6 +23,27 @@ from .results.roll import Roll
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class RollCommand(click.Command):
+    """A command whose words form a roll, which may start with a minus sign
+    (``-1+4dF``): single-dash words are the roll's, but a mistyped long option
+    (``--sed 3``) is click's own "no such option", never a piece of the roll."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        known = sorted(
+            name
+            for param in self.get_params(ctx)
+            for name in (*param.opts, *param.secondary_opts)
+            if name.startswith("--")
+        )
+        for arg in args:
+            if arg == "--":
+                break  # everything after it is the roll
+            name = arg.split("=", 1)[0]
+            if name.startswith("--") and name not in known:
+                raise click.NoSuchOption(name, possibilities=known, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
 def _friendly(command: F) -> F:
     """Bad input ends with a message and exit code 2, never a traceback."""
 
@@ -84,7 +105,7 @@ def main() -> None:
 
 
 # A roll may start with a minus sign ("-1+4dF"): not an option.
-@main.command(context_settings={"ignore_unknown_options": True})
+@main.command(cls=RollCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("expression", nargs=-1, required=True)
 @click.option(
     "-n",
@@ -140,7 +161,7 @@ def _nth_seed(base: int | str, index: int) -> int | str:
 
 
 # A roll may start with a minus sign ("-1+4dF"): not an option.
-@main.command(context_settings={"ignore_unknown_options": True})
+@main.command(cls=RollCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("expression", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as JSON.")
 @click.option(
@@ -183,7 +204,7 @@ def odds(
         click.echo(f"chart written to {written}", err=as_json)
 
 
-@main.command(context_settings={"ignore_unknown_options": True})
+@main.command(cls=RollCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("form")
 @click.argument("dice", nargs=-1)  # none at all for Power Fudge's take0
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -68,7 +68,9 @@ def formula(part: Part) -> str:
     if isinstance(part, GroupRoll):
         return f"({formula(part.inner)})"
     if isinstance(part, NegRoll):
-        return f"-{formula(part.operand)}"
+        inner = formula(part.operand)
+        # "-4dF" that came up -1 reads -(-1), never --1
+        return f"-({inner})" if inner.startswith("-") else f"-{inner}"
     assert isinstance(part, OpRoll)
     right = formula(part.right)
     if part.node.op in "+-" and right.startswith("-"):

@@ -31,7 +31,8 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     hidden = len(present) - len(shown)
     rows = [odds.outcome_at(lo + index) for index in shown]
     peak = Fraction(max(counts), total)
-    fudge_like = odds.low < 0
+    # degrees and margins carry their sign (+1 Good) even when none is negative
+    fudge_like = odds.low < 0 or odds.value_name is not None
     value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
     if odds.value_name is not None:
         naming = odds.value_name
