@@ -129,17 +129,32 @@ def test_roll_n_gives_that_many_rolls() -> None:
     output = ok("roll", "4d6kh3", "-n", "3", "--seed", "1").output
     heads = [line for line in output.splitlines() if line.startswith("4d6kh3 = ")]
     assert len(heads) == 3
-    # each of the rolls can be replayed alone with its own seed
-    blocks = output.rstrip("\n").split("\n\n")
+    # each of the rolls can be replayed alone with its own seed, S#1, S#2, ...
+    *blocks, summary = output.rstrip("\n").split("\n\n")
     assert len(blocks) == 3
+    totals = []
     for index, block in enumerate(blocks):
-        assert block == fudgedice.roll("4d6kh3", seed=1 + index).text
+        replayed = fudgedice.roll("4d6kh3", seed=f"1#{index + 1}")
+        assert block == replayed.text
+        totals.append(replayed.total)
+    mean = sum(totals) / 3
+    assert summary == (
+        f"3 rolls: {', '.join(map(str, totals))} "
+        f"(mean {mean:.4g}, lowest {min(totals)}, highest {max(totals)})"
+    )
+
+
+def test_runs_with_neighbouring_seeds_share_no_roll() -> None:
+    first = [fudgedice.roll("3d6", seed=f"1#{index}").dice for index in range(1, 6)]
+    second = [fudgedice.roll("3d6", seed=f"2#{index}").dice for index in range(1, 6)]
+    faces = [[die.value for die in dice] for dice in first]
+    assert all([die.value for die in dice] not in faces for dice in second)
 
 
 def test_roll_n_json_is_a_list() -> None:
     data = json.loads(ok("roll", "3d6", "-n", "3", "--seed", "4", "--json").output)
     assert isinstance(data, list) and len(data) == 3
-    assert [roll["seed"] for roll in data] == [4, 5, 6]
+    assert [roll["seed"] for roll in data] == ["4#1", "4#2", "4#3"]
     for roll in data:
         assert set(roll) == ROLL_KEYS
 

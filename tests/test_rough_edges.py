@@ -66,3 +66,35 @@ def test_odds_of_degrees_keep_their_sign_when_none_is_negative() -> None:
     assert [row.split()[0] for row in rows] == ["+1", "+2", "+3", "+4", "+5"]
     plain = odds_text(fudgedice.odds("2d6")).splitlines()[2]
     assert plain.split()[0] == "2"  # plain totals stay unsigned
+
+
+def test_an_unquoted_roll_read_by_hand_is_told_to_quote() -> None:
+    code, output = cli("read", "d6:", "3D+1", "4", "2", "w6", "w3")
+    assert code == 2
+    assert "quote a roll that has spaces" in output
+    assert "fudgedice read 'd6: 3D+1' 4 2 w6 w3" in output
+    code, output = cli("read", "Good", "vs", "Great", "+", "0", "0", "-")
+    assert "fudgedice read 'Good vs Great' + 0 0 -" in output
+    # a bad face in a whole roll is still told as a bad face
+    code, output = cli("read", "4dF", "+", "+", "x")
+    assert "'x' is not a face of dF" in output
+
+
+@pytest.mark.parametrize("text", ["4d6\u212ah3", "\uff16d6", "3d\u0666", "Go\u043ed"])
+def test_look_alike_characters_are_refused_with_their_name(text: str) -> None:
+    with pytest.raises(fudgedice.DiceSyntaxError) as caught:
+        fudgedice.roll(text)
+    assert "is not a character of the roll language" in caught.value.message
+    assert caught.value.position == next(i for i, c in enumerate(text) if not c.isascii())
+
+
+def test_a_label_may_be_any_text() -> None:
+    assert fudgedice.read("4dF # Ashley\u2019s dodge \u2694", "+ 0 0 0").label == (
+        "Ashley\u2019s dodge \u2694"
+    )
+
+
+def test_the_same_odds_are_equal() -> None:
+    assert fudgedice.odds("4dF") == fudgedice.odds("4dF")
+    assert fudgedice.odds("4dF") != fudgedice.odds("4dF+1")
+    assert fudgedice.odds("d6: 3D vs 10") == fudgedice.odds("d6: 3D vs 10")

@@ -6,6 +6,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -145,7 +146,19 @@ def roll(
         payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         return
-    click.echo("\n\n".join(r.text for r in rolls))
+    blocks = [r.text for r in rolls]
+    if times > 1:
+        blocks.append(_summary([r.total for r in rolls]))
+    click.echo("\n\n".join(blocks))
+
+
+def _summary(totals: list[int]) -> str:
+    """One line over a run of rolls: every total, their mean and range."""
+    mean = Fraction(sum(totals), len(totals))
+    return (
+        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
+        f"(mean {float(mean):.4g}, lowest {min(totals)}, highest {max(totals)})"
+    )
 
 
 def _seed(text: str) -> int | str:
@@ -155,9 +168,10 @@ def _seed(text: str) -> int | str:
         return text
 
 
-def _nth_seed(base: int | str, index: int) -> int | str:
-    """Seeds for ``-n``: each roll can be replayed alone with ``--seed``."""
-    return base + index if isinstance(base, int) else f"{base}#{index + 1}"
+def _nth_seed(base: int | str, index: int) -> str:
+    """Seeds for ``-n``: ``S#1``, ``S#2``, ...: each run has its own rolls (seeds
+    1 and 2 share none), and each roll can be replayed alone with ``--seed``."""
+    return f"{base}#{index + 1}"
 
 
 # A roll may start with a minus sign ("-1+4dF"): not an option.
@@ -231,8 +245,39 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "3d6fudge: Good" 5 2 1
       fudgedice read "d6: 3D+1" 4 2 w6 w3
     """
-    result = program_with_table(form, d100_table).read(list(dice))
+    try:
+        result = program_with_table(form, d100_table).read(list(dice))
+    except DiceError as error:
+        # a roll the shell split at its spaces explains the failure better
+        raise _unquoted(form, dice, d100_table) or error from None
     _show(as_json, result.to_dict, lambda: result.text)
+
+
+def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
+    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. When
+    the form and the words after it make a roll (best: one whose remaining faces
+    read), say to quote it."""
+    rolls = []
+    for taken in range(len(dice), 0, -1):
+        whole = " ".join((form, *dice[:taken]))
+        try:
+            program = program_with_table(whole, d100_table)
+        except DiceError:
+            continue
+        rolls.append((whole, dice[taken:]))
+        try:
+            program.read(list(dice[taken:]))
+        except DiceError:
+            continue
+        rolls.insert(0, rolls.pop())
+        break
+    if not rolls:
+        return None
+    whole, faces = rolls[0]
+    return DiceError(
+        f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
+        hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
+    )
 
 
 @main.command()

@@ -28,7 +28,7 @@ from ..limits import DEFAULT_LIMITS
 from .kernels import convolve, power
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Dist:
     lo: int
     counts: tuple[int, ...]

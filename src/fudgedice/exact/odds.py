@@ -244,5 +244,19 @@ class Odds:
         out["name"] = None if self.value_name is None else self.value_name(outcome.value)
         return out
 
+    def __eq__(self, other: object) -> bool:
+        """The same roll measured twice is the same odds."""
+        if not isinstance(other, Odds):
+            return NotImplemented
+        return (self.notation, self.system, self.dist, self.events, self.value_title) == (
+            other.notation,
+            other.system,
+            other.dist,
+            other.events,
+            other.value_title,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable views: not a dict key
+
     def __repr__(self) -> str:
         return f"Odds({self.notation!r}, mean={float(self.mean):.4g}, stdev={self.stdev:.4g})"

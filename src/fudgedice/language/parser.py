@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 
@@ -292,6 +293,22 @@ def _check_size(text: str) -> None:
         raise LimitError(f"parentheses nest {deepest} deep; the limit is {limits.max_nesting}")
 
 
+def _check_ascii(text: str) -> None:
+    """Words and numbers are ASCII: Python's case folding would read the Kelvin
+    sign as ``k`` and ``int`` reads an Arabic-Indic or fullwidth six as 6, so a look-alike could
+    pass for a keyword or a digit. A label (after ``#``) is the player's own text."""
+    body = text.split("#", 1)[0]
+    for position, char in enumerate(body):
+        if not char.isascii():
+            name = unicodedata.name(char, "an unnamed character")
+            raise DiceSyntaxError(
+                f"'{char}' ({name}, U+{ord(char):04X}) is not a character of the roll "
+                "language: words and numbers are written in plain ASCII",
+                text=text,
+                position=position,
+            )
+
+
 def _nesting(tree: Tree[Token]) -> int:
     """How deep parentheses and unary minus signs sit inside one another.
 
@@ -322,6 +339,7 @@ def parse(text: str, vocabulary: Vocabulary = frozenset()) -> Expression:
     ``vocabulary`` holds the words a misspelling is compared with; the
     system prefix is read but not checked (systems are not the grammar's)."""
     _check_size(text)
+    _check_ascii(text)
     if not text.strip():
         raise DiceSyntaxError("the roll is empty: try '4dF' or '3d6+2'")
     try:
