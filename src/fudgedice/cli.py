@@ -254,26 +254,32 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
 
 
 def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
-    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. When
-    the form and the words after it make a roll (best: one whose remaining faces
-    read), say to quote it."""
-    rolls = []
+    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. Say
+    to quote it when the form and the words after it make a roll whose
+    remaining faces read, or, when the form alone is no roll, any longer roll."""
+    try:
+        program_with_table(form, d100_table)
+        form_is_a_roll = True
+    except DiceError:
+        form_is_a_roll = False
+    found: tuple[str, tuple[str, ...]] | None = None
     for taken in range(len(dice), 0, -1):
         whole = " ".join((form, *dice[:taken]))
         try:
             program = program_with_table(whole, d100_table)
         except DiceError:
             continue
-        rolls.append((whole, dice[taken:]))
         try:
             program.read(list(dice[taken:]))
         except DiceError:
+            if found is None and not form_is_a_roll:
+                found = (whole, dice[taken:])
             continue
-        rolls.insert(0, rolls.pop())
+        found = (whole, dice[taken:])
         break
-    if not rolls:
+    if found is None:
         return None
-    whole, faces = rolls[0]
+    whole, faces = found
     return DiceError(
         f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
         hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
