@@ -7,8 +7,9 @@ from types import MappingProxyType
 from ...results.table import TableSpec
 from ..base import System, words_of
 from . import power
+from .checking import COIN
 from .ladders import FUDGE, POWER
-from .program import COIN, fudge_program, power_program
+from .program import fudge_program, power_program
 from .tables import fudge_ladder_table, power_ladder_table, techniques_table
 
 FUDGE_SYSTEM = System(
