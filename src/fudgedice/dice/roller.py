@@ -91,8 +91,13 @@ def _toss_kept(pool: Pool, roller: Roller, story: list[DieRoll]) -> int:
     return face
 
 
-def _roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
-    """One die of a pool: (its value for keep/drop, its tosses in order)."""
+def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
+    """One die of a pool: (its value for keep/drop, its tosses in order).
+
+    The one explosion walk (``!``, ``!!``, ``!p``, with rerolls): random rolls
+    and dice read by hand (a :class:`.hand.HandRoller` for ``roller``) alike,
+    and any system whose dice explode, such as the D6 System's Wild Die, a
+    one-die pool exploding on 6. Errors name the die by ``pool.source``."""
     die = pool.die
     story: list[DieRoll] = []
     face = _toss_kept(pool, roller, story)
@@ -160,7 +165,7 @@ def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:
     pool_plan = plan(pool)
     if pool_plan.plain and not roller.by_hand:
         return _roll_plain(pool, roller)
-    units = [_roll_die(pool, roller) for _ in range(pool.count)]
+    units = [roll_die(pool, roller) for _ in range(pool.count)]
     if pool.keep is not None:
         highest, kept = pool.keep.kept(pool.count)
         # Sort stably by value so ties drop the later die, as a player would.

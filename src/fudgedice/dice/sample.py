@@ -55,6 +55,39 @@ def _tosser(die: Die, rng: np.random.Generator) -> Callable[[tuple[int, ...]], A
     return lambda shape: faces[rng.integers(0, len(faces), size=shape)]
 
 
+def exploded(
+    first: Array,
+    toss: Callable[[int], Array],
+    on: Compare,
+    worth: Callable[[Array], Array] | None = None,
+    *,
+    start: Array | None = None,
+    what: str,
+    limit: int = DEFAULT_LIMITS.max_chain,
+) -> Array:
+    """The one vectorised explosion walk: exploding dice from their first tosses.
+
+    A die whose toss matches ``on`` tosses again; ``toss(k)`` gives ``k`` more
+    tosses, for the live dice in the order they lie in ``first`` (row by row),
+    and each adds ``worth`` of itself (the toss itself by default; one less for
+    ``!p``, a success count). ``start`` is what the first tosses are worth when
+    that is not the tosses themselves. Returns a new array shaped as ``first``;
+    a chain longer than ``limit`` tosses is a :class:`LimitError` naming ``what``.
+    Live dice are kept as flat indices, so each pass costs only its live dice."""
+    values = (first if start is None else start).copy()
+    flat = values.reshape(-1)  # a view: the copy is C-contiguous
+    live = np.flatnonzero(_matches(on, first))
+    depth = 1
+    while live.size:
+        depth += 1
+        if depth > limit:
+            raise LimitError(f"{what} exploded more than {limit} times")
+        new = toss(live.size)
+        flat[live] += new if worth is None else worth(new)
+        live = live[_matches(on, new)]
+    return values
+
+
 def _sample_pool(pool: Pool, rng: np.random.Generator, rows: int) -> Array:
     pool_plan = plan(pool)
     toss_raw = _tosser(pool.die, rng)
@@ -84,20 +117,24 @@ def _sample_pool(pool: Pool, rng: np.random.Generator, rows: int) -> Array:
         values = faces
     else:
         penetrate = explode.mode == "!p"
-        values = _score(counting, faces) if pool_plan.counts_tosses and counting else faces.copy()
-        live = _matches(explode.on, faces)
-        depth = 1
-        while live.any():
-            depth += 1
-            if depth > limit:
-                raise LimitError(f"{pool.source} exploded more than {limit} times")
-            new = toss((int(live.sum()),))
-            worth = new - 1 if penetrate else new
-            if pool_plan.counts_tosses and counting is not None:
-                worth = _score(counting, worth)
-            values[live] += worth
-            again = _matches(explode.on, new)
-            live[live] = again
+        scoring = counting if pool_plan.counts_tosses else None
+        worth: Callable[[Array], Array] | None = None
+        if penetrate or scoring is not None:
+
+            def worth(new: Array) -> Array:
+                value = new - 1 if penetrate else new
+                return value if scoring is None else _score(scoring, value)
+
+        start = None if scoring is None else _score(scoring, faces)
+        values = exploded(
+            faces,
+            lambda k: toss((k,)),
+            explode.on,
+            worth,
+            start=start,
+            what=pool.source,
+            limit=limit,
+        )
     if pool.keep is not None:
         highest, kept = pool.keep.kept(pool.count)
         ordered = np.sort(values, axis=1)

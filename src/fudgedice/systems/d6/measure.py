@@ -23,13 +23,16 @@ from ...dice.pools import chain_depth, die_dist
 from ...exact import dist
 from ...exact.dist import Dist
 from ...exact.kernels import power
-from ...language.tree import D6
+from ...language.tree import D6, Compare, Explode
 
 CritRule = Literal["complication", "cancel", "ignore"]
 
 SIDES = len(D6.faces)
 EXPLODE_CHANCE = Fraction(1, SIDES)
 """A D6 System die explodes on its 6."""
+EXPLODES = Explode("!", Compare("=", SIDES))
+"""The same in the language's terms: the Wild Die and each Character Point die
+roll and sample as a one-die pool ``d6!``."""
 CRITICAL_CHANCE = Fraction(1, SIDES)
 """A critical failure is a 1 on the Wild Die's first toss."""
 

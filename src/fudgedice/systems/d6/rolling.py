@@ -3,63 +3,121 @@ Wild Die's chain and Character Point dice, with the crit rule applied."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any, Literal
 
-from ...dice.hand import numbered_face
-from ...dice.roller import Roller
-from ...errors import DiceValueError, LimitError
+from ...dice.hand import HandRoller, numbered_face
+from ...dice.roller import Roller, roll_die
+from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
-from ...limits import DEFAULT_LIMITS
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
+from .measure import EXPLODES
 from .rules import Code, SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
 
 
+class _ChainFaces(HandRoller):
+    """The tosses of one kind of exploding die read by hand (the Wild Die's
+    ``w6 w3``, every Character Point die's ``c4``), handed to the dice layer's
+    walk one die at a time, and missed in the D6 System's own words."""
+
+    __slots__ = ("mark", "name", "start")
+
+    def __init__(self, faces: list[str], mark: str) -> None:
+        super().__init__(faces)
+        self.mark = mark
+        self.name = ""
+        self.start = 0
+
+    def chain(self, name: str) -> None:
+        """The next die's tosses follow: ``name`` is that die's, in errors."""
+        self.name = name
+        self.start = self.used
+
+    def next_face(self, what: str) -> str:
+        if self.used >= len(self.faces):
+            mark = self.mark
+            if self.used == self.start:
+                need = f"needs a toss (mark it {mark}, such as {mark}4)"
+            else:
+                need = f"came up 6, so it rolls again: add its next toss as {mark}<face>"
+            raise DiceValueError(f"not enough dice: the {self.name} {need}")
+        return super().next_face(what)
+
+
 class _Faces:
-    """Where one side's tosses come from: the random roller, or faces read by
-    hand and sorted by their marks (``w6`` Wild Die, ``c4`` Character Point)."""
+    """Where one side's tosses come from, a source for each kind of die: the
+    random roller for all three, or faces read by hand and sorted by their
+    marks (``w6`` Wild Die, ``c4`` Character Point), each kind a
+    :class:`~fudgedice.dice.hand.HandRoller` of its own."""
 
     def __init__(self, roller: Roller, tokens: list[str] | None) -> None:
-        self.roller = roller
-        self.queues: dict[FaceKind, list[int]] | None = None
+        self.plain: Roller = roller
+        self.wild: Roller = roller
+        self.cp: Roller = roller
+        self.by_hand = tokens is not None
         if tokens is not None:
-            self.queues = {"plain": [], "wild": [], "cp": []}
+            queues: dict[FaceKind, list[str]] = {"plain": [], "wild": [], "cp": []}
             for token in tokens:
                 kind, face = _hand_face(token)
-                self.queues[kind].append(face)
+                queues[kind].append(str(face))
+            self.plain = HandRoller(queues["plain"])
+            self.wild = _ChainFaces(queues["wild"], "w")
+            self.cp = _ChainFaces(queues["cp"], "c")
 
-    def toss(self, kind: FaceKind, missing: Callable[[], str]) -> int:
-        if self.queues is None:
-            return self.roller.toss(D6)
-        queue = self.queues[kind]
-        if not queue:
-            raise DiceValueError(f"not enough dice: {missing()}")
-        return queue.pop(0)
+    def given(self) -> int:
+        """Plain dice read by hand."""
+        assert isinstance(self.plain, HandRoller)
+        return len(self.plain.faces)
+
+    def wild_die(self) -> list[DieRoll]:
+        return self._exploding(self.wild, "Wild Die", Mark.WILD)
+
+    def cp_die(self, number: int) -> list[DieRoll]:
+        return self._exploding(self.cp, f"Character Point die {number}", Mark.CHARACTER_POINT)
+
+    def _exploding(self, source: Roller, name: str, kind: Mark) -> list[DieRoll]:
+        """One exploding die's tosses: in the language's terms a one-die pool
+        exploding on 6, walked by the dice layer, each toss marked ``kind``."""
+        if isinstance(source, _ChainFaces):
+            source.chain(name)
+        _, tosses = roll_die(_exploding_pool(name), source)
+        for toss in tosses:
+            toss.marks |= kind
+        return tosses
 
     def check_used(self, rules: SideRules) -> None:
         """Dice read by hand: every marked face must have been needed."""
-        if self.queues is None:
+        if not self.by_hand:
             return
-        extra = self.queues
-        if extra["plain"]:
+        assert isinstance(self.plain, HandRoller)
+        assert isinstance(self.wild, HandRoller) and isinstance(self.cp, HandRoller)
+        plain, wild, cp = self.plain.take_rest(), self.wild.take_rest(), self.cp.take_rest()
+        if plain:
             raise DiceValueError(
                 f"too many dice: {rules.code} rolls {rules.shape().plain} besides the Wild Die "
-                f"and Character Point dice (left over: {' '.join(map(str, extra['plain']))})"
+                f"and Character Point dice (left over: {' '.join(plain)})"
             )
-        if extra["wild"]:
+        if wild:
             why = "it rolls again only after a 6" if rules.wild else "this roll has no Wild Die"
             raise DiceValueError(
                 f"too many Wild Die tosses: {why} "
-                f"(left over: {' '.join('w' + str(face) for face in extra['wild'])})"
+                f"(left over: {' '.join('w' + face for face in wild)})"
             )
-        if extra["cp"]:
+        if cp:
             raise DiceValueError(
                 f"too many Character Point dice: {rules.character_points} bought, each rolls "
-                f"again only after a 6 (left over: {' '.join('c' + str(f) for f in extra['cp'])})"
+                f"again only after a 6 (left over: {' '.join('c' + face for face in cp)})"
             )
+
+
+@cache
+def _exploding_pool(name: str) -> Pool:
+    """The Wild Die or a Character Point die as the dice layer rolls it; its
+    source names it in the walk's errors (``the Wild Die exploded more than ...``)."""
+    return Pool(1, D6, f"the {name}", explode=EXPLODES)
 
 
 def _hand_face(token: str) -> tuple[FaceKind, int]:
@@ -80,37 +138,6 @@ def _hand_face(token: str) -> tuple[FaceKind, int]:
 
 def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
-
-
-def _chain(faces: _Faces, kind: FaceKind, name: str, mark: str) -> list[int]:
-    """An exploding die's tosses: on while 6s come up."""
-    tosses = [
-        faces.toss(kind, lambda: f"the {name} needs a toss (mark it {mark}, such as {mark}4)")
-    ]
-    while tosses[-1] == 6:
-        if len(tosses) >= DEFAULT_LIMITS.max_chain:
-            raise LimitError(f"the {name} exploded more than {DEFAULT_LIMITS.max_chain} times")
-        tosses.append(
-            faces.toss(
-                kind,
-                lambda: (
-                    f"the {name} came up 6, so it rolls again: add its next toss as {mark}<face>"
-                ),
-            )
-        )
-    return tosses
-
-
-def _chain_rolls(tosses: list[int], kind: Mark) -> list[DieRoll]:
-    out = []
-    for index, face in enumerate(tosses):
-        marks = kind
-        if index:
-            marks |= Mark.FROM_EXPLOSION
-        if face == 6:
-            marks |= Mark.EXPLODED
-        out.append(DieRoll(D6, face, str(face), marks))
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,24 +175,18 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     """Roll one side: plain dice, the Wild Die's chain, Character Point dice."""
     shape = rules.shape()
     code = rules.code
-    if faces.queues is not None and len(faces.queues["plain"]) < shape.plain:
-        given = len(faces.queues["plain"])
+    if faces.by_hand and faces.given() < shape.plain:
+        given = faces.given()
         besides = " besides the Wild Die" if rules.wild else ""
         raise DiceValueError(
             f"not enough dice: {code} rolls {shape.plain} plain dice{besides}, {given} given",
             hint="mark the Wild Die's tosses with w (w6 w3)" if rules.wild else None,
         )
     plain = [
-        DieRoll(D6, face, str(face))
-        for face in (faces.toss("plain", lambda: "plain dice") for _ in range(shape.plain))
+        DieRoll(D6, face, str(face)) for face in (faces.plain.toss(D6) for _ in range(shape.plain))
     ]
-    wild = _chain_rolls(_chain(faces, "wild", "Wild Die", "w"), Mark.WILD) if rules.wild else []
-    cp_chains = [
-        _chain_rolls(
-            _chain(faces, "cp", f"Character Point die {index + 1}", "c"), Mark.CHARACTER_POINT
-        )
-        for index in range(rules.character_points)
-    ]
+    wild = faces.wild_die() if rules.wild else []
+    cp_chains = [faces.cp_die(index + 1) for index in range(rules.character_points)]
     faces.check_used(rules)
 
     details: list[str] = []

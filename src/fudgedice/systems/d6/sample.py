@@ -6,22 +6,17 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .measure import SideShape
+from ...dice.sample import exploded
+from .measure import EXPLODES, SideShape
 
 Array = npt.NDArray[np.int64]
 _SAMPLE_CELLS = 1 << 22
 """Tosses held in memory at once while sampling."""
 
 
-def _explode(first: Array, rng: np.random.Generator) -> Array:
+def _explode(first: Array, rng: np.random.Generator, what: str) -> Array:
     """Exploding d6 totals from their first tosses: add tosses while 6s come up."""
-    values = first.copy()
-    live = np.flatnonzero(first == 6)
-    while live.size:
-        tosses = rng.integers(1, 7, size=live.size)
-        values[live] += tosses
-        live = live[tosses == 6]
-    return values
+    return exploded(first, lambda k: rng.integers(1, 7, size=k), EXPLODES.on, what=what)
 
 
 def _sample_side(shape: SideShape, rng: np.random.Generator, rows: int) -> Array:
@@ -33,7 +28,7 @@ def _sample_side(shape: SideShape, rng: np.random.Generator, rows: int) -> Array
         highest = faces.max(axis=1)
     if shape.wild:
         first = rng.integers(1, 7, size=rows)
-        wild = _explode(first, rng)
+        wild = _explode(first, rng, "the Wild Die")
         if shape.crit == "cancel":
             cancelled = first == 1
             wild[cancelled] = 0
@@ -41,7 +36,11 @@ def _sample_side(shape: SideShape, rng: np.random.Generator, rows: int) -> Array
         totals += wild
     if shape.character_points:
         first = rng.integers(1, 7, size=rows * shape.character_points)
-        totals += _explode(first, rng).reshape(rows, shape.character_points).sum(axis=1)
+        totals += (
+            _explode(first, rng, "a Character Point die")
+            .reshape(rows, shape.character_points)
+            .sum(axis=1)
+        )
     return totals
 
 
