@@ -1,0 +1,734 @@
+"""The shape of the package: imports run one way, files stay small, first use is safe.
+
+The layers, bottom to top (a module imports only from its own layer or lower):
+
+1. ``errors``, ``limits``
+2. ``language`` and ``exact`` (neither imports the other)
+3. ``results``
+4. ``render``
+5. ``dice``
+6. ``systems`` (``base``, the registry in ``__init__``, one package per system;
+   a system package never imports another, nor the registry)
+7. ``api``: the composition root, the only module outside ``systems`` that
+   imports it
+8. ``cli`` and the package's ``__init__``
+
+The import graph is read from the source with :mod:`ast`, never by importing it.
+The checkers take a source folder, so the ``planted`` tests can show on a small
+made-up package that each of them does fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import itertools
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fudgedice
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+TESTS = ROOT / "tests"
+PACKAGE = "fudgedice"
+SYSTEMS = f"{PACKAGE}.systems"
+COMPOSITION_ROOT = f"{PACKAGE}.api"
+
+LAYERS: Mapping[str, int] = {
+    f"{PACKAGE}.errors": 1,
+    f"{PACKAGE}.limits": 1,
+    f"{PACKAGE}.language": 2,
+    f"{PACKAGE}.exact": 2,
+    f"{PACKAGE}.results": 3,
+    f"{PACKAGE}.render": 4,
+    f"{PACKAGE}.dice": 5,
+    SYSTEMS: 6,
+    COMPOSITION_ROOT: 7,
+    f"{PACKAGE}.cli": 8,
+    PACKAGE: 8,
+}
+"""Each top-level module or package of ``fudgedice`` and its layer."""
+
+APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
+"""Units of one layer that must not import each other."""
+
+LAZY_ALLOWED = frozenset({"matplotlib"})
+"""Optional heavy libraries that may be imported inside a function."""
+
+MAX_LINES = 400
+
+
+# ------------------------------------------------------------ the import graph
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One module importing another module of the package."""
+
+    source: str
+    target: str
+    where: str
+    """``path:line`` of the import statement."""
+
+    def __str__(self) -> str:
+        return f"{self.source} -> {self.target} ({self.where})"
+
+
+@dataclass(frozen=True)
+class Found:
+    """One import statement's reading: every module it names, ours or not."""
+
+    source: str
+    targets: tuple[str, ...]
+    where: str
+    lazy: bool
+    """Inside a function: run on the first call, not at import."""
+
+
+def module_files(src: Path) -> dict[str, Path]:
+    """Every module of the package under ``src``, by its dotted name."""
+    modules: dict[str, Path] = {}
+    for path in sorted((src / PACKAGE).rglob("*.py")):
+        parts = path.relative_to(src).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _statements(
+    nodes: Iterable[ast.AST], lazy: bool
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Import statements and whether each runs inside a function; blocks under
+    ``if TYPE_CHECKING:`` never run, so they are skipped (their ``else`` is not)."""
+    for node in nodes:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node, lazy
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _statements(node.orelse, lazy)
+        else:
+            inner = lazy or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            yield from _statements(ast.iter_child_nodes(node), inner)
+
+
+def _ours(name: str) -> bool:
+    return name == PACKAGE or name.startswith(f"{PACKAGE}.")
+
+
+@functools.cache
+def read_imports(src: Path) -> tuple[Found, ...]:
+    """Every import statement of the package, its relative names resolved, and
+    ``from pkg import name`` read as the module ``pkg.name`` when that is one."""
+    modules = module_files(src)
+    found: list[Found] = []
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for node, lazy in _statements(tree.body, False):
+            if isinstance(node, ast.Import):
+                targets = tuple(alias.name for alias in node.names)
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    anchor = ".".join(parts[: len(parts) - (node.level - 1)])
+                    base = f"{anchor}.{base}" if node.module else anchor
+                names = [f"{base}.{alias.name}" for alias in node.names]
+                submodules = tuple(name for name in names if name in modules)
+                # names that are not modules are attributes of ``base`` itself
+                targets = submodules + ((base,) if len(submodules) < len(names) else ())
+            where = f"{path.relative_to(src.parent)}:{node.lineno}"
+            found.append(Found(module, targets, where, lazy))
+    return tuple(found)
+
+
+def import_edges(src: Path) -> list[Edge]:
+    """The package's own import graph, one edge per module named by a statement."""
+    return [
+        Edge(each.source, target, each.where)
+        for each in read_imports(src)
+        for target in each.targets
+        if _ours(target)
+    ]
+
+
+def _graph(edges: Iterable[Edge]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for edge in edges:
+        graph.setdefault(edge.source, set()).add(edge.target)
+        graph.setdefault(edge.target, set())
+    return graph
+
+
+def strongly_connected(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    counter = itertools.count()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = next(counter)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(components)
+
+
+def import_cycles(src: Path) -> list[str]:
+    """Each cycle (a component of more than one module, or a module importing
+    itself), with the imports that close it."""
+    edges = import_edges(src)
+    graph = _graph(edges)
+    cycles = []
+    for component in strongly_connected(graph):
+        if len(component) == 1 and component[0] not in graph[component[0]]:
+            continue
+        inside = [str(edge) for edge in edges if {edge.source, edge.target} <= set(component)]
+        cycles.append(f"{' <-> '.join(component)}: " + "; ".join(inside))
+    return cycles
+
+
+def unit_of(module: str) -> str:
+    """The top-level module or package (of :data:`LAYERS`) a module is part of."""
+    return ".".join(module.split(".")[:2])
+
+
+def _system_package(module: str, src: Path) -> str | None:
+    """``fudgedice.systems.<name>`` when ``module`` is in that system's package."""
+    parts = module.split(".")
+    package = src.joinpath(*parts[:3]) / "__init__.py"
+    if len(parts) >= 3 and unit_of(module) == SYSTEMS and package.is_file():
+        return ".".join(parts[:3])
+    return None
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
+def layer_violations(src: Path) -> list[str]:
+    """Edges that go up a layer or sideways between units kept apart, and
+    modules that belong to no layer."""
+    wrong: list[str] = []
+    modules = set(module_files(src))
+    for module in sorted(modules):
+        if unit_of(module) not in LAYERS:
+            wrong.append(f"{module} belongs to no layer")
+    for edge in import_edges(src):
+        source, target = unit_of(edge.source), unit_of(edge.target)
+        if source not in LAYERS or target not in LAYERS:
+            continue  # reported above (or an import of a module that does not exist)
+        if edge.target not in modules:
+            wrong.append(f"{edge}: no such module")
+        elif LAYERS[target] > LAYERS[source]:
+            wrong.append(
+                f"{edge}: {source} (layer {LAYERS[source]}) imports "
+                f"{target} (layer {LAYERS[target]})"
+            )
+        elif source != target and frozenset({source, target}) in APART:
+            wrong.append(f"{edge}: {source} and {target} must not import each other")
+        system = _system_package(edge.source, src)
+        if (
+            system is not None
+            and _inside(edge.target, SYSTEMS)
+            and not _inside(edge.target, system)
+            and (edge.target == SYSTEMS or _system_package(edge.target, src) is not None)
+        ):
+            wrong.append(f"{edge}: a system package imports another system or the registry")
+    return wrong
+
+
+def composition_root_violations(src: Path) -> list[str]:
+    """Imports of the systems from outside ``systems/`` other than by ``api``."""
+    return [
+        f"{edge}: only {COMPOSITION_ROOT} imports the systems"
+        for edge in import_edges(src)
+        if _inside(edge.target, SYSTEMS)
+        and not _inside(edge.source, SYSTEMS)
+        and edge.source != COMPOSITION_ROOT
+    ]
+
+
+def lazy_import_violations(src: Path) -> list[str]:
+    """Imports inside functions of anything but an optional heavy library."""
+    return [
+        f"{each.where}: {each.source} imports {target} inside a function"
+        for each in read_imports(src)
+        if each.lazy
+        for target in each.targets
+        if target.split(".")[0] not in LAZY_ALLOWED
+    ]
+
+
+def test_the_import_graph_has_no_cycles() -> None:
+    assert import_edges(SRC), "no imports found: is SRC the package's source folder?"
+    cycles = import_cycles(SRC)
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def test_imports_run_down_the_layers() -> None:
+    wrong = layer_violations(SRC)
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_only_the_composition_root_imports_the_systems() -> None:
+    wrong = composition_root_violations(SRC)
+    assert not wrong, "imports of the systems:\n" + "\n".join(wrong)
+
+
+def test_only_optional_libraries_are_imported_lazily() -> None:
+    wrong = lazy_import_violations(SRC)
+    assert not wrong, "function-level imports:\n" + "\n".join(wrong)
+
+
+# ------------------------------------------------------------- file length
+
+
+def long_files(src: Path, limit: int = MAX_LINES) -> list[str]:
+    """Source files (Python and the grammar) longer than ``limit`` lines."""
+    return [
+        f"{path.relative_to(src.parent)}: {lines} lines"
+        for path in sorted(src.rglob("*"))
+        if path.suffix in {".py", ".pyi", ".lark"} and path.is_file()
+        for lines in [len(path.read_text("utf-8").splitlines())]
+        if lines > limit
+    ]
+
+
+def test_no_source_file_is_over_400_lines() -> None:
+    assert module_files(SRC)
+    too_long = long_files(SRC)
+    assert not too_long, f"over {MAX_LINES} lines:\n" + "\n".join(too_long)
+
+
+# ------------------------------------------------- first use, in a fresh interpreter
+
+THREADS = 8
+SEED = 2024
+SAMPLES = 100
+
+
+@dataclass(frozen=True)
+class ThreadCase:
+    text: str
+    faces: str
+    """Dice rolled by hand, for ``read``."""
+
+
+THREAD_CASES = (
+    ThreadCase("4dF+1", "+ - 0 +"),
+    ThreadCase("Good vs Great", "+ - 0 +"),
+    ThreadCase("power: 4dF+2 adv vs 3", "+ - 0 +"),
+    ThreadCase("3d6fudge: Good opp Great", "1 2 3 4 5 6"),
+    ThreadCase("d6: 4D+2 vs Moderate", "3 4 5 w6 w2"),
+)
+
+_THREADS_SCRIPT = """
+import json, sys, threading, traceback
+
+sys.setswitchinterval(1e-4)  # switch threads as often as possible
+import fudgedice
+
+text, faces, seed, count, samples = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+
+
+def odds_summary(odds):
+    return {
+        "events": {name: str(p) for name, p in odds.events.items()},
+        "outcomes": [[row.value, str(row.p)] for row in odds.outcomes],
+    }
+
+
+steps = [
+    ("roll", lambda: fudgedice.roll(text, seed=seed).to_dict()),
+    ("odds", lambda: odds_summary(fudgedice.odds(text))),
+    ("read", lambda: fudgedice.read(text, faces).to_dict()),
+    ("sample", lambda: fudgedice.sample(text, samples, seed=1).tolist()),
+]
+barrier = threading.Barrier(count)
+results = [None] * count
+errors = []
+
+
+def work(i):
+    try:
+        barrier.wait(timeout=30)
+        # each step is some thread's very first call
+        order = steps[i % len(steps) :] + steps[: i % len(steps)]
+        results[i] = {name: step() for name, step in order}
+    except BaseException:
+        errors.append(f"thread {i}: {traceback.format_exc()}")
+
+
+threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(count)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join(timeout=60)
+print(json.dumps({
+    "module": fudgedice.__file__,
+    "hung": sum(thread.is_alive() for thread in threads),
+    "errors": errors,
+    "results": results,
+}))
+"""
+
+
+@dataclass(frozen=True)
+class HintCase:
+    text: str
+    hint: str | None
+    """The hint expected; None: whatever it is warm, the same cold."""
+
+
+HINT_CASES = (
+    HintCase("d6: 4D nowld 3", "did you mean 'nowild'?"),
+    HintCase("power: 4dF advv vs 3", None),
+)
+
+_HINT_SCRIPT = """
+import json, sys
+
+import fudgedice
+
+
+def attempt(text):
+    try:
+        fudgedice.roll(text)
+    except fudgedice.DiceError as error:
+        return {"error": type(error).__name__, "message": str(error), "hint": error.hint}
+    return None
+
+
+bad, others, good = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+cold = attempt(bad)  # the very first call of this interpreter
+rolled = [fudgedice.roll(text, seed=1).total for text in good]
+measured = [fudgedice.odds(text).outcomes for text in good]
+refused = [text for text in others if attempt(text) is not None]
+warmed = [len(rolled), sum(1 for outcomes in measured if outcomes), len(refused)]
+warm = attempt(bad)
+print(json.dumps({"module": fudgedice.__file__, "cold": cold, "warm": warm, "warmed": warmed}))
+"""
+
+
+@dataclass
+class Child:
+    """A fresh interpreter running a script; its JSON output once it ends."""
+
+    process: subprocess.Popen[str]
+    output: tuple[str, str] | None = None
+
+    def summary(self) -> Any:
+        if self.output is None:
+            self.output = self.process.communicate(timeout=120)
+        out, err = self.output
+        assert self.process.returncode == 0, f"the child failed:\n{err}"
+        return json.loads(out)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.communicate()
+
+
+def _start(script: str, *args: str) -> Child:
+    path = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), *([path] if path else [])])}
+    return Child(
+        subprocess.Popen(
+            [sys.executable, "-c", script, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+    )
+
+
+@pytest.fixture(scope="module")
+def children() -> Iterator[dict[tuple[str, str], Child]]:
+    """Every fresh interpreter, started at once so that they run side by side."""
+    good = json.dumps([case.text for case in THREAD_CASES])
+    started: dict[tuple[str, str], Child] = {}
+    try:
+        for case in THREAD_CASES:
+            args = (case.text, case.faces, str(SEED), str(THREADS), str(SAMPLES))
+            started["threads", case.text] = _start(_THREADS_SCRIPT, *args)
+        for hint in HINT_CASES:
+            others = json.dumps([other.text for other in HINT_CASES if other != hint])
+            started["hint", hint.text] = _start(_HINT_SCRIPT, hint.text, others, good)
+        yield started
+    finally:
+        for child in started.values():
+            child.close()
+
+
+def _odds_summary(odds: fudgedice.Odds) -> dict[str, Any]:
+    return {
+        "events": {name: str(p) for name, p in odds.events.items()},
+        "outcomes": [[row.value, str(row.p)] for row in odds.outcomes],
+    }
+
+
+def _reference(case: ThreadCase) -> Any:
+    """The same calls, made one at a time in this process."""
+    return json.loads(
+        json.dumps(
+            {
+                "roll": fudgedice.roll(case.text, seed=SEED).to_dict(),
+                "odds": _odds_summary(fudgedice.odds(case.text)),
+                "read": fudgedice.read(case.text, case.faces).to_dict(),
+                "sample": fudgedice.sample(case.text, SAMPLES, seed=1).tolist(),
+            }
+        )
+    )
+
+
+def _from_src(summary: Any) -> None:
+    module = Path(summary["module"]).resolve()
+    assert module.is_relative_to(SRC), f"the child imported {module}, not the package in {SRC}"
+
+
+@pytest.mark.parametrize("case", THREAD_CASES, ids=[case.text for case in THREAD_CASES])
+def test_first_use_from_many_threads(
+    case: ThreadCase, children: dict[tuple[str, str], Child]
+) -> None:
+    summary = children["threads", case.text].summary()
+    _from_src(summary)
+    assert summary["errors"] == [], "\n".join(summary["errors"])
+    assert summary["hung"] == 0, f"{summary['hung']} threads did not finish"
+    results: list[Any] = summary["results"]
+    assert len(results) == THREADS and all(result is not None for result in results)
+    assert set(results[0]) == {"roll", "odds", "read", "sample"}
+    assert results[0]["odds"]["outcomes"], "no outcomes"
+    assert sum(Fraction(p) for _, p in results[0]["odds"]["outcomes"]) <= 1
+    assert len(results[0]["sample"]) == SAMPLES
+    differ = [
+        f"thread {i}: {name}"
+        for i, result in enumerate(results)
+        for name in results[0]
+        if result[name] != results[0][name]
+    ]
+    assert not differ, "threads disagree with thread 0:\n" + "\n".join(differ)
+    reference = _reference(case)
+    differ = [name for name in reference if results[0][name] != reference[name]]
+    assert not differ, f"the threads' {differ} differ from the same calls made one at a time"
+
+
+@pytest.mark.parametrize("case", HINT_CASES, ids=[case.text for case in HINT_CASES])
+def test_the_first_call_gets_the_same_hint(
+    case: HintCase, children: dict[tuple[str, str], Child]
+) -> None:
+    summary = children["hint", case.text].summary()
+    _from_src(summary)
+    cold, warm = summary["cold"], summary["warm"]
+    others = len(HINT_CASES) - 1
+    assert summary["warmed"] == [len(THREAD_CASES), len(THREAD_CASES), others], "no warm-up"
+    assert warm is not None, f"{case.text!r} raised no DiceError"
+    assert warm["hint"], f"{case.text!r} has no hint: {warm['message']}"
+    assert cold == warm, f"first call: {cold}\nafter other rolls: {warm}"
+    if case.hint is not None:
+        assert warm["hint"] == case.hint
+
+
+# ----------------------------------------------- tests import the package only
+
+
+def imports_of_test_modules(tests: Path) -> list[str]:
+    """Imports of test modules: ``tests.*``, relative imports, or a test
+    module (``test_*``, ``conftest``, any other file under ``tests/``) by name."""
+    test_modules = {path.stem for path in tests.rglob("*.py")} - {"__init__"}
+    test_modules.add(tests.name)
+    wrong: list[str] = []
+    for path in sorted(tests.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    names = ["." * node.level + (node.module or "")]
+                else:
+                    names = [node.module or ""] + [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name.startswith(".") or set(name.split(".")) & test_modules:
+                    where = f"{path.relative_to(tests.parent)}:{node.lineno}"
+                    wrong.append(f"{where}: imports {name}")
+    return wrong
+
+
+def test_tests_import_the_package_never_each_other() -> None:
+    assert any(TESTS.rglob("test_*.py"))
+    wrong = imports_of_test_modules(TESTS)
+    assert not wrong, "test modules importing test modules:\n" + "\n".join(wrong)
+
+
+# ------------------------------------------- the checkers fail on planted faults
+
+
+def _plant(root: Path, files: Mapping[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    return root
+
+
+def test_planted_cycles_are_found(tmp_path: Path) -> None:
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "from .api import roll\n",
+            "fudgedice/errors.py": "from fudgedice import limits\nimport fudgedice.limits\n",
+            "fudgedice/limits.py": "import numpy\n\ndef f():\n    from .errors import E\n",
+            "fudgedice/api.py": "from .exact import dist, Odds\n",
+            "fudgedice/exact/__init__.py": "from . import Odds\n",
+            "fudgedice/exact/dist.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from ..api import roll\n"
+                "else:\n    from .. import errors\n"
+            ),
+        },
+    )
+    edges = {(edge.source, edge.target) for edge in import_edges(src)}
+    assert edges == {
+        ("fudgedice", "fudgedice.api"),
+        ("fudgedice.errors", "fudgedice.limits"),
+        ("fudgedice.limits", "fudgedice.errors"),
+        ("fudgedice.api", "fudgedice.exact.dist"),
+        ("fudgedice.api", "fudgedice.exact"),
+        ("fudgedice.exact", "fudgedice.exact"),
+        ("fudgedice.exact.dist", "fudgedice.errors"),
+    }
+    cycles = import_cycles(src)
+    assert [cycle.split(":")[0] for cycle in cycles] == [
+        "fudgedice.errors <-> fudgedice.limits",
+        "fudgedice.exact",
+    ]
+    assert "src/fudgedice/limits.py:4" in cycles[0]
+
+
+def test_planted_layer_faults_are_found(tmp_path: Path) -> None:
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "",
+            "fudgedice/errors.py": "",
+            "fudgedice/extra.py": "",
+            "fudgedice/language/__init__.py": "",
+            "fudgedice/language/tree.py": "from ..exact import dist\nfrom .. import errors\n",
+            "fudgedice/exact/__init__.py": "",
+            "fudgedice/exact/dist.py": "",
+            "fudgedice/results/__init__.py": "",
+            "fudgedice/results/roll.py": "from ..render.explain import text\n",
+            "fudgedice/render/__init__.py": "",
+            "fudgedice/render/explain.py": (
+                "def text():\n    import matplotlib.pyplot\n    from ..results import roll\n"
+            ),
+            "fudgedice/systems/__init__.py": "from .a import A\nfrom .b import B\n",
+            "fudgedice/systems/base.py": "",
+            "fudgedice/systems/shared.py": "",
+            "fudgedice/systems/a/__init__.py": (
+                "from ..b import B\nfrom .. import base, shared\nfrom . import rules\n"
+            ),
+            "fudgedice/systems/a/rules.py": "from fudgedice.systems import SYSTEMS\n",
+            "fudgedice/systems/b/__init__.py": "",
+            "fudgedice/api.py": "from .systems import SYSTEMS\n",
+            "fudgedice/cli.py": "from .api import roll\nfrom .systems.base import System\n",
+        },
+    )
+    wrong = layer_violations(src)
+    assert [line.split(" (")[0] for line in wrong] == [
+        "fudgedice.extra belongs to no layer",
+        "fudgedice.language.tree -> fudgedice.exact.dist",
+        "fudgedice.results.roll -> fudgedice.render.explain",
+        "fudgedice.systems.a -> fudgedice.systems.b",
+        "fudgedice.systems.a.rules -> fudgedice.systems",
+    ]
+    assert "src/fudgedice/results/roll.py:1" in wrong[2]
+    assert [line.split(" (")[0] for line in composition_root_violations(src)] == [
+        "fudgedice.cli -> fudgedice.systems.base"
+    ]
+    assert [line.split(": ", 1)[1] for line in lazy_import_violations(src)] == [
+        "fudgedice.render.explain imports fudgedice.results.roll inside a function"
+    ]
+
+
+def test_planted_long_file_is_found(tmp_path: Path) -> None:
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/short.py": "x = 1\n" * MAX_LINES,
+            "fudgedice/long.py": "x = 1\n" * (MAX_LINES + 1),
+            "fudgedice/grammar.lark": "start: x\n" * (MAX_LINES + 1),
+        },
+    )
+    assert long_files(src) == [
+        f"src/fudgedice/grammar.lark: {MAX_LINES + 1} lines",
+        f"src/fudgedice/long.py: {MAX_LINES + 1} lines",
+    ]
+
+
+def test_planted_test_imports_are_found(tmp_path: Path) -> None:
+    tests = _plant(
+        tmp_path / "tests",
+        {
+            "__init__.py": "",
+            "conftest.py": "import pytest\n",
+            "test_a.py": (
+                "import fudgedice\nfrom fudgedice.api import roll\nimport json\n"
+                "from tests.test_b import helper\nimport tests\n"
+                "from .conftest import fixture\nfrom . import test_b\n"
+                "def f():\n    import test_b\n    from conftest import thing\n"
+            ),
+            "sub/test_b.py": "from fudgedice import dice\n",
+        },
+    )
+    assert [line.split(": ", 1)[1] for line in imports_of_test_modules(tests)] == [
+        "imports tests.test_b",
+        "imports tests",
+        "imports .conftest",
+        "imports .",
+        "imports test_b",
+        "imports conftest",
+    ]
