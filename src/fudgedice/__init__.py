@@ -6,12 +6,15 @@
 Fraction(31, 81)
 """
 
+from .api import SYSTEMS as SYSTEMS
 from .api import Dice as Dice
+from .api import System as System
 from .api import clear_caches as clear_caches
 from .api import ladder as ladder
 from .api import odds as odds
 from .api import parse as parse
 from .api import read as read
+from .api import registry as registry
 from .api import roll as roll
 from .api import sample as sample
 from .api import table as table
@@ -27,9 +30,6 @@ from .results.dice import DieRoll as DieRoll
 from .results.dice import Mark as Mark
 from .results.roll import Roll as Roll
 from .results.table import Table as Table
-from .systems import SYSTEMS as SYSTEMS
-from .systems import registry as registry
-from .systems.base import System as System
 
 __version__ = "0.1.0"
 

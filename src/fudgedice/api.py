@@ -31,8 +31,9 @@ from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
-from .systems import SYSTEMS
-from .systems.base import System
+from .systems import SYSTEMS as SYSTEMS
+from .systems import registry as registry
+from .systems.base import System as System
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table
 
