@@ -13,13 +13,22 @@ from ..errors import DiceValueError
 from ..language.tree import Die
 from .roller import Roller
 
-_PLUS = {"+", "p", "plus"}
-_MINUS = {"-", "m", "n", "minus"}
+_PLUS = {"+", "+1", "p", "plus"}
+_MINUS = {"-", "-1", "m", "n", "minus"}
 _BLANK = {"0", "o", "_", "blank", " ", ""}
+_FACE_DIGITS = 6
+"""Digits a numbered face may have: the largest die has 10,000 sides, and
+longer digit strings are no face (and never reach ``int``)."""
+
+
+def written(token: str, limit: int = 16) -> str:
+    """A face as the player wrote it, quoted, and cut short when it runs on."""
+    return repr(token if len(token) <= limit else token[:limit] + "...")
 
 
 def fudge_face(token: str) -> int | None:
-    """``+``, ``-`` or a blank (``0``, ``o``, ``_``) as -1, 0 or +1."""
+    """``+``, ``-`` or a blank (``0``, ``o``, ``_``) as -1, 0 or +1; ``+1`` and
+    ``-1`` as seed 001 writes them."""
     word = token.strip().lower()
     if word in _PLUS:
         return 1
@@ -33,7 +42,8 @@ def fudge_face(token: str) -> int | None:
 def numbered_face(token: str, sides: int) -> int | None:
     """A numbered face; ``0`` on a d10 is 10 and ``00`` on a d100 is 100."""
     word = token.strip()
-    if not word.isdigit():
+    # ASCII only: str.isdigit accepts look-alikes such as an Arabic-Indic six
+    if not (word.isascii() and word.isdigit()) or len(word) > _FACE_DIGITS:
         return None
     if sides == 100 and word == "00":
         return 100
@@ -84,7 +94,7 @@ class HandRoller(Roller):
             shown = f"{die.lowest}..{die.highest}"
         if value is None or value not in die.faces:
             raise DiceValueError(
-                f"die {self.used}: '{token}' is not a face of {die.name} (faces: {shown})"
+                f"die {self.used}: {written(token)} is not a face of {die.name} (faces: {shown})"
             )
         return value
 

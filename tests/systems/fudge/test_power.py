@@ -104,10 +104,28 @@ def test_seed_000_take_zero() -> None:
     assert fudgedice.odds("power: 4dF+2 take0 vs 3").events["success"] == 0
 
 
-@pytest.mark.parametrize("options", ["adv take0", "take0 dis", "adv dis take0", "take0 adv2"])
+@pytest.mark.parametrize("options", ["adv take0", "take0 dis", "adv2 dis take0", "take0 adv2"])
 def test_take_zero_with_advantage_is_an_error(options: str) -> None:
     with pytest.raises(DiceValueError, match="neither advantage nor disadvantage"):
         fudgedice.odds(f"power: 4dF+2 {options}")
+
+
+@pytest.mark.parametrize("options", ["adv dis take0", "take0 adv2 dis2"])
+def test_take_zero_when_advantage_and_disadvantage_cancel(options: str) -> None:
+    # seed 000: equal levels cancel "and the roll is made as normal", so it may take zero
+    rolled = fudgedice.read(f"power: 4dF+2 {options}", [])
+    assert rolled.total == 2
+    assert "advantage and disadvantage cancel" in rolled.text
+    assert fudgedice.odds(f"power: 4dF+2 {options}").probability(2) == 1
+
+
+def test_taking_zero_is_a_choice_not_an_impossibility() -> None:
+    short = fudgedice.read("power: 4dF+2 take0 vs 3", [])
+    assert "can't be done" not in short.text
+    assert "taking zero fails for certain; rolling would succeed with chance 31/81" in short.text
+    assert fudgedice.odds("power: 4dF+2 vs 3").events["success"] == Fraction(31, 81)
+    made = fudgedice.read("power: 4dF+2 take0 vs 1", [])
+    assert "taking zero succeeds for certain" in made.text
 
 
 def test_seed_000_superhuman_needs_seven() -> None:

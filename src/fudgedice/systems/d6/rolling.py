@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any, Literal
 
-from ...dice.hand import HandRoller, numbered_face
+from ...dice.hand import HandRoller, numbered_face, written
 from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
@@ -130,7 +130,7 @@ def _hand_face(token: str) -> tuple[FaceKind, int]:
     face = numbered_face(word, 6)
     if face is None or not 1 <= face <= 6:
         raise DiceValueError(
-            f"'{token}' is not a face of a D6 System die (1..6)",
+            f"{written(token)} is not a face of a D6 System die (1..6)",
             hint="mark the Wild Die's tosses with w (w6 w3) and Character Point dice with c (c4)",
         )
     return kind, face

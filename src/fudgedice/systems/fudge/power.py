@@ -43,7 +43,9 @@ def power_options(options: Sequence[Option], expression: Expression) -> PowerOpt
         elif option.name in LEVELS:
             level += LEVELS[option.name]
             asked = asked or option
-    if take_zero is not None and asked is not None:
+    # Equal levels cancel and "the roll is made as normal" (seed 000): with
+    # neither left, the roll may take zero.
+    if take_zero is not None and asked is not None and level != 0:
         raise DiceValueError(
             "take zero is only for a roll with neither advantage nor disadvantage",
             text=expression.text,

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...results.dice import Part
 from ...results.roll import Roll, Verdict
-from .checking import LadderWords, SidePlan, check_roll, is_generic, side_texts
+from .checking import PLAIN, LadderWords, SidePlan, check_roll, is_generic, side_texts
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -193,6 +193,17 @@ class FudgeProgram(Program):
                 "automatic for most characters, no roll needed"
             )
         degrees = self._side_dist(self.left)
+        if self.left.options.take_zero:
+            # Taking zero is a choice, never an impossibility: set it beside
+            # what rolling would have done.
+            rolled = self._side_dist(replace(self.left, options=PLAIN))
+            chance = _ratio_of(rolled, lambda value: value >= difficulty)
+            outcome = "succeeds" if degrees.lo >= difficulty else "fails"
+            notes.append(
+                f"taking zero {outcome} for certain; rolling would succeed with chance "
+                f"{chance.numerator}/{chance.denominator} ({float(chance):.1%})"
+            )
+            return notes
         if degrees.lo >= difficulty and not notes:
             notes.append("no roll needed: every result succeeds")
         elif degrees.hi < difficulty:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...dice.arithmetic import WordValue
-from ...dice.hand import HandRoller
+from ...dice.hand import HandRoller, written
 from ...dice.roller import Roller, roll_node, roll_pool
 from ...errors import DiceValueError
 from ...language.tree import D6, D100, FUDGE_DIE, Pool
@@ -47,6 +47,8 @@ def _roll_special(
 ) -> PoolRoll:
     options = side.options_for(pool)
     if options.take_zero:
+        if options.asked:
+            steps.append(_advantage_note(0, []))
         steps.append(f"take zero: {pool.source} is not rolled, every die counts as blank")
         return PoolRoll(pool, [], 0)
     technique = technique_name(pool.technique) if pool.technique else None
@@ -133,7 +135,7 @@ def _read_4d6_by_hand(roller: HandRoller) -> tuple[tuple[int, int, int, int], tu
         match = re.fullmatch(r"([pn]?)([1-6])", token.strip().lower())
         if match is None:
             raise DiceValueError(
-                f"die {roller.used}: '{token}' is not a face of a positive or negative d6",
+                f"die {roller.used}: {written(token)} is not a face of a positive or negative d6",
                 hint="write each die as p1..p6 (positive) or n1..n6 (negative)",
             )
         colours.append(match.group(1))
