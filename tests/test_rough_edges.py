@@ -98,3 +98,47 @@ def test_the_same_odds_are_equal() -> None:
     assert fudgedice.odds("4dF") == fudgedice.odds("4dF")
     assert fudgedice.odds("4dF") != fudgedice.odds("4dF+1")
     assert fudgedice.odds("d6: 3D vs 10") == fudgedice.odds("d6: 3D vs 10")
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "total"),
+    [
+        ("Good opp Fair", "+ + 0 0 opp - 0 0 0", 4),
+        ("power: 4dF+1 opp 4dF", "+ 0 0 0 opp - 0 0 0", 3),
+        ("3d6fudge: 6 opp 8", "5 2 1 opp 4 4 3", 2),
+        ("d6: 3D opp 2D", "4 2 w5 opp 3 w6 w1", 1),
+    ],
+)
+def test_opp_separates_the_sides_read_by_hand_in_every_system(
+    text: str, faces: str, total: int
+) -> None:
+    assert fudgedice.read(text, faces).total == total
+    # and the same dice without the word read the same (D6 needs it: marks sort its dice)
+    if not text.startswith("d6:"):
+        assert fudgedice.read(text, faces.replace(" opp", "")).total == total
+
+
+@pytest.mark.parametrize(
+    ("text", "faces", "message"),
+    [
+        ("Good opp Fair", "+ + 0 opp 0 - 0 0 0", "not enough dice before 'opp'"),
+        ("Good opp Fair", "+ + 0 0 0 opp 0 0 0", "too many dice before 'opp'"),
+        ("3d6fudge: 6 opp 8", "5 2 opp 1 4 4 3", "not enough dice before 'opp'"),
+        ("4dF", "+ + 0 0 opp", "'opp' separates the two sides of an opposed roll only"),
+    ],
+)
+def test_opp_in_the_wrong_place_is_named(text: str, faces: str, message: str) -> None:
+    with pytest.raises(fudgedice.DiceValueError, match=message):
+        fudgedice.read(text, faces)
+
+
+def test_fudge_faces_as_seed_001_writes_them() -> None:
+    assert fudgedice.read("4dF", "+1 +1 0 -1").total == 1
+    assert [die.face for die in fudgedice.read("4dF", "+1 -1 0 +").dice] == ["+", "-", " ", "+"]
+
+
+def test_over_long_or_look_alike_faces_are_no_faces() -> None:
+    with pytest.raises(fudgedice.DiceValueError, match=r"'9{16}\.\.\.' is not a face of d6"):
+        fudgedice.read("3d6", ["6", "6", "9" * 5000])
+    with pytest.raises(fudgedice.DiceValueError, match="is not a face of d6"):
+        fudgedice.read("d6", ["\u0666"])

@@ -72,6 +72,10 @@ class HandRoller(Roller):
                 f"not enough dice: {self.used} given, and the roll needs another ({what})"
             )
         token = self.faces[self.used]
+        if _is_separator(token):
+            raise DiceValueError(
+                f"not enough dice before 'opp': the left side needs another ({what})"
+            )
         self.used += 1
         return token
 
@@ -101,14 +105,33 @@ class HandRoller(Roller):
     def below(self, n: int) -> int:
         raise DiceValueError("this roll draws a number no die shows, so it can't be read by hand")
 
+    def between_sides(self) -> None:
+        """The left side of an opposed roll is read: the word ``opp`` may stand
+        here to separate the two sides' dice, and nowhere else."""
+        rest = self.faces[self.used :]
+        if rest and _is_separator(rest[0]):
+            self.used += 1
+        elif any(_is_separator(token) for token in rest):
+            extra = " ".join(rest[: [_is_separator(t) for t in rest].index(True)])
+            raise DiceValueError(
+                f"too many dice before 'opp' for the left side (left over: {extra})"
+            )
+
     def finish(self) -> None:
         """Every face given must have been used."""
+        rest = self.faces[self.used :]
+        if any(_is_separator(token) for token in rest):
+            raise DiceValueError("'opp' separates the two sides of an opposed roll only")
         if self.used < len(self.faces):
             extra = " ".join(self.faces[self.used :])
             raise DiceValueError(
                 f"too many dice: the roll used {self.used} of the {len(self.faces)} given "
                 f"(left over: {extra})"
             )
+
+
+def _is_separator(token: str) -> bool:
+    return token.strip().lower() == "opp"
 
 
 class _NoRandom:

@@ -59,6 +59,10 @@ class Roller:
             draw = getrandbits(bits)
         return draw
 
+    def between_sides(self) -> None:
+        """An opposed roll moves on to its right side (dice read by hand may
+        mark the place; random ones need nothing)."""
+
     def take(self, count: int) -> None:
         """Account for ``count`` dice tossed outside :meth:`toss`."""
         self.tossed += count

@@ -119,6 +119,7 @@ class FudgeProgram(Program):
         if self.right is not None:
             left_steps = list(steps)
             right_steps: list[str] = []
+            roller.between_sides()
             right_part = self._roll_side(self.right, roller, right_steps)
             other = right_part.total
             relative = degree - other

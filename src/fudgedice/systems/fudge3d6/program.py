@@ -169,6 +169,7 @@ class Fudge3d6Program(Program):
             left.seed = seed
             left.label = expression.label
             return left
+        roller.between_sides()
         other, other_pool = self._roll_side(self.right, roller)
         right = self._side_roll(f"opp {self.right.written}", self.right, other, other_pool)
         contest = resolve_round(reading.outcome, other.outcome)
@@ -198,10 +199,12 @@ class Fudge3d6Program(Program):
     def read(self, faces: Sequence[str]) -> Roll:
         # Count first: "needs 6 dice, 3 a side" says more than "not enough dice".
         needed = 3 if self.right is None else 6
-        if len(faces) != needed:
+        # 'opp' may separate the sides' dice; it is no die
+        dice = [face for face in faces if face.strip().lower() != "opp"]
+        if len(dice) != needed:
             each = "" if self.right is None else ", 3 for each side"
             raise DiceValueError(
-                f"'{self.expression.text}' is read from {needed} d6{each}; {len(faces)} given"
+                f"'{self.expression.text}' is read from {needed} d6{each}; {len(dice)} given"
             )
         return super().read(faces)
 
