@@ -142,3 +142,19 @@ def test_over_long_or_look_alike_faces_are_no_faces() -> None:
         fudgedice.read("3d6", ["6", "6", "9" * 5000])
     with pytest.raises(fudgedice.DiceValueError, match="is not a face of d6"):
         fudgedice.read("d6", ["\u0666"])
+
+
+def test_d6_options_that_conflict_or_mean_nothing_are_named() -> None:
+    with pytest.raises(fudgedice.DiceValueError, match="two dice reductions: a roll takes one"):
+        fudgedice.roll("d6: 4D wildonly fast")
+    with pytest.raises(fudgedice.DiceValueError, match="this roll has no Wild Die"):
+        fudgedice.roll("d6: 4D nowild crit=cancel")
+    with pytest.raises(fudgedice.DiceValueError, match="repeats an option"):
+        fudgedice.roll("d6: 4D fast fast")
+
+
+def test_d6_dice_read_without_the_wild_mark_ask_which_is_wild() -> None:
+    with pytest.raises(fudgedice.DiceValueError, match="which die is the Wild Die?") as caught:
+        fudgedice.read("d6: 3D+1", "4 2 3")
+    assert "such as 4 4 w3" in caught.value.message
+    assert fudgedice.read("d6: 3D+1", "4 2 w3").total == 10

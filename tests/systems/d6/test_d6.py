@@ -226,7 +226,7 @@ def test_crit_rule_holds_for_both_sides_unless_restated() -> None:
         ("d6: Good", "not part of a die code"),
         ("d6: 3D crit=cancle", "crit takes one of"),
         ("d6: 3D nowidl", "unknown D6 System option"),
-        ("d6: 3D fast wildonly", "repeats an option"),
+        ("d6: 3D fast wildonly", "two dice reductions: a roll takes one"),
         ("d6: 3D wildonly nowild", "can't go with nowild"),
         ("d6: 3D vs Moderat", "unknown difficulty"),
         ("d6: 3D vs 2D", "difficulty is a number"),

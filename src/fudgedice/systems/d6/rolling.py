@@ -72,6 +72,11 @@ class _Faces:
         assert isinstance(self.plain, HandRoller)
         return len(self.plain.faces)
 
+    def wild_given(self) -> int:
+        """Wild Die tosses read by hand (marked ``w``)."""
+        assert isinstance(self.wild, HandRoller)
+        return len(self.wild.faces)
+
     def wild_die(self) -> list[DieRoll]:
         return self._exploding(self.wild, "Wild Die", Mark.WILD)
 
@@ -181,6 +186,13 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
         raise DiceValueError(
             f"not enough dice: {code} rolls {shape.plain} plain dice{besides}, {given} given",
             hint="mark the Wild Die's tosses with w (w6 w3)" if rules.wild else None,
+        )
+    if faces.by_hand and rules.wild and not faces.wild_given() and faces.given() > shape.plain:
+        # every die given, none marked: say which mark is missing
+        example = " ".join(["4"] * shape.plain + ["w3"])
+        raise DiceValueError(
+            f"which die is the Wild Die? {code} rolls {shape.plain} plain dice and the Wild "
+            f"Die: mark the Wild Die's toss with w (such as {example})"
         )
     plain = [
         DieRoll(D6, face, str(face)) for face in (faces.plain.toss(D6) for _ in range(shape.plain))

@@ -203,6 +203,14 @@ def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | N
         cp = _CP.fullmatch(name)
         key = "cp" if cp else "reduction" if name in ("fast", "wildonly", "faster") else name
         if key in seen:
+            earlier = seen[key].name
+            if key == "reduction" and earlier != name:
+                raise _fail(
+                    expression,
+                    f"'{earlier}' and '{name}' are two dice reductions: a roll takes one",
+                    option.position,
+                    "fast rolls five dice, wildonly the Wild Die alone",
+                )
             raise _fail(
                 expression,
                 f"'{option.name}' repeats an option already given on this side",
@@ -261,6 +269,13 @@ def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | N
             "Character Points and a Fate Point on the same roll need the GM's permission",
             seen["fp"].position,
             f"if your GM allows it, add 'allow={ALLOW_BOTH}'",
+        )
+    if crit is not None and not wild:
+        raise _fail(
+            expression,
+            "crit sets what a Wild Die 1 does, and this roll has no Wild Die (nowild)",
+            seen["crit"].position,
+            "drop crit=..., or drop nowild to roll the Wild Die",
         )
     if reduction == "wildonly" and not wild:
         raise _fail(
