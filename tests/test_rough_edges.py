@@ -154,7 +154,7 @@ def test_d6_options_that_conflict_or_mean_nothing_are_named() -> None:
 
 
 def test_d6_dice_read_without_the_wild_mark_ask_which_is_wild() -> None:
-    with pytest.raises(fudgedice.DiceValueError, match="which die is the Wild Die?") as caught:
+    with pytest.raises(fudgedice.DiceValueError, match=r"which die is the Wild Die\?") as caught:
         fudgedice.read("d6: 3D+1", "4 2 3")
     assert "such as 4 4 w3" in caught.value.message
     assert fudgedice.read("d6: 3D+1", "4 2 w3").total == 10

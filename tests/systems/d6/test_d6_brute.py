@@ -126,7 +126,13 @@ def test_every_crit_rule_matches_brute_force(
     form: str, code: tuple[int, int], options: Options, crit: str
 ) -> None:
     expected, critical, complication = brute(*code, crit=crit, **options)
-    odds = fudgedice.odds(f"d6: {form} crit={crit}")
+    if options.get("wild", True):
+        odds = fudgedice.odds(f"d6: {form} crit={crit}")
+    else:
+        # without a Wild Die a crit rule means nothing, and is refused
+        with pytest.raises(fudgedice.DiceValueError, match="no Wild Die"):
+            fudgedice.odds(f"d6: {form} crit={crit}")
+        odds = fudgedice.odds(f"d6: {form}")
     assert _exact(odds) == {value: p for value, p in expected.items() if p}
     assert odds.events.get("critical failure", Fraction(0)) == critical
     assert odds.events.get("complication", Fraction(0)) == complication
