@@ -158,3 +158,50 @@ def test_d6_dice_read_without_the_wild_mark_ask_which_is_wild() -> None:
         fudgedice.read("d6: 3D+1", "4 2 3")
     assert "such as 4 4 w3" in caught.value.message
     assert fudgedice.read("d6: 3D+1", "4 2 w3").total == 10
+
+
+def test_a_situational_roll_against_a_difficulty() -> None:
+    rolled = fudgedice.read("vs Good", "+ + 0 0")
+    assert (rolled.total, rolled.verdict, rolled.margin) == (2, "success", 1)
+    assert fudgedice.odds("vs Good").events == fudgedice.odds("4dF vs Good").events
+    assert fudgedice.read("power: vs 3", "+ + 0 0").verdict == "failure"
+    with pytest.raises(fudgedice.DiceValueError, match="names its die code before 'vs'"):
+        fudgedice.roll("d6: vs 15")
+
+
+def test_fixed_tables_refuse_to() -> None:
+    with pytest.raises(fudgedice.DiceValueError, match="has a fixed length"):
+        fudgedice.table("techniques", to=3)
+    assert len(fudgedice.table("d6-reduction", to=3).rows) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("Incredible vs Good", "'Incredible' is a word of power rolls (written 'power: ...')"),
+        ("4dF vs Abysmal", "'Abysmal' is a word of 3d6fudge rolls (written '3d6fudge: ...')"),
+        ("Gud vs Great", "did you mean 'Good'?"),
+    ],
+)
+def test_a_word_of_another_system_is_named_as_such(text: str, hint: str) -> None:
+    with pytest.raises(fudgedice.DiceValueError) as caught:
+        fudgedice.roll(text)
+    assert (caught.value.hint or "").startswith(hint)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "hint"),
+    [
+        ("d6 2D+3", "'d6' names a system without its colon", "write 'd6: 2D+3'"),
+        (
+            "3d6 fudge: Good",
+            "'3d6 fudge' names the 3d6fudge system as more than one word",
+            "write '3d6fudge: Good'",
+        ),
+    ],
+)
+def test_a_system_written_wrong_is_told_plainly(text: str, message: str, hint: str) -> None:
+    with pytest.raises(fudgedice.DiceSyntaxError) as caught:
+        fudgedice.roll(text)
+    assert (caught.value.message, caught.value.hint) == (message, hint)
+    assert "expected" not in caught.value.message

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +23,7 @@ import numpy.typing as npt
 
 from .dice import measure, pools
 from .dice.program import Program
-from .errors import DiceError, DiceValueError, LimitError
+from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import suggest
@@ -61,7 +62,14 @@ class Dice:
         return parser.parse(text, self.vocabulary)
 
     def _compile(self, text: str) -> Program:
-        expression = self.parse(text)
+        try:
+            expression = self.parse(text)
+        except DiceSyntaxError:
+            prefix = self._prefix_hint(text)
+            if prefix is None:
+                raise
+            # the expected-token list would only distract from the real slip
+            raise DiceSyntaxError(prefix[0], text=text, position=0, hint=prefix[1]) from None
         system = self.systems.get(expression.system)
         if system is None:
             raise DiceValueError(
@@ -78,7 +86,44 @@ class Dice:
             # the roll here so that the position they give gets its ^.
             if error.text is None and error.position is not None:
                 error.text = text
+            error.hint = self._hint(expression, error)
             raise
+
+    def _prefix_hint(self, text: str) -> tuple[str, str] | None:
+        """ "d6 2D+3" and "3d6 fudge: Good": a system named, but not as the
+        grammar reads one (one word and a colon). The message and the hint."""
+        head, colon, rest = text.partition(":")
+        squeezed = "".join(head.split()).lower()
+        if colon and squeezed in self.systems and head.strip().lower() != squeezed:
+            return (
+                f"'{head.strip()}' names the {squeezed} system as more than one word",
+                f"write '{squeezed}: {rest.strip()}'",
+            )
+        words = text.split(None, 1)
+        if len(words) == 2 and words[0].lower() in self.systems:
+            system = words[0].lower()
+            return (
+                f"'{words[0]}' names a system without its colon",
+                f"write '{system}: {words[1]}'",
+            )
+        return None
+
+    def _hint(self, expression: Expression, error: DiceError) -> str | None:
+        """'Incredible' in a Fudge roll is a Power Fudge word: say whose word it
+        is, rather than which word of this system it is nearest to."""
+        own = error.hint
+        if error.position is None or error.text != expression.text:
+            return own
+        found = re.match(r"[A-Za-z][A-Za-z0-9_]*", expression.text[error.position :])
+        word = found.group(0) if found else ""
+        if not word or word.lower() in self.systems[expression.system].words:
+            return own
+        owners = [name for name, system in self.systems.items() if word.lower() in system.words]
+        if not owners:
+            return own
+        # the very word of another system says more than the nearest word of this one
+        whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
+        return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
 
     def roll(self, text: str, seed: int | str | None = None) -> Roll:
         """Roll ``text`` once; the same ``seed`` gives the same roll everywhere."""
@@ -101,6 +146,12 @@ class Dice:
             raise DiceValueError(
                 f"unknown table '{name}'",
                 hint=suggest(key, list(self.tables)) or f"tables: {', '.join(sorted(self.tables))}",
+            )
+        if to is not None and not spec.endless:
+            endless = sorted(name for name, each in self.tables.items() if each.endless)
+            raise DiceValueError(
+                f"the table '{key}' has a fixed length, so --to has nothing to set",
+                hint=f"--to is for tables that go on: {', '.join(endless)}",
             )
         return spec.make(TableOptions(exact=exact, to=to))
 

@@ -257,14 +257,19 @@ class _Builder(Transformer[Token, Expression]):
         assert isinstance(other, Side)
         return Opposed(other)
 
-    def start(self, items: list[Token | Side | Versus | Opposed]) -> Expression:
+    def start(self, items: list[Token | Side | Versus | Opposed | Node]) -> Expression:
         system = "fudge"
         system_position: int | None = None
         side: Side | None = None
         check: Versus | Opposed | None = None
         label: str | None = None
         for item in items:
-            if isinstance(item, Token) and item.type == "SYSTEM":
+            if isinstance(item, Token) and item.type == "VS":
+                continue  # "vs Good" with no side: its target follows
+            if not isinstance(item, (Token, Side, Versus, Opposed)):
+                check = Versus(item)
+                side = Side(Number(0), written=False)
+            elif isinstance(item, Token) and item.type == "SYSTEM":
                 # which systems exist is the registry's business, not the grammar's
                 system = str(item)[:-1].strip().lower()
                 system_position = item.start_pos

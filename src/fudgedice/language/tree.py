@@ -212,6 +212,9 @@ class Side:
 
     expr: Node
     options: tuple[Option, ...] = ()
+    written: bool = True
+    """False for the side "vs Good" leaves unwritten (its expression is 0):
+    a system may roll its default dice there, or refuse it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,3 +40,5 @@ class TableSpec:
 
     description: str
     make: TableMaker
+    endless: bool = False
+    """The table goes on (a chart beyond the seed's rows): ``--to`` says how far."""

@@ -20,7 +20,9 @@ D6_SYSTEM = System(
     tables=MappingProxyType(
         {
             "d6-reduction": TableSpec(
-                "D6 System dice reduction: the 5D and Wild Die bonuses", reduction_table
+                "D6 System dice reduction: the 5D and Wild Die bonuses",
+                reduction_table,
+                endless=True,
             ),
             "d6-difficulties": TableSpec(
                 "D6 System difficulty words and the number each stands for", difficulty_table

@@ -183,6 +183,13 @@ _CP = re.compile(r"cp([0-9]*)")
 
 
 def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | None) -> SideRules:
+    if not side.written:
+        raise _fail(
+            expression,
+            "a D6 System roll names its die code before 'vs'",
+            None,
+            f"such as 'd6: 4D+2 {expression.text.split(':', 1)[-1].strip()}'",
+        )
     dice, pips = _code_parts(expression, side.expr)
     written = Code.of(dice, pips)
     if written.dice < 1:

@@ -163,7 +163,11 @@ class _Checker:
                     f"{self.ladder.system} options: {known}",
                 )
         options = power.power_options(asked, self.expression)
-        if not pools and (words or opposed or self.ladder is POWER or coin):
+        if not side.written:
+            # "vs Good": a situational roll, the default dice alone
+            expr = DEFAULT_DICE
+            pools = [DEFAULT_DICE]
+        elif not pools and (words or opposed or self.ladder is POWER or coin):
             # A trait (or a bare modifier, in Power Fudge) rolls the default dice.
             expr = BinOp("+", expr, DEFAULT_DICE)
             pools = [DEFAULT_DICE]
