@@ -47,6 +47,7 @@ COMPOSITION_ROOT = f"{PACKAGE}.api"
 LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.errors": 1,
     f"{PACKAGE}.limits": 1,
+    f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,
     f"{PACKAGE}.results": 3,

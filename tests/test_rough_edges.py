@@ -138,8 +138,11 @@ def test_fudge_faces_as_seed_001_writes_them() -> None:
 
 
 def test_over_long_or_look_alike_faces_are_no_faces() -> None:
-    with pytest.raises(fudgedice.DiceValueError, match=r"'9{16}\.\.\.' is not a face of d6"):
+    with pytest.raises(fudgedice.DiceValueError, match="a face of 5000 characters is no face"):
         fudgedice.read("3d6", ["6", "6", "9" * 5000])
+    code, output = cli("read", "3d6", "6", "6", "9" * 5000)
+    assert code == 2
+    assert "'9999999999999999...' is not a face of d6" in output
     with pytest.raises(fudgedice.DiceValueError, match="is not a face of d6"):
         fudgedice.read("d6", ["\u0666"])
 
@@ -205,3 +208,38 @@ def test_a_system_written_wrong_is_told_plainly(text: str, message: str, hint: s
         fudgedice.roll(text)
     assert (caught.value.message, caught.value.hint) == (message, hint)
     assert "expected" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: fudgedice.roll(None), "a roll is text, such as '4dF+1', not None"),  # type: ignore[arg-type]
+        (lambda: fudgedice.roll(5), "a roll is text, such as '4dF+1', not int"),  # type: ignore[arg-type]
+        (lambda: fudgedice.odds(b"4dF"), "a roll is text, such as '4dF+1', not bytes"),  # type: ignore[arg-type]
+        (lambda: fudgedice.sample(["4dF"], 3), "a roll is text, such as '4dF+1', not list"),  # type: ignore[arg-type]
+        (lambda: fudgedice.roll("4dF", seed=[1]), "a seed is a whole number or a word, not list"),  # type: ignore[arg-type]
+        (lambda: fudgedice.roll("4dF", seed=1.5), "a seed is a whole number or a word, not float"),  # type: ignore[arg-type]
+        (lambda: fudgedice.sample("4dF", True), "the number of rolls is a whole number, not bool"),
+        (lambda: fudgedice.read("4dF", 5), "the dice read by hand are one text or a list of faces"),  # type: ignore[arg-type]
+        (lambda: fudgedice.read("4dF", [None, 1]), "a face is written as text or a whole number"),  # type: ignore[list-item]
+        (lambda: fudgedice.table(3), "a table's name is text, such as 'techniques', not int"),  # type: ignore[arg-type]
+        (lambda: fudgedice.table("techniques", exact=1), "exact is True or False, not int"),  # type: ignore[arg-type]
+        (lambda: fudgedice.ladder(None), "a system's name is text, such as 'power', not None"),  # type: ignore[arg-type]
+        (lambda: fudgedice.odds("4dF@d%", d100_table=5), "a d% table is inline text, a file path"),  # type: ignore[arg-type]
+    ],
+)
+def test_the_api_names_a_value_of_the_wrong_kind(call: object, message: str) -> None:
+    assert callable(call)
+    with pytest.raises(fudgedice.DiceTypeError) as caught:
+        call()
+    assert caught.value.message.startswith(message)
+    assert isinstance(caught.value, TypeError)  # and Python code may catch it as one
+
+
+def test_d100_table_files_are_read_no_further_than_64_kib(tmp_path: object) -> None:
+    with pytest.raises(fudgedice.LimitError, match="larger than 64 KiB"):
+        fudgedice.odds("4dF@d%", d100_table="/dev/zero")
+    with pytest.raises(fudgedice.DiceValueError, match="can't read the d% table file"):
+        fudgedice.odds("4dF@d%", d100_table="/no/such/table.txt")
+    with pytest.raises(fudgedice.DiceValueError, match="not a whole number from -9999"):
+        fudgedice.odds("4dF@d%", d100_table="1-99=0, 00=\u0664")

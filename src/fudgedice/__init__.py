@@ -21,6 +21,7 @@ from .api import table as table
 from .dice.program import Program as Program
 from .errors import DiceError as DiceError
 from .errors import DiceSyntaxError as DiceSyntaxError
+from .errors import DiceTypeError as DiceTypeError
 from .errors import DiceValueError as DiceValueError
 from .errors import LimitError as LimitError
 from .errors import TooManyDice as TooManyDice
@@ -38,6 +39,7 @@ __all__ = [
     "Dice",
     "DiceError",
     "DiceSyntaxError",
+    "DiceTypeError",
     "DiceValueError",
     "DieRoll",
     "LimitError",

@@ -21,6 +21,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
+from . import arguments
 from .dice import measure, pools
 from .dice.program import Program
 from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError
@@ -125,22 +126,28 @@ class Dice:
         whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
         return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
 
+    def program(self, text: object) -> Program:
+        """The checked program of a roll's text (cached), the text checked first."""
+        return self.compile(arguments.text(text))
+
     def roll(self, text: str, seed: int | str | None = None) -> Roll:
         """Roll ``text`` once; the same ``seed`` gives the same roll everywhere."""
-        rng = _fresh if seed is None else random.Random(seed)
-        return self.compile(text).roll(rng, seed)
+        return _rolled(self.program(text), seed)
 
     def odds(self, text: str) -> Odds:
         """The exact distribution of ``text``."""
-        return self.compile(text).odds()
+        return self.program(text).odds()
 
     def read(self, text: str, dice: Sequence[str | int] | str) -> Roll:
         """Interpret dice rolled by hand: the faces as written, in the order rolled."""
-        return self.compile(text).read(_faces(dice))
+        return self.program(text).read(arguments.faces(dice))
 
     def table(self, name: str, *, exact: bool = False, to: int | None = None) -> Table:
         """One of the printed tables of these systems."""
-        key = name.strip().lower()
+        key = arguments.text(name, "a table's name", "techniques").strip().lower()
+        exact = arguments.flag(exact, "exact")
+        if to is not None:
+            to = arguments.count(to, "to")
         spec = self.tables.get(key)
         if spec is None:
             raise DiceValueError(
@@ -176,7 +183,7 @@ def compile_roll(text: str) -> Program:
 def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> Program:
     """The compiled roll; with ``d100_table``, reading ``@d%`` with that table
     (inline ``"1=-4, 2-6=-3, ..., 00=+4"``, a file path, or a ``D100Table``)."""
-    program = compile_roll(text)
+    program = DICE.program(text)
     if d100_table is None:
         return program
     return use_d100_table(program, d100_table)
@@ -193,8 +200,12 @@ def roll(
     >>> 5 <= roll("4d6kh3+2", seed=7).total <= 20
     True
     """
-    rng = _fresh if seed is None else random.Random(seed)
-    return program_with_table(text, d100_table).roll(rng, seed)
+    return _rolled(program_with_table(text, d100_table), seed)
+
+
+def _rolled(program: Program, seed: object) -> Roll:
+    checked = arguments.seed(seed)
+    return program.roll(_fresh if checked is None else random.Random(checked), checked)
 
 
 def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
@@ -218,16 +229,16 @@ def sample(
     >>> sample("3d6", 5, seed=1).shape
     (5,)
     """
-    if not isinstance(n, int) or n < 0:
-        raise DiceValueError(f"the number of rolls must be a whole number >= 0, not {n!r}")
+    n = arguments.count(n, "the number of rolls")
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
     return program_with_table(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
 
 
-def _numpy_seed(seed: int | str | None) -> int | None:
+def _numpy_seed(seed: object) -> int | None:
     """NumPy takes whole numbers >= 0; a word is turned into one, as ``roll``
     accepts words too."""
+    seed = arguments.seed(seed)
     if isinstance(seed, str):
         return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
     if seed is not None and (not isinstance(seed, int) or seed < 0):
@@ -246,12 +257,7 @@ def read(
     >>> read("4dF", ["+", "+", "-", "0"]).total
     1
     """
-    return program_with_table(text, d100_table).read(_faces(dice))
-
-
-def _faces(dice: Sequence[str | int] | str) -> list[str]:
-    # "+ + - 0" as one string, and faces given as numbers, read as the CLI reads them
-    return dice.split() if isinstance(dice, str) else [str(face) for face in dice]
+    return program_with_table(text, d100_table).read(arguments.faces(dice))
 
 
 def table_names() -> dict[str, str]:
@@ -266,7 +272,7 @@ def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
 
 def ladder(system: str) -> Table:
     """The ladder of ``system``: the words its levels are called."""
-    key = system.strip().lower()
+    key = arguments.text(system, "a system's name", "power").strip().lower()
     chosen = SYSTEMS.get(key)
     with_ladders = [name for name, each in SYSTEMS.items() if each.ladder is not None]
     if chosen is None or chosen.ladder is None:

@@ -45,6 +45,11 @@ class DiceValueError(DiceError):
     """The text parses but asks for something meaningless (``d0``, ``3d6kh4``)."""
 
 
+class DiceTypeError(DiceValueError, TypeError):
+    """A value of the wrong kind was passed to the API (a number where a roll's
+    text belongs): the project's own error, and a TypeError to Python."""
+
+
 class LimitError(DiceError):
     """The request is well formed but would take too long or too much memory."""
 

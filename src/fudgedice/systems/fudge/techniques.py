@@ -13,11 +13,12 @@ forms or tiny maps, checked against brute force in the tests.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...dice.pools import die_dist
-from ...errors import DiceValueError
+from ...errors import DiceTypeError, DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import D6
@@ -112,7 +113,7 @@ def _d100_roll(text: str, where: str) -> int:
     word = text.strip()
     if word == "00":
         return 100
-    if not word.isdigit() or not 1 <= int(word) <= 100:
+    if not re.fullmatch(r"[0-9]{1,3}", word) or not 1 <= int(word) <= 100:
         raise DiceValueError(
             f"d% table: '{text.strip()}' in '{where}' is not a roll from 1 to 100 (or 00)"
         )
@@ -138,12 +139,13 @@ def parse_d100_table(text: str) -> D100Table:
                 f"d% table: '{entry}' needs the form ROLLS=RESULT",
                 hint="for example: 1=-4, 2-6=-3, 7-18=-2, ..., 00=+4",
             )
-        try:
-            result = int(result_text.strip())
-        except ValueError:
+        # ASCII digits, and few of them: a result is a degree on the ladder
+        if not re.fullmatch(r"[+-]?[0-9]{1,4}", result_text.strip()):
             raise DiceValueError(
-                f"d% table: '{result_text.strip()}' in '{entry}' is not a whole number"
-            ) from None
+                f"d% table: '{result_text.strip()}' in '{entry}' is not a whole number "
+                "from -9999 to +9999"
+            )
+        result = int(result_text.strip())
         first_text, dash, last_text = rolls.strip().partition("-")
         first = _d100_roll(first_text, entry)
         last = _d100_roll(last_text, entry) if dash else first
@@ -178,15 +180,38 @@ def load_d100_table(spec: str | Path | D100Table) -> D100Table:
         return spec
     if isinstance(spec, str) and "=" in spec:
         return parse_d100_table(spec)
-    path = Path(spec)
+    if not isinstance(spec, (str, Path)):
+        raise DiceTypeError(
+            f"a d% table is inline text, a file path or a D100Table, not {type(spec).__name__}"
+        )
+    return parse_d100_table(_read_table_file(Path(spec)))
+
+
+MAX_TABLE_FILE = 64 * 1024
+"""Bytes a d% table file may hold: a whole table takes a few hundred."""
+
+
+def _read_table_file(path: Path) -> str:
+    """The file's text, read no further than the limit (``/dev/zero`` never
+    ends), as UTF-8."""
+    hint = "give a file, or the table inline: '1=-4, 2-6=-3, ..., 00=+4'"
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_TABLE_FILE + 1)
     except OSError as error:
         raise DiceValueError(
-            f"can't read the d% table file '{path}': {error.strerror or error}",
-            hint="give a file, or the table inline: '1=-4, 2-6=-3, ..., 00=+4'",
+            f"can't read the d% table file '{path}': {error.strerror or error}", hint=hint
         ) from None
-    return parse_d100_table(text)
+    if len(data) > MAX_TABLE_FILE:
+        raise LimitError(
+            f"the d% table file '{path}' is larger than {MAX_TABLE_FILE // 1024} KiB; "
+            "a table takes a few hundred bytes",
+            hint=hint,
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DiceValueError(f"the d% table file '{path}' is not UTF-8 text", hint=hint) from None
 
 
 # ----------------------------------------------------------------- 4d6
