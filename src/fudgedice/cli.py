@@ -16,6 +16,7 @@ from . import api
 from .api import odds as measure_odds
 from .api import program_with_table
 from .errors import DiceError
+from .exact.odds import approximate, decimal
 from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
@@ -154,10 +155,10 @@ def roll(
 
 def _summary(totals: list[int]) -> str:
     """One line over a run of rolls: every total, their mean and range."""
-    mean = Fraction(sum(totals), len(totals))
+    mean = approximate(decimal(Fraction(sum(totals), len(totals))))
     return (
         f"{len(totals)} rolls: {', '.join(map(str, totals))} "
-        f"(mean {float(mean):.4g}, lowest {min(totals)}, highest {max(totals)})"
+        f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
     )
 
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
@@ -41,6 +42,29 @@ def _long_numbers() -> Iterator[None]:
         yield
     finally:
         sys.set_int_max_str_digits(old)
+
+
+def decimal(value: Fraction) -> Decimal:
+    """``value`` to 28 significant digits, however large (no float overflow)."""
+    with localcontext() as context:
+        context.prec = 28
+        return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def approximate(value: Decimal, digits: int = 4) -> str:
+    """``value`` to ``digits`` significant digits, as a float would print it;
+    in scientific form past the float range."""
+    as_float = float(value)
+    if math.isfinite(as_float):
+        return f"{as_float:.{digits}g}"
+    return f"{value:.{digits - 1}e}"
+
+
+def json_number(value: Decimal) -> float | str:
+    """A float for JSON, or past the float range the number in scientific
+    form as text (JSON parsers read floats; none reads 1e+309)."""
+    as_float = float(value)
+    return as_float if math.isfinite(as_float) else f"{value:.16e}"
 
 
 def _ratio(numerator: int, denominator: int) -> Fraction:
@@ -203,9 +227,19 @@ class Odds:
         total = self.dist.total
         return Fraction(second * total - first * first, total * total)
 
+    @cached_property
+    def spread(self) -> Decimal:
+        """The standard deviation to 28 significant digits: a float overflows
+        past 1e308, and a roll's values have no such bound."""
+        with localcontext() as context:
+            context.prec = 28
+            return decimal(self.variance).sqrt()
+
     @property
     def stdev(self) -> float:
-        return math.sqrt(self.variance)
+        """The standard deviation as a float (infinite past the float range:
+        :attr:`spread` holds it then)."""
+        return float(self.spread)
 
     @property
     def low(self) -> int:
@@ -230,8 +264,8 @@ class Odds:
             "notation": self.notation,
             "system": self.system,
             "value_title": self.value_title,
-            "mean": float(self.mean),
-            "stdev": self.stdev,
+            "mean": json_number(decimal(self.mean)),
+            "stdev": json_number(self.spread),
             "truncated": float(self.truncated),
             "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
             "events": {
@@ -259,4 +293,7 @@ class Odds:
     __hash__ = None  # type: ignore[assignment]  # mutable views: not a dict key
 
     def __repr__(self) -> str:
-        return f"Odds({self.notation!r}, mean={float(self.mean):.4g}, stdev={self.stdev:.4g})"
+        return (
+            f"Odds({self.notation!r}, mean={approximate(decimal(self.mean))}, "
+            f"stdev={approximate(self.spread)})"
+        )

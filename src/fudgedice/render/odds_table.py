@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..exact.odds import Odds
+from ..exact.odds import Odds, approximate, decimal
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -59,7 +59,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
         lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
     if not exact_column:
         lines.append("(exact fractions are long here; --exact shows them)")
-    lines.append(f"mean {float(odds.mean):.4g}, stdev {odds.stdev:.4g}")
+    lines.append(f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}")
     if odds.truncated:
         lines.append(
             f"exploding dice cut off after a chance of {float(odds.truncated):.2g} (left out)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DiceValueError
-from ..exact.odds import Odds
+from ..exact.odds import Odds, approximate, decimal
 
 FORMATS = (".png", ".svg")
 
@@ -34,7 +34,8 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     axes.bar(values, chances, color="#3b6ea5", label="exactly")
     axes.set_xlabel("result")
     axes.set_ylabel("chance of exactly (%)")
-    axes.set_title(f"{odds.notation}   mean {float(odds.mean):.3g}, stdev {odds.stdev:.3g}")
+    mean, stdev = approximate(decimal(odds.mean), 3), approximate(odds.spread, 3)
+    axes.set_title(f"{odds.notation}   mean {mean}, stdev {stdev}")
     second = axes.twinx()
     second.plot(values, at_least, color="#c0392b", marker=".", label="at least")
     second.set_ylabel("chance of at least (%)")
