@@ -269,14 +269,6 @@ def test_repeat_refuses_a_pool_past_the_size_limit(monkeypatch: pytest.MonkeyPat
         dist.repeat(fudge, 12_000)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,  # "DID NOT RAISE"
-    reason="BUG: repeat checks only check_size, never check_span, so it builds a table "
-    "wider than max_span that add() refuses for the same sum (with the default limits "
-    "repeat of {0: 1, 1_999_999: 1} 14 times passes check_size and runs Miller's "
-    "recurrence over 28 million coefficients)",
-)
 def test_repeat_respects_the_span_limit_like_add(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dist, "DEFAULT_LIMITS", Limits(max_span=100))
     wide = Dist.from_weights({0: 1, 60: 1})

@@ -258,13 +258,6 @@ def test_keep_refuses_a_score_span_past_the_limit() -> None:
         keep_extreme(coin, 3, 2, True, lambda v: v * DEFAULT_LIMITS.max_span)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=LimitError,
-    reason="BUG (off by one): keep_extreme passes the number of values (kept * spread + 1) "
-    "to check_span as the highest value, so it refuses a span of max_span - 1 that "
-    "from_weights, add and apply accept, and its message names a value one too high",
-)
 def test_keep_allows_the_same_span_as_apply() -> None:
     widest = DEFAULT_LIMITS.max_span - 1
     coin = Dist.from_weights({0: 1, 1: 1})

@@ -83,7 +83,7 @@ coefficient = st.one_of(
     st.just(0),
     st.integers(min_value=0, max_value=2**70),
 )
-# A product with the zero polynomial is xfailed below; elsewhere keep one
+# The zero polynomial has a test of its own below; elsewhere keep one
 # non-zero coefficient in each factor.
 polynomial = st.lists(coefficient, min_size=1, max_size=70).filter(any)
 # power() wants a non-zero constant term; the rest may be zero anywhere.
@@ -154,13 +154,6 @@ def test_convolve_packs_exactly_past_the_naive_threshold(
     assert ("pack" in calls) is packed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="BUG: convolve sizes the Kronecker slot from max(a) * max(b) * len(b), which is 0 "
-    "when one factor is the zero polynomial, so a coefficient >= 256 of the other factor "
-    "does not fit its one-byte slot and pack() raises OverflowError",
-)
 def test_convolve_with_the_zero_polynomial_past_the_naive_threshold() -> None:
     zero, other = [0] * 50, [300] * 50
     assert len(zero) * len(other) > kernels._NAIVE_WORK

@@ -124,6 +124,7 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     """The sum of ``n`` independent copies of ``die``."""
     if n == 0:
         return Dist.constant(0)
+    check_span(n * die.lo, n * die.hi)
     check_size(n * (len(die.counts) - 1) + 1, n * log2(die.total), what)
     # a Dist's end counts are non-zero, so the power's are too: no trimming
     return Dist(n * die.lo, tuple(power(die.counts, n)), die.total**n)

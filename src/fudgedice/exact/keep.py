@@ -32,7 +32,7 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
     gains = [score(value) for value, _ in faces]
     least = min(gains)
     length = kept * (max(gains) - least) + 1
-    check_span(0, length)
+    check_span(0, length - 1)
     # every count is at most ``total``, so a slot of its width never carries
     slot = total.bit_length() // 8 + 1
     bits = slot * 8

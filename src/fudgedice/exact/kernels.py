@@ -40,7 +40,8 @@ def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> 
                 for i, x in enumerate(a):
                     out[i + j] += x * y
         return out
-    bound = max(a) * max(b) * len(b)
+    # a slot holds every coefficient of the product, and of each factor packed
+    bound = max(max(a) * max(b) * len(b), max(a), max(b))
     slot = bound.bit_length() // 8 + 1
     check_product(slot * 8 * len(a))
     return unpack(pack(a, slot) * pack(b, slot), slot, length)
