@@ -243,3 +243,25 @@ def test_d100_table_files_are_read_no_further_than_64_kib(tmp_path: object) -> N
         fudgedice.odds("4dF@d%", d100_table="/no/such/table.txt")
     with pytest.raises(fudgedice.DiceValueError, match="not a whole number from -9999"):
         fudgedice.odds("4dF@d%", d100_table="1-99=0, 00=\u0664")
+
+
+def test_a_plot_path_is_checked_before_any_work(tmp_path: object) -> None:
+    code, output = cli("odds", "3d6", "--plot", "/no/such/folder/chart.png")
+    assert code == 2
+    assert "there is no folder '/no/such/folder'" in output
+    assert "mean" not in output  # refused before the table was printed
+
+
+def test_huge_values_print_in_scientific_form() -> None:
+    import json
+
+    big = "1" + "0" * 309
+    code, output = cli("odds", big)
+    assert code == 0
+    assert "mean 1.000e+309, stdev 0" in output
+    code, output = cli("odds", big, "--json")
+    assert json.loads(output)["mean"] == "1.0000000000000000e+309"
+    assert fudgedice.odds(f"d6+{big}").stdev == pytest.approx(1.707825127659933)
+    code, output = cli("roll", big, "-n", "2")
+    assert code == 0
+    assert "(mean 1.000e+309" in output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import DiceValueError
@@ -15,6 +16,13 @@ def check_plot_path(path: str | Path) -> Path:
     target = Path(path)
     if target.suffix.lower() not in FORMATS:
         raise DiceValueError(f"--plot writes .png or .svg files, not '{target.suffix or path}'")
+    folder = target.parent
+    if not folder.is_dir():
+        raise DiceValueError(f"can't write {target}: there is no folder '{folder}'")
+    if target.is_dir():
+        raise DiceValueError(f"can't write {target}: it is a folder")
+    if not os.access(folder, os.W_OK):
+        raise DiceValueError(f"can't write {target}: the folder '{folder}' is not writable")
     return target
 
 
