@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fudgedice
-from fudgedice.exact.odds import _ratio
+from fudgedice.exact.ratios import Reducer, _ratio
 
 
 @given(st.integers(min_value=0, max_value=10**30), st.integers(min_value=1, max_value=10**30))
@@ -19,6 +19,44 @@ def test_ratio_is_the_reduced_fraction(numerator: int, denominator: int) -> None
     assert (made.numerator, made.denominator) == (expected.numerator, expected.denominator)
     assert made == expected and hash(made) == hash(expected)
     assert made + 1 == expected + 1 and float(made) == float(expected)
+
+
+@given(
+    st.lists(st.sampled_from([2, 3, 5, 7, 6, 10, 20, 97, 100, 9973]), min_size=1, max_size=40),
+    st.integers(min_value=0),
+)
+def test_the_reducer_gives_the_reduced_fraction(sizes: list[int], seed: int) -> None:
+    """Over a denominator that is a product of dice sizes (powers of small
+    primes included), every count reduces as Fraction would reduce it."""
+    denominator = 1
+    for size in sizes:
+        denominator *= size
+    reducer = Reducer(denominator)
+    assert reducer.factors is not None
+    for numerator in (0, 1, denominator, seed % (denominator + 1), denominator // sizes[0]):
+        made = reducer(numerator)
+        expected = Fraction(numerator, denominator)
+        assert (made.numerator, made.denominator) == (expected.numerator, expected.denominator)
+        left = reducer.complement(made)
+        assert left == 1 - expected and left.denominator == (1 - expected).denominator
+
+
+def test_a_reducer_over_a_large_prime_falls_back_to_gcd() -> None:
+    big_prime = 2**61 - 1
+    reducer = Reducer(6 * big_prime)
+    assert reducer.factors is None
+    assert reducer(3 * big_prime) == Fraction(1, 2)
+
+
+def test_ten_thousand_fudge_dice_chances_are_reduced_exactly() -> None:
+    odds = fudgedice.odds("10000dF")
+    rows = odds.outcomes
+    assert len(rows) == 20001
+    middle = rows[10000]
+    assert middle.p == Fraction(odds.dist.counts[10000], 3**10000)
+    assert rows[0].p == rows[-1].p == Fraction(1, 3**10000)
+    assert rows[5].at_most + rows[6].at_least == 1
+    assert rows[-1].at_most == 1
 
 
 def test_odds_columns_are_consistent() -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import LimitError
 from .dist import Dist
+from .ratios import Reducer
 
 _MAX_EXACT_CHARACTERS = 50_000_000
 """Digits of exact fractions one JSON document of odds may hold."""
@@ -67,24 +68,6 @@ def json_number(value: Decimal) -> float | str:
     return as_float if math.isfinite(as_float) else f"{value:.16e}"
 
 
-def _ratio(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
-
-    Odds tables build thousands of Fractions; the public constructor spends
-    most of its time deciding what kind of numbers it was given. Here they are
-    always ints, so reduce by the gcd and fill the two slots directly.
-    """
-    common = math.gcd(numerator, denominator)
-    value = object.__new__(Fraction)
-    value._numerator = numerator // common  # type: ignore[attr-defined]
-    value._denominator = denominator // common  # type: ignore[attr-defined]
-    return value
-
-
-if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
-    _ratio = Fraction  # an unfamiliar fractions module: take the public road
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     value: int
@@ -124,16 +107,23 @@ class Odds:
         self.value_title = value_title
         """What the values are (``rolled degree``, ``margin``), for headings."""
         self._above: list[int] | None = None
+        self._reducer: Reducer | None = None
+
+    def _fraction(self, count: int) -> Fraction:
+        """``count`` out of every way, in lowest terms."""
+        # built on first use, by hand: a small pool's odds should cost little
+        if self._reducer is None:
+            self._reducer = Reducer(self.dist.total)
+        return self._reducer(count)
 
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
         offset = value - self.dist.lo
-        total = self.dist.total
         return Outcome(
             value,
-            _ratio(self.dist.counts[offset], total),
-            _ratio(self._at_least_counts[offset], total),
-            _ratio(self._at_most_counts[offset], total),
+            self._fraction(self.dist.counts[offset]),
+            self._fraction(self._at_least_counts[offset]),
+            self._fraction(self._at_most_counts[offset]),
         )
 
     @property
@@ -144,12 +134,12 @@ class Odds:
     @cached_property
     def truncated(self) -> Fraction:
         """Probability left out with the far tails of exploding dice (at most 1e-12)."""
-        return _ratio(self.dist.total - self.dist.mass, self.dist.total)
+        return self._fraction(self.dist.total - self.dist.mass)
 
     def probability(self, value: int) -> Fraction:
         offset = value - self.dist.lo
         if 0 <= offset < len(self.dist.counts):
-            return _ratio(self.dist.counts[offset], self.dist.total)
+            return self._fraction(self.dist.counts[offset])
         return Fraction(0)
 
     @property
@@ -170,7 +160,7 @@ class Odds:
         offset = max(value - self.dist.lo, 0)
         if offset >= len(self.dist.counts):
             return Fraction(0)
-        return _ratio(self._at_least_counts[offset], self.dist.total)
+        return self._fraction(self._at_least_counts[offset])
 
     def at_most(self, value: int) -> Fraction:
         """Chance of ``value`` or less ("X or worse")."""
@@ -178,14 +168,14 @@ class Odds:
         if offset < 0:
             return Fraction(0)
         offset = min(offset, len(self.dist.counts) - 1)
-        return _ratio(self._at_most_counts[offset], self.dist.total)
+        return self._fraction(self._at_most_counts[offset])
 
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
-        lo, total, counts = self.dist.lo, self.dist.total, self.dist.counts
-        ratio = _ratio
+        lo, counts = self.dist.lo, self.dist.counts
+        fraction = self._fraction
         return {
-            lo + index: ratio(at_least, total)
+            lo + index: fraction(at_least)
             for index, at_least in enumerate(self._at_least_counts)
             if counts[index]
         }
@@ -193,18 +183,33 @@ class Odds:
     @cached_property
     def outcomes(self) -> list[Outcome]:
         """Every possible value with its exact chance, lowest first."""
-        lo, total = self.dist.lo, self.dist.total
-        above, below = self._at_least_counts, self._at_most_counts
-        return [
-            Outcome(
-                lo + index,
-                _ratio(count, total),
-                _ratio(above[index], total),
-                _ratio(below[index], total),
-            )
-            for index, count in enumerate(self.dist.counts)
-            if count
-        ]
+        counts, lo = self.dist.counts, self.dist.lo
+        fraction = self._fraction
+        above = self._at_least_counts
+        at_least = [fraction(count) for count in above]
+        assert self._reducer is not None
+        complement = self._reducer.complement
+        whole = fraction(self.dist.mass)
+        # at most v is everything less at least v+1; the whole mass at the top
+        at_most = [complement(at_least[index + 1]) for index in range(len(counts) - 1)]
+        at_most.append(whole)
+        if self.dist.mass != self.dist.total:
+            # part of the mass was cut off: "everything" is not 1
+            at_most = [fraction(count) for count in self._at_most_counts]
+        # a symmetric distribution (every Fudge pool) has each chance twice
+        symmetric = counts == counts[::-1]
+        chances: dict[int, Fraction] = {}
+        rows = []
+        for index, count in enumerate(counts):
+            if not count:
+                continue
+            twin = len(counts) - 1 - index
+            chance = chances.get(twin) if symmetric else None
+            if chance is None:
+                chance = fraction(count)
+                chances[index] = chance
+            rows.append(Outcome(lo + index, chance, at_least[index], at_most[index]))
+        return rows
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
@@ -219,7 +224,7 @@ class Odds:
     def mean(self) -> Fraction:
         """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
         _, first, _ = self._moments
-        return _ratio(first, self.dist.total)
+        return self._fraction(first)
 
     @cached_property
     def variance(self) -> Fraction:

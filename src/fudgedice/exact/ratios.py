@@ -1,0 +1,114 @@
+"""Exact chances as Fractions, built fast: every count of a distribution is
+over one denominator, a product of dice sizes."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+
+
+def _reduced(numerator: int, denominator: int) -> Fraction:
+    """A Fraction already in lowest terms, built without checking again."""
+    value = object.__new__(Fraction)
+    value._numerator = numerator  # type: ignore[attr-defined]
+    value._denominator = denominator  # type: ignore[attr-defined]
+    return value
+
+
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
+
+    Odds tables build thousands of Fractions; the public constructor spends
+    most of its time deciding what kind of numbers it was given. Here they are
+    always ints, so reduce by the gcd and fill the two slots directly.
+    """
+    common = math.gcd(numerator, denominator)
+    return _reduced(numerator // common, denominator // common)
+
+
+class Reducer:
+    """Fractions over one denominator, reduced by its small prime factors.
+
+    Every denominator of the odds is a product of dice sizes, so its prime
+    factors are at most the largest die. Dividing a count by those few primes
+    costs a few passes over its digits, where ``math.gcd`` of numbers of
+    thousands of digits is quadratic: ``odds("10000dF").outcomes`` builds
+    20001 Fractions of some 4800 digits each.
+    """
+
+    __slots__ = ("denominator", "factors")
+
+    def __init__(self, denominator: int) -> None:
+        self.denominator = denominator
+        factors: list[tuple[int, int]] = []
+        rest = denominator
+        for prime in _small_primes():
+            if rest == 1:
+                break
+            exponent = 0
+            while rest % prime == 0:
+                rest //= prime
+                exponent += 1
+            if exponent:
+                factors.append((prime, exponent))
+        # a factor beyond the largest die: leave the reduction to gcd
+        self.factors: list[tuple[int, int]] | None = factors if rest == 1 else None
+
+    def __call__(self, numerator: int) -> Fraction:
+        if self.factors is None or numerator == 0:
+            return _ratio(numerator, self.denominator)
+        removed = 1
+        for prime, exponent in self.factors:
+            chunk_power = _CHUNKS.get(prime, 1)
+            chunk = prime**chunk_power
+            taken = 0
+            while taken < exponent:
+                # one pass over the digits tells up to chunk_power factors at
+                # once: the remainder is a small int whose own factors say the rest
+                rest = numerator % chunk
+                step = chunk_power if rest == 0 else _valuation(rest, prime)
+                step = min(step, exponent - taken)
+                if step == 0:
+                    break
+                numerator //= prime**step
+                taken += step
+                if step < chunk_power:
+                    break
+            removed *= prime**taken
+        return _reduced(numerator, self.denominator // removed)
+
+    def complement(self, fraction: Fraction) -> Fraction:
+        """1 - ``fraction`` for a fraction over this denominator: the same
+        denominator, no reduction to do again."""
+        return _reduced(fraction.denominator - fraction.numerator, fraction.denominator)
+
+
+def _valuation(number: int, prime: int) -> int:
+    """How many times ``prime`` divides the small ``number`` (> 0)."""
+    count = 0
+    while number % prime == 0:
+        number //= prime
+        count += 1
+    return count
+
+
+_CHUNKS = {prime: max(1, int(29 / math.log2(prime))) for prime in (2, 3, 5, 7)}
+"""For the small primes, how many factors one remainder can tell: the chunk
+stays below 2**30, where CPython divides a long integer fastest."""
+
+
+@cache
+def _small_primes() -> tuple[int, ...]:
+    """The primes up to the largest die a roll may name (10,000 sides)."""
+    limit = 10_000
+    sieve = bytearray([1]) * (limit + 1)
+    sieve[0:2] = b"\x00\x00"
+    for number in range(2, 101):
+        if sieve[number]:
+            sieve[number * number :: number] = bytes(len(range(number * number, limit + 1, number)))
+    return tuple(number for number, prime in enumerate(sieve) if prime)
+
+
+if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
+    _reduced = Fraction  # an unfamiliar fractions module: take the public road
