@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,3 +69,16 @@ def test_odds_columns_are_consistent() -> None:
         assert outcome.at_least == 1 - running + outcome.p
     assert running == 1
     assert odds.at_least_table() == {o.value: o.at_least for o in odds.outcomes}
+
+
+@pytest.mark.parametrize("text", ["4dF", "3d6", "5dF+2", "d6!", "2d6!", "4d6kh3", "3dF.1", "d%"])
+def test_every_row_is_its_own_fraction(text: str) -> None:
+    """Rows built by symmetry and by complement equal each count over the total,
+    cut-off tails (d6!) included."""
+    odds = fudgedice.odds(text)
+    dist = odds.dist
+    for row in odds.outcomes:
+        offset = row.value - dist.lo
+        assert row.p == Fraction(dist.counts[offset], dist.total)
+        assert row.at_least == Fraction(sum(dist.counts[offset:]), dist.total)
+        assert row.at_most == Fraction(sum(dist.counts[: offset + 1]), dist.total)

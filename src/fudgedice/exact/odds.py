@@ -186,18 +186,28 @@ class Odds:
         counts, lo = self.dist.counts, self.dist.lo
         fraction = self._fraction
         above = self._at_least_counts
-        at_least = [fraction(count) for count in above]
+        whole = fraction(self.dist.mass)
         assert self._reducer is not None
         complement = self._reducer.complement
-        whole = fraction(self.dist.mass)
-        # at most v is everything less at least v+1; the whole mass at the top
-        at_most = [complement(at_least[index + 1]) for index in range(len(counts) - 1)]
-        at_most.append(whole)
-        if self.dist.mass != self.dist.total:
+        # a symmetric distribution (every Fudge pool) has each chance twice,
+        # and at least v is everything less at least (its mirror + 1)
+        symmetric = counts == counts[::-1]
+        complete = self.dist.mass == self.dist.total
+        size = len(counts)
+        at_least = [whole] * size
+        for index in range(size):
+            mirror = size - index
+            if symmetric and complete and 0 < mirror < index:
+                at_least[index] = complement(at_least[mirror])
+            else:
+                at_least[index] = fraction(above[index])
+        if complete:
+            # at most v is everything less at least v+1; the whole mass at the top
+            at_most = [complement(at_least[index + 1]) for index in range(size - 1)]
+            at_most.append(whole)
+        else:
             # part of the mass was cut off: "everything" is not 1
             at_most = [fraction(count) for count in self._at_most_counts]
-        # a symmetric distribution (every Fudge pool) has each chance twice
-        symmetric = counts == counts[::-1]
         chances: dict[int, Fraction] = {}
         rows = []
         for index, count in enumerate(counts):
