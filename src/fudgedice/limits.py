@@ -43,8 +43,9 @@ class Limits:
     """Size of the largest big-integer product (Kronecker convolution) an exact
     measure may compute: CPython multiplies big integers in about a second
     at this size, and in minutes well beyond it."""
-    max_recurrence_work: int = 80_000_000
-    """Estimated machine-word operations of Miller's power recurrence."""
+    max_recurrence_work: int = 30_000_000
+    """Estimated machine-word operations of Miller's power recurrence (CPython
+    does about 30 million of these big-integer word steps a second)."""
     max_pairs: int = 2_000_000
     """Outcome pairs when multiplying or dividing two random values."""
     max_samples: int = 100_000_000

@@ -25,6 +25,7 @@ from math import log2
 
 from ..errors import DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
+from . import kernels
 from .kernels import convolve, power
 
 
@@ -126,6 +127,16 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
         return Dist.constant(0)
     check_span(n * die.lo, n * die.hi)
     check_size(n * (len(die.counts) - 1) + 1, n * log2(die.total), what)
+    try:
+        kernels.power_kernel(list(die.counts), n)
+    except LimitError as error:
+        largest = kernels.largest_power(list(die.counts), n)
+        error.hint = (
+            f"{largest} such dice is the most whose exact odds fit in about a second"
+            if largest
+            else None
+        )
+        raise
     # a Dist's end counts are non-zero, so the power's are too: no trimming
     return Dist(n * die.lo, tuple(power(die.counts, n)), die.total**n)
 

@@ -12,6 +12,8 @@ Each refuses, before the work, a product too big to finish in about a second.
 
 from __future__ import annotations
 
+import math
+
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
 
@@ -130,19 +132,47 @@ def power(base: list[int] | tuple[int, ...], n: int) -> list[int]:
         return [1]
     if n == 1 or len(base) == 1:
         return [c**n for c in base] if len(base) == 1 else base
+    kernel = power_kernel(base, n)
+    if kernel == "three faces":
+        return _power_three_faces(base, n)
+    if kernel == "miller":
+        return _power_miller(base, n)
+    return _power_kronecker(base, n)
+
+
+def power_kernel(base: list[int], n: int) -> str:
+    """Which kernel raises ``base`` to the n-th power within about a second:
+    ``three faces``, ``miller`` or ``kronecker``; a LimitError, before any
+    work, when none would."""
     if len(base) == 3 and n <= 64:
-        return _power_three_faces(base, n)  # dF and d3 pools: the common case
+        return "three faces"  # dF and d3 pools: the common case
     terms = sum(1 for c in base[1:] if c)
     length = n * (len(base) - 1) + 1
-    slot_bits = ((sum(base) ** n).bit_length() // 8 + 1) * 8
-    # Miller costs about outcomes x terms big-integer steps (half the outcomes
-    # for a symmetric die); packing wins when the die has many faces (exploded
-    # dice, d100) and the pool is small. Either is refused past about a second.
-    miller_work = (length // 2 + 1) * terms * (slot_bits // 64 + 1)
+    slot_bits = (int(n * math.log2(sum(base))) // 8 + 2) * 8
+    # Miller costs about outcomes x terms big-integer steps (a symmetric die's
+    # pool is built from its lower half); packing wins when the die has many
+    # faces (exploded dice, d100) and the pool is small.
+    steps = length // 2 + 1 if base == base[::-1] else length
+    miller_work = steps * terms * (slot_bits // 64 + 1)
     kronecker_bits = slot_bits * length
     if terms <= 8 or n > 64 or kronecker_bits > DEFAULT_LIMITS.max_product_bits:
         if miller_work > DEFAULT_LIMITS.max_recurrence_work:
             check_product(kronecker_bits)
-            return _power_kronecker(base, n)
-        return _power_miller(base, n)
-    return _power_kronecker(base, n)
+            return "kronecker"
+        return "miller"
+    return "kronecker"
+
+
+def largest_power(base: list[int], n: int) -> int:
+    """The largest exponent below ``n`` whose power :func:`power_kernel`
+    accepts (0 when none does): what a refusal can offer instead."""
+    low, high = 0, n - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        try:
+            power_kernel(base, middle)
+        except LimitError:
+            high = middle - 1
+        else:
+            low = middle
+    return low
