@@ -15,8 +15,9 @@ import click
 from . import api
 from .api import odds as measure_odds
 from .api import program_with_table
-from .errors import DiceError
+from .errors import DiceError, LimitError
 from .exact.odds import approximate, decimal
+from .limits import DEFAULT_LIMITS
 from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
@@ -143,6 +144,8 @@ def roll(
     for index in range(times):
         each = base if times == 1 else _nth_seed(base, index)
         rolls.append(program.roll(random.Random(each), each))
+        if index == 0:
+            _check_run(rolls[0], times)
     if as_json:
         payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
@@ -151,6 +154,19 @@ def roll(
     if times > 1:
         blocks.append(_summary([r.total for r in rolls]))
     click.echo("\n\n".join(blocks))
+
+
+def _check_run(first: Roll, times: int) -> None:
+    """Refuse an ``-n`` run whose dice, at the first roll's count, would be
+    more than one request may roll: each roll is in bounds, their sum not."""
+    limit = DEFAULT_LIMITS.max_request_dice
+    each = max(1, len(first.dice))
+    if each * times > limit:
+        raise LimitError(
+            f"{times} rolls of {first.notation} would roll about {each * times:,} dice, "
+            f"more than the limit of {limit:,} in one request",
+            hint=f"at most -n {max(1, limit // each)} for this roll",
+        )
 
 
 def _summary(totals: list[int]) -> str:

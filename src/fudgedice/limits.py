@@ -48,8 +48,14 @@ class Limits:
     does about 30 million of these big-integer word steps a second)."""
     max_pairs: int = 2_000_000
     """Outcome pairs when multiplying or dividing two random values."""
-    max_samples: int = 100_000_000
-    """Rolls in one call to ``sample``."""
+    max_samples: int = 10_000_000
+    """Rolls in one call to ``sample`` (their totals alone take 80 MB)."""
+    max_sample_tosses: int = 30_000_000
+    """Dice one call to ``sample`` may toss (about a second of NumPy work),
+    when it can't draw whole rolls from the exact distribution."""
+    max_request_dice: int = 200_000
+    """Dice one request may roll with every die's story kept (``-n`` runs
+    included): about a second, and well under 500 MB."""
 
 
 DEFAULT_LIMITS = Limits()

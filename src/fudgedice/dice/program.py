@@ -16,12 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import DiceValueError
+from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
 from ..language.diagnostics import modifier_typo, suggest, suggest_other
 from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
+from ..limits import DEFAULT_LIMITS
 from ..render.explain import roll_text
 from ..results.roll import Roll
 from .arithmetic import WordValue
@@ -136,7 +137,24 @@ class Program:
             exact = sample_exactly(self.dist, n, rng)
             if exact is not None:
                 return exact
+        self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
+
+    def dice_per_roll(self) -> int:
+        """About how many dice one roll tosses: those of one roll made here
+        (explosions and rerolls included; at most the per-roll limit)."""
+        return max(1, len(self.roll(random.Random(0), None).dice))
+
+    def check_tosses(self, n: int) -> None:
+        """Refuse, before any work, a sample that would toss too many dice."""
+        limit = DEFAULT_LIMITS.max_sample_tosses
+        each = self.dice_per_roll()
+        if n * each > limit:
+            raise LimitError(
+                f"sampling {n:,} rolls of {self.expression.text} tosses about "
+                f"{n * each:,} dice, more than the limit of {limit:,}",
+                hint=f"at most {max(1, limit // each):,} rolls of it can be sampled at once",
+            )
 
 
 def _explained(result: Roll) -> Roll:

@@ -22,8 +22,10 @@ from ..errors import LimitError
 from .dist import Dist
 from .ratios import Reducer
 
-_MAX_EXACT_CHARACTERS = 50_000_000
-"""Digits of exact fractions one JSON document of odds may hold."""
+MAX_EXACT_CHARACTERS = 15_000_000
+"""Digits of exact fractions one document of odds (JSON, or a table with
+``--exact --all``) may hold: writing out long integers is quadratic in
+CPython, and this many take about a second."""
 
 
 def exact_text(p: Fraction) -> str:
@@ -269,7 +271,7 @@ class Odds:
         # building them, a document too long for anyone to read or parse
         digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
         size = len(self.dist.counts) * digits * 2
-        if size > _MAX_EXACT_CHARACTERS:
+        if size > MAX_EXACT_CHARACTERS:
             raise LimitError(
                 f"the exact odds of {self.notation} as JSON would take about "
                 f"{size // 1_000_000} MB of fractions; the table (without --json) and "

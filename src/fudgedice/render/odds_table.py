@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..exact.odds import Odds, approximate, decimal
+from ..errors import LimitError
+from ..exact.odds import MAX_EXACT_CHARACTERS, Odds, approximate, decimal
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -29,6 +30,16 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             start = max(0, min(middle - half, len(shown) - _MAX_ROWS))
             shown = shown[start : start + _MAX_ROWS]
     hidden = len(present) - len(shown)
+    # at most every digit of the denominator twice a row: refuse before any is written
+    widest = 2 * digits(total) + 1
+    if show_exact and len(shown) * widest > MAX_EXACT_CHARACTERS:
+        raise LimitError(
+            f"the exact fractions of {len(shown):,} rows would take up to "
+            f"{len(shown) * widest // 1_000_000} MB of digits, more than the limit of "
+            f"{MAX_EXACT_CHARACTERS // 1_000_000} MB",
+            hint="without --all the table shows the rows that hold the probability; "
+            "without --exact, percentages",
+        )
     rows = [odds.outcome_at(lo + index) for index in shown]
     peak = Fraction(max(counts), total)
     # degrees and margins carry their sign (+1 Good) even when none is negative

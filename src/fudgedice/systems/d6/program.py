@@ -171,6 +171,7 @@ class D6Program(Program):
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
+        self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
         return sample_sides(self.left.shape(), right, n, rng)
 

@@ -265,6 +265,7 @@ class FudgeProgram(Program):
                     "too many dice to sample with advantage or a technique; "
                     "measure the roll with odds instead"
                 )
+        self.check_tosses(n)
         totals = sample_node(self.left.expr, rng, n, self.word_value)
         if self.right is not None:
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
