@@ -265,3 +265,57 @@ def test_huge_values_print_in_scientific_form() -> None:
     code, output = cli("roll", big, "-n", "2")
     assert code == 0
     assert "(mean 1.000e+309" in output
+
+
+@pytest.mark.parametrize(
+    ("call", "message", "hint"),
+    [
+        (
+            lambda: fudgedice.odds("4d12!p>3"),
+            "exact odds here would multiply numbers of",
+            "3 such dice is the most whose exact odds fit in about a second",
+        ),
+        (
+            lambda: fudgedice.sample("100d6kh3", 10**6),
+            "tosses about 100,000,000 dice",
+            "at most 300,000 rolls of it can be sampled at once",
+        ),
+        (lambda: fudgedice.sample("4dF", 10**8), "more than the limit of 10000000", None),
+        (
+            lambda: fudgedice.odds("d6: 3D cp99"),
+            "99 Character Points on one roll is more than the limit of 20",
+            "each is an exploding die of its own; cp20 is the most one roll may spend",
+        ),
+        (
+            lambda: fudgedice.odds("1000d20").to_dict(),
+            "as JSON would take about 49 MB",
+            None,
+        ),
+    ],
+)
+def test_work_past_the_budget_is_refused_naming_what_passes(
+    call: object, message: str, hint: str | None
+) -> None:
+    assert callable(call)
+    with pytest.raises(fudgedice.LimitError) as caught:
+        call()
+    assert message in caught.value.message
+    assert caught.value.hint == hint
+
+
+def test_a_run_of_rolls_has_one_budget() -> None:
+    code, output = cli("roll", "10000d6", "-n", "1000")
+    assert code == 2
+    assert "would roll about 10,000,000 dice, more than the limit of 200,000" in output
+    assert "at most -n 20 for this roll" in output
+    code, _ = cli("roll", "10000d6", "-n", "20")
+    assert code == 0
+
+
+def test_an_exact_table_of_every_row_has_a_budget() -> None:
+    code, output = cli("odds", "10000dF", "--exact", "--all")
+    assert code == 2
+    assert "more than the limit of 15 MB" in output
+    code, output = cli("odds", "1000dF", "--exact", "--all")
+    assert code == 0
+    assert len(output.splitlines()) > 2000

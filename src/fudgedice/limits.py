@@ -48,6 +48,9 @@ class Limits:
     does about 30 million of these big-integer word steps a second)."""
     max_pairs: int = 2_000_000
     """Outcome pairs when multiplying or dividing two random values."""
+    max_character_points: int = 20
+    """Character Point dice on one side of a D6 System roll: each explodes,
+    and exact odds of two sides of 20 take about a second."""
     max_samples: int = 10_000_000
     """Rolls in one call to ``sample`` (their totals alone take 80 MB)."""
     max_sample_tosses: int = 30_000_000

@@ -228,13 +228,22 @@ def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | N
             count_text = cp.group(1) if value is None else value
             if (value is not None and cp.group(1)) or not (count_text or "1").isdigit():
                 raise _fail(expression, "write Character Points as cp2 or cp=2", option.position)
-            character_points = int(count_text or "1")
-            if character_points > DEFAULT_LIMITS.max_dice:
+            if len(count_text) > 6:
                 raise LimitError(
-                    f"{character_points} Character Points is more than the limit of "
-                    f"{DEFAULT_LIMITS.max_dice} dice",
+                    "write Character Points as a small number, such as cp2",
                     text=expression.text,
                     position=option.position,
+                )
+            character_points = int(count_text or "1")
+            limit = DEFAULT_LIMITS.max_character_points
+            if character_points > limit:
+                raise LimitError(
+                    f"{character_points} Character Points on one roll is more than the "
+                    f"limit of {limit}",
+                    text=expression.text,
+                    position=option.position,
+                    hint=f"each is an exploding die of its own; cp{limit} is the most one roll "
+                    "may spend",
                 )
         elif name == "crit":
             if value not in CRIT_RULES:
