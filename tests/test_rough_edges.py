@@ -319,3 +319,22 @@ def test_an_exact_table_of_every_row_has_a_budget() -> None:
     code, output = cli("odds", "1000dF", "--exact", "--all")
     assert code == 0
     assert len(output.splitlines()) > 2000
+
+
+@pytest.mark.parametrize(
+    ("args", "starts"),
+    [
+        (("roll", "--seed", "1", "-(Legendary)"), "-(Legendary) = "),
+        (("roll", "-4dF", "--seed", "1", "-n", "2"), "-4dF = "),
+        (("roll", "-n3", "4dF", "--seed", "2"), "4dF = "),
+        (("read", "--json", "-Good", "+", "-", "0", "0"), "{"),
+        (("odds", "-4dF"), "-4dF"),
+    ],
+)
+def test_a_roll_starting_with_a_minus_sign_is_never_read_as_options(
+    args: tuple[str, ...], starts: str
+) -> None:
+    code, output = cli(*args)
+    assert code == 0, output
+    assert output.startswith(starts)
+    assert "Usage:" not in output

@@ -28,23 +28,41 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class RollCommand(click.Command):
     """A command whose words form a roll, which may start with a minus sign
-    (``-1+4dF``): single-dash words are the roll's, but a mistyped long option
-    (``--sed 3``) is click's own "no such option", never a piece of the roll."""
+    (``-1+4dF``, ``-(Legendary)``): a word is an option only when it is one of
+    the command's own; every other word belongs to the roll, wherever it
+    stands. A mistyped long option (``--sed 3``) is click's own "no such
+    option", never a piece of the roll."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = sorted(
-            name
-            for param in self.get_params(ctx)
-            for name in (*param.opts, *param.secondary_opts)
-            if name.startswith("--")
-        )
-        for arg in args:
+        takes_value: dict[str, bool] = {}
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                for name in (*param.opts, *param.secondary_opts):
+                    takes_value[name] = not (param.is_flag or param.count)
+        longs = sorted(name for name in takes_value if name.startswith("--"))
+        options: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
             if arg == "--":
-                break  # everything after it is the roll
-            name = arg.split("=", 1)[0]
-            if name.startswith("--") and name not in known:
-                raise click.NoSuchOption(name, possibilities=known, ctx=ctx)
-        return super().parse_args(ctx, args)
+                words.extend(rest)  # everything after it is the roll
+                break
+            name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+            if arg.startswith("--") and name not in takes_value:
+                raise click.NoSuchOption(name, possibilities=longs, ctx=ctx)
+            if name not in takes_value or (
+                len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
+            ):
+                words.append(arg)  # "-4dF", "-dh", "-(Legendary)": the roll's
+                continue
+            options.append(arg)
+            attached = "=" in arg or (len(arg) > 2 and not arg.startswith("--"))
+            if takes_value[name] and not attached:
+                value = next(rest, None)  # its value, which may look like a roll
+                if value is not None:
+                    options.append(value)
+        # options first, then '--': click reads no word of the roll as an option
+        return super().parse_args(ctx, [*options, "--", *words])
 
 
 def _friendly(command: F) -> F:
