@@ -43,7 +43,9 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     axes.set_xlabel("result")
     axes.set_ylabel("chance of exactly (%)")
     mean, stdev = approximate(decimal(odds.mean), 3), approximate(odds.spread, 3)
-    axes.set_title(f"{odds.notation}   mean {mean}, stdev {stdev}")
+    # tabs and line breaks have no glyph in the chart's font
+    notation = " ".join(odds.notation.split())
+    axes.set_title(f"{notation}   mean {mean}, stdev {stdev}")
     second = axes.twinx()
     second.plot(values, at_least, color="#c0392b", marker=".", label="at least")
     second.set_ylabel("chance of at least (%)")
