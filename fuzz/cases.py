@@ -64,6 +64,10 @@ SEED_ROLLS = (
     "4dF.1",
     "d%",
     "4dF!!",
+    "300d6!",
+    "1000dF!",
+    "50d10!!kh3",
+    "d6: 100D cp5 crit=cancel opp 100D",
 )
 
 SYSTEM = re.compile(r"\s*([A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*)\s*:")

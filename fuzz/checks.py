@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -180,6 +181,8 @@ def run_text(case: TextCase, meter: Meter, api: Any) -> None:
     if odds is not None:
         _check_odds(meter, odds, case.probes)
     roll = first.value[0] if first.ok and first.value else None
+    if roll is not None or odds is not None:
+        _ascii_only(meter, "roll" if roll is not None else "odds", text)
     if roll is not None and odds is not None:
         _in_support(meter, "roll", "roll-outside-odds", roll.total, odds)
         unknown = [e for e in roll.events if e not in odds.events]
@@ -195,6 +198,21 @@ def run_text(case: TextCase, meter: Meter, api: Any) -> None:
     elif first.refused is not None:
         meter.skips.append("read: the roll itself was refused")
     _sample(meter, api, case, odds)
+
+
+def _ascii_only(meter: Meter, entry: str, text: str) -> None:
+    """The language is ASCII (a label aside): a roll accepted with another character
+    was read through a case-insensitive match (the Kelvin sign as 'k')."""
+    roll = text.split("#", 1)[0]
+    odd = sorted({c for c in roll if not c.isascii()})
+    if odd:
+        names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in odd)
+        meter.problem(
+            "non-ascii-accepted",
+            entry,
+            f"a roll with {names} outside its label is accepted",
+            text,
+        )
 
 
 def _rolled(roll: Roll) -> tuple[Roll, dict[str, Any]]:

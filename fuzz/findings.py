@@ -34,6 +34,7 @@ KINDS = {
     "read-refused": "reading a roll's own faces was refused",
     "invariant": "a result that contradicts itself (odds not summing to 1, ...)",
     "invalid-json": "a result that is not valid JSON",
+    "non-ascii-accepted": "a roll with a look-alike character (the Kelvin sign) taken as ASCII",
 }
 
 
