@@ -72,8 +72,9 @@ class Meter:
     calls: list[tuple[str, float]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skips: list[str] = field(default_factory=list)
-    shown: str | None = None
-    """The concrete input, when the case's own description leaves something out."""
+    shown: dict[str, str] = field(default_factory=dict)
+    """The concrete input of a call, where the case's own description leaves
+    something out (faces read, a temporary file)."""
     recycle: bool = False
     """Set after a MemoryError: the worker is replaced."""
 
@@ -456,7 +457,7 @@ def run_read(case: ReadCase, meter: Meter, api: Any) -> None:
     if not rolled.ok or rolled.value is None:
         return
     faces = mutate_faces(random.Random(case.mutation_seed), hand_faces(rolled.value).written)
-    meter.shown = f"fudgedice.read({case.text!r}, {short(faces)})"
+    meter.shown["read(mutated faces)"] = f"fudgedice.read({case.text!r}, {short(faces)})"
     read = meter.call("read(mutated faces)", lambda: roll_view(api.read(case.text, faces)))
     del read
 
@@ -496,15 +497,17 @@ def run_cli(case: CliCase, meter: Meter, api: Any) -> None:
                 Path(folder) / ("missing" + case.plot if "/" in case.plot else "chart" + case.plot)
             )
         argv = case.argv(faces, plot_path)
+        entry = "cli " + (case.command or "(no command)")
+        if case.subprocess:
+            entry = "cli(subprocess) " + (case.command or "-")
         if faces is not None or plot_path is not None:
-            meter.shown = (
+            meter.shown[entry] = (
                 ("subprocess: " if case.subprocess else "")
                 + "fudgedice "
                 + " ".join(short(a) if len(a) > 60 else _quote(a) for a in argv)
             )
-        entry = "cli " + (case.command or "(no command)")
         if case.subprocess:
-            _run_subprocess(meter, "cli(subprocess) " + (case.command or "-"), argv)
+            _run_subprocess(meter, entry, argv)
             return
         result = meter.call(entry, lambda: CliRunner().invoke(cli_main, argv))
         if not result.ok or result.value is None:
@@ -512,55 +515,69 @@ def run_cli(case: CliCase, meter: Meter, api: Any) -> None:
         run = result.value
         if not _clean_exit(meter, entry, run):
             return
-        if run.output.startswith("Usage:") and _refused_a_roll(meter, api, case, run):
+        if run.output.startswith("Usage:"):
+            _usage_for_a_roll(meter, api, case, run)
             return
         if run.exit_code != 0:
             return
         if case.command == "roll" and case.seed is not None and "--json" in argv:
             _compare_roll(meter, api, case, run.stdout)
         elif case.command == "odds" and "--json" in argv:
-            meter.call("cli odds", lambda: _strict_json(run.stdout))
+            meter.check("cli odds", lambda: _strict_json(run.stdout))
         elif case.command == "read" and own_faces and rolled is not None and "--json" in argv:
-            data = _strict_json(run.stdout)
-            if data.get("total") != rolled.total:
-                meter.problem(
-                    "read-mismatch",
-                    entry,
-                    "fudgedice read of a roll's own faces prints another total",
-                    f"printed {data.get('total')}, rolled {rolled.total}",
-                )
+            total = rolled.total
+
+            def same_total() -> None:
+                data = _strict_json(run.stdout)
+                if data.get("total") != total:
+                    raise Broken(
+                        "read-mismatch",
+                        "fudgedice read of a roll's own faces prints another total",
+                        f"printed {data.get('total')}, rolled {total}",
+                    )
+
+            meter.check(entry, same_total)
         if plot_path is not None and not (
             Path(plot_path).exists() and Path(plot_path).stat().st_size
         ):
             meter.problem("invariant", entry, "--plot exited 0 but wrote no chart")
 
 
-def _refused_a_roll(meter: Meter, api: Any, case: CliCase, run: Any) -> bool:
-    """A roll or odds the CLI answered with its help or a usage error, where the
-    Python API takes the same text (a roll starting with '-' read as options)."""
-    if case.command not in ("roll", "odds") or case.text is None:
-        return False
+def _usage_for_a_roll(meter: Meter, api: Any, case: CliCase, run: Any) -> None:
+    """The CLI answered a roll with its help (exit 0) or a usage error, where no
+    option asked for either: a word of the roll starting with '-' read as options
+    ('-4d6kh3' holds -h; '-1 vs Legendary' holds -n)."""
+    if case.command not in ("roll", "odds", "read") or case.text is None:
+        return
     options = case.before + case.after
     if "-h" in options or "--help" in options or "--d100-table" in options:
-        return False
+        return
     if case.times is not None and not 1 <= case.times <= 1000:
-        return False
+        return
     words = case.text.split() if case.split and case.text.split() else [case.text]
+    if any(word in ("-h", "--help", "--") for word in words):
+        return
+    if run.exit_code == 0:
+        meter.problem(
+            "cli-api-mismatch",
+            "cli " + case.command,
+            f"fudgedice {case.command} printed its help for a roll starting with '-'",
+            run.output.strip().splitlines()[0][:200],
+        )
+        return
+    if case.command == "read":
+        return
     text = " ".join(words).strip()
-    if words[0] in ("-h", "--help") or not text:
-        return False
     function = api.roll if case.command == "roll" else api.odds
     ours = meter.call(case.command, lambda: function(text))
-    if not ours.ok:
-        return False
-    what = "printed its help" if run.exit_code == 0 else "stopped with a usage error"
-    meter.problem(
-        "cli-api-mismatch",
-        "cli " + case.command,
-        f"fudgedice {case.command} {what} for a roll that fudgedice.{case.command} accepts",
-        run.output.strip().splitlines()[-1][:200] if run.exit_code else "",
-    )
-    return True
+    if ours.ok:
+        meter.problem(
+            "cli-api-mismatch",
+            "cli " + case.command,
+            f"fudgedice {case.command} stopped with a usage error for a roll "
+            f"that fudgedice.{case.command} accepts",
+            run.output.strip().splitlines()[-1][:200],
+        )
 
 
 def _quote(arg: str) -> str:
@@ -609,10 +626,12 @@ def _compare_roll(meter: Meter, api: Any, case: CliCase, printed: str) -> None:
     assert case.seed is not None and case.text is not None
     words = case.text.split() if case.split and case.text.split() else [case.text]
     text = " ".join(words).strip()
-    data = meter.call("cli roll", lambda: _strict_json(printed))
-    if not data.ok:
+    try:
+        data = _strict_json(printed)
+    except Broken as error:
+        meter.problem(error.kind, "cli roll", str(error), error.detail)
         return
-    rolls = data.value if isinstance(data.value, list) else [data.value]
+    rolls = data if isinstance(data, list) else [data]
     base = _cli_seed(case.seed)
     times = case.times or 1
     for index, printed_roll in enumerate(rolls[:5]):

@@ -88,7 +88,7 @@ def normalise(message: str, text: str | None) -> str:
     """The message with the input, quoted parts and numbers taken out."""
     if text and len(text) > 2:
         message = message.replace(text, "<input>")
-    message = re.sub(r"'[^']{0,80}'|\"[^\"]{0,80}\"", "'…'", message)
+    message = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", message)
     message = re.sub(r"-?[0-9]+", "N", message)
     return message[:160]
 

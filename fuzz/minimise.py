@@ -77,7 +77,9 @@ def minimise(
         system = case_system(trial)
         for problem in done.result.problems:
             if ledger.key(problem, candidate, system) == finding.key:
-                shown[candidate] = done.result.shown or shown_for(trial, problem.entry)
+                shown[candidate] = done.result.shown.get(problem.entry) or shown_for(
+                    trial, problem.entry
+                )
                 return True
         return False
 

@@ -53,7 +53,9 @@ class Result:
     calls: list[tuple[str, float]]
     problems: list[Problem]
     skips: list[str] = field(default_factory=list)
-    shown: str | None = None
+    shown: dict[str, str] = field(default_factory=dict)
+    """The concrete input of a call (by entry), where the case's own
+    description leaves something out."""
     internal: str | None = None
     """A bug of the fuzzer itself (its traceback), not a finding."""
     retire: bool = False

@@ -140,7 +140,7 @@ def _collect(summary: Summary, done: Done, out: TextIO) -> None:
         print(f"fuzzer bug on case {done.index}:\n{result.internal}", file=out)
     text = getattr(done.case, "text", None)
     for problem in result.problems:
-        shown = result.shown or shown_for(done.case, problem.entry)
+        shown = result.shown.get(problem.entry) or shown_for(done.case, problem.entry)
         new = summary.ledger.add(
             problem, done.index, done.case, text, shown, case_system(done.case)
         )
