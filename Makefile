@@ -3,8 +3,11 @@
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+# make fuzz SECONDS=600 SEED=2
+SECONDS ?= 60
+SEED    ?= 1
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench fuzz clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -27,8 +30,8 @@ demo: $(STAMP)
 	$(BIN)/fudgedice table techniques
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks fuzz
+	$(BIN)/ruff format --check src tests benchmarks fuzz
 	$(BIN)/mypy
 
 test: lint
@@ -37,6 +40,11 @@ test: lint
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh
 	$(BIN)/python benchmarks/run.py
+
+# Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
+# the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.
+fuzz: $(STAMP)
+	PYTHONPATH=src $(BIN)/python -m fuzz --seconds $(SECONDS) --seed $(SEED)
 
 clean:
 	rm -rf $(VENV) benchmarks/.d20-venv .pytest_cache .mypy_cache .ruff_cache
