@@ -638,7 +638,7 @@ def _compare_roll(meter: Meter, api: Any, case: CliCase, printed: str) -> None:
         if times == 1:
             seed: int | str = base
         else:
-            seed = base + index if isinstance(base, int) else f"{base}#{index + 1}"
+            seed = f"{base}#{index + 1}"  # each roll of an -n run: S#1, S#2, ...
         ours = meter.call("roll", lambda s=seed: api.roll(text, seed=s))  # type: ignore[misc]
         if ours.failed:
             return

@@ -60,7 +60,7 @@ class Dice:
 
     def parse(self, text: str) -> Expression:
         """The parse tree of a roll (cached), or the project's own error."""
-        return parser.parse(text, self.vocabulary)
+        return parser.parse(arguments.text(text), self.vocabulary)
 
     def _compile(self, text: str) -> Program:
         try:
@@ -148,6 +148,8 @@ class Dice:
         exact = arguments.flag(exact, "exact")
         if to is not None:
             to = arguments.count(to, "to")
+            if not 1 <= to <= MAX_TABLE_ROWS:
+                raise LimitError(f"to is a whole number from 1 to {MAX_TABLE_ROWS}, not {to}")
         spec = self.tables.get(key)
         if spec is None:
             raise DiceValueError(
@@ -162,6 +164,9 @@ class Dice:
             )
         return spec.make(TableOptions(exact=exact, to=to))
 
+
+MAX_TABLE_ROWS = 10_000
+"""Rows of a table that goes on (``--to``)."""
 
 DICE = Dice(SYSTEMS)
 """The language with every system: what the functions below and the CLI use."""

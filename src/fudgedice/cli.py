@@ -47,8 +47,10 @@ class RollCommand(click.Command):
             if arg == "--":
                 words.extend(rest)  # everything after it is the roll
                 break
-            name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
-            if arg.startswith("--") and name not in takes_value:
+            # an option's name is letters: "--0d20" is minus minus 0d20
+            long = arg.startswith("--") and arg[2:3].isalpha()
+            name = arg.split("=", 1)[0] if long else arg[:2]
+            if long and name not in takes_value:
                 raise click.NoSuchOption(name, possibilities=longs, ctx=ctx)
             if name not in takes_value or (
                 len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
@@ -56,7 +58,7 @@ class RollCommand(click.Command):
                 words.append(arg)  # "-4dF", "-dh", "-(Legendary)": the roll's
                 continue
             options.append(arg)
-            attached = "=" in arg or (len(arg) > 2 and not arg.startswith("--"))
+            attached = "=" in arg if long else len(arg) > 2
             if takes_value[name] and not attached:
                 value = next(rest, None)  # its value, which may look like a roll
                 if value is not None:

@@ -26,6 +26,10 @@ MAX_EXACT_CHARACTERS = 15_000_000
 """Digits of exact fractions one document of odds (JSON, or a table with
 ``--exact --all``) may hold: writing out long integers is quadratic in
 CPython, and this many take about a second."""
+MAX_DIGIT_WORK = 10**10
+"""Digits written times the digits of each number: CPython writes an integer
+out in time quadratic in its length, so a few rows of numbers of 20,000 digits
+cost as much as thousands of short ones."""
 
 
 def exact_text(p: Fraction) -> str:
@@ -271,7 +275,7 @@ class Odds:
         # building them, a document too long for anyone to read or parse
         digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
         size = len(self.dist.counts) * digits * 2
-        if size > MAX_EXACT_CHARACTERS:
+        if size > MAX_EXACT_CHARACTERS or size * digits > MAX_DIGIT_WORK:
             raise LimitError(
                 f"the exact odds of {self.notation} as JSON would take about "
                 f"{size // 1_000_000} MB of fractions; the table (without --json) and "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 
 def _reduced(numerator: int, denominator: int) -> Fraction:
@@ -46,11 +46,8 @@ class Reducer:
         for prime in _small_primes():
             if rest == 1:
                 break
-            exponent = 0
-            while rest % prime == 0:
-                rest //= prime
-                exponent += 1
-            if exponent:
+            if rest % prime == 0:
+                exponent, rest = _strip(rest, prime)
                 factors.append((prime, exponent))
         # a factor beyond the largest die: leave the reduction to gcd
         self.factors: list[tuple[int, int]] | None = factors if rest == 1 else None
@@ -61,20 +58,14 @@ class Reducer:
         removed = 1
         for prime, exponent in self.factors:
             chunk_power = _CHUNKS.get(prime, 1)
-            chunk = prime**chunk_power
-            taken = 0
-            while taken < exponent:
-                # one pass over the digits tells up to chunk_power factors at
-                # once: the remainder is a small int whose own factors say the rest
-                rest = numerator % chunk
-                step = chunk_power if rest == 0 else _valuation(rest, prime)
-                step = min(step, exponent - taken)
-                if step == 0:
-                    break
-                numerator //= prime**step
-                taken += step
-                if step < chunk_power:
-                    break
+            rest = numerator % prime**chunk_power
+            if rest:
+                # fewer factors than one chunk: the small remainder tells how many
+                taken = min(_valuation(rest, prime), exponent)
+                numerator //= prime**taken
+            else:
+                # many: strip them by doubling powers, no further than the denominator's
+                taken, numerator = _strip(numerator, prime, exponent)
             removed *= prime**taken
         return _reduced(numerator, self.denominator // removed)
 
@@ -82,6 +73,30 @@ class Reducer:
         """1 - ``fraction`` for a fraction over this denominator: the same
         denominator, no reduction to do again."""
         return _reduced(fraction.denominator - fraction.numerator, fraction.denominator)
+
+
+def _strip(number: int, prime: int, cap: int | None = None) -> tuple[int, int]:
+    """(e, number / prime**e) for the largest e (at most ``cap``): ``100**10000``
+    holds 2 twenty thousand times, so divide by prime**(2**j), largest first,
+    in a few dozen big operations rather than one a factor."""
+    limit = number.bit_length() if cap is None else cap
+    powers = _doubling_powers(prime, limit)
+    exponent = 0
+    for step in range(len(powers) - 1, -1, -1):
+        if exponent + (1 << step) <= limit and number % powers[step] == 0:
+            number //= powers[step]
+            exponent += 1 << step
+    return exponent, number
+
+
+@lru_cache(maxsize=64)
+def _doubling_powers(prime: int, limit: int) -> tuple[int, ...]:
+    """prime, prime**2, prime**4, ... while the exponent stays within ``limit``:
+    computed once per denominator, not once a count."""
+    powers = [prime]
+    while 2 << (len(powers) - 1) <= limit:
+        powers.append(powers[-1] * powers[-1])
+    return tuple(powers)
 
 
 def _valuation(number: int, prime: int) -> int:

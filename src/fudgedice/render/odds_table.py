@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..errors import LimitError
-from ..exact.odds import MAX_EXACT_CHARACTERS, Odds, approximate, decimal
+from ..exact.odds import MAX_DIGIT_WORK, MAX_EXACT_CHARACTERS, Odds, approximate, decimal
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -32,7 +32,10 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     hidden = len(present) - len(shown)
     # at most every digit of the denominator twice a row: refuse before any is written
     widest = 2 * digits(total) + 1
-    if show_exact and len(shown) * widest > MAX_EXACT_CHARACTERS:
+    if show_exact and (
+        len(shown) * widest > MAX_EXACT_CHARACTERS
+        or len(shown) * widest * widest > 2 * MAX_DIGIT_WORK
+    ):
         raise LimitError(
             f"the exact fractions of {len(shown):,} rows would take up to "
             f"{len(shown) * widest // 1_000_000} MB of digits, more than the limit of "
