@@ -148,6 +148,11 @@ class Odds:
             return self._fraction(self.dist.counts[offset])
         return Fraction(0)
 
+    def at_least_counts(self) -> list[int]:
+        """Ways of each value or more, lowest value first (the integer column
+        behind :meth:`at_least`)."""
+        return self._at_least_counts
+
     @property
     def _at_least_counts(self) -> list[int]:
         # memoised by hand and summed by itertools: the at-least table of a

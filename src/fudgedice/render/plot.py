@@ -34,10 +34,16 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     matplotlib.use("Agg")  # files only: never needs a display
     import matplotlib.pyplot as plt
 
-    outcomes = [o for o in odds.outcomes if float(o.p) >= 1e-6] or odds.outcomes
-    values = [o.value for o in outcomes]
-    chances = [float(o.p) * 100 for o in outcomes]
-    at_least = [float(o.at_least) * 100 for o in outcomes]
+    # chances as floats straight from the integer counts: a chart needs no
+    # Fractions, and 10000dF has 20001 of thousands of digits
+    dist = odds.dist
+    total = dist.total
+    above = odds.at_least_counts()
+    rows = [(value, count) for value, count in dist.items() if count * 1_000_000 >= total]
+    rows = rows or list(dist.items())
+    values = [value for value, _ in rows]
+    chances = [count / total * 100 for _, count in rows]
+    at_least = [above[value - dist.lo] / total * 100 for value, _ in rows]
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
     axes.bar(values, chances, color="#3b6ea5", label="exactly")
     axes.set_xlabel("result")

@@ -28,6 +28,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -161,15 +162,24 @@ class FudgeProgram(Program):
             )
         if self.left.coin:
             side = "even" if degree % 2 == 0 else "odd"
-            # the chance of even for these very dice (41/81 on 4dF, seed 003)
-            exact = self.dist()
-            even = _ratio_of(exact, lambda value: value % 2 == 0)
-            steps.append(
-                f"even/odd coin: even comes up with chance {even.numerator}/{even.denominator}"
-                f" ({float(even):.1%})"
-            )
+            even = self._even_chance
+            if even is not None:
+                steps.append(
+                    f"even/odd coin: even comes up with chance {even.numerator}/"
+                    f"{even.denominator} ({float(even):.1%})"
+                )
             return made(degree, side, FudgeDetails(ladder.system, degree, coin=side), events=[side])
         return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
+
+    @cached_property
+    def _even_chance(self) -> Fraction | None:
+        """The chance of even for these very dice (41/81 on 4dF, seed 003),
+        measured once per roll text; None where the odds are past the limits
+        (the coin still rolls)."""
+        try:
+            return _ratio_of(self.dist(), lambda value: value % 2 == 0)
+        except LimitError:
+            return None
 
     def _side_roll(self, title: str, degree: int, part: Part, steps: list[str]) -> Roll:
         """One side of an opposed action, as a roll of its own."""
