@@ -28,6 +28,13 @@ from ..results.dice import (
 from .arithmetic import WordValue, operate
 from .pools import plan
 
+# the flags as plain ints on the hot path (see DieRoll.flags)
+_REROLLED = Mark.REROLLED.value
+_COMPOUNDED = Mark.COMPOUNDED.value
+_FROM_EXPLOSION = Mark.FROM_EXPLOSION.value
+_PENETRATING = Mark.PENETRATING.value
+_EXPLODED = Mark.EXPLODED.value
+
 
 class Roller:
     """Tosses dice from ``rng`` and refuses to toss more than the limit."""
@@ -85,7 +92,7 @@ def _toss_kept(pool: Pool, roller: Roller, story: list[DieRoll]) -> int:
         return face
     tosses = 1
     while reroll.on.matches(face):
-        story.append(DieRoll(die, face, die.face_label(face), Mark.REROLLED, str(reroll.on)))
+        story.append(DieRoll(die, face, die.face_label(face), _REROLLED, str(reroll.on)))
         face = roller.toss(die)
         tosses += 1
         if reroll.once:
@@ -118,9 +125,7 @@ def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
                 )
             faces.append(_toss_kept(pool, roller, story))
         total = sum(faces)
-        story.append(
-            DieRoll(die, total, "+".join(die.face_label(f) for f in faces), Mark.COMPOUNDED)
-        )
+        story.append(DieRoll(die, total, "+".join(die.face_label(f) for f in faces), _COMPOUNDED))
         return total, story
     penetrate = explode.mode == "!p"
     value_sum = 0
@@ -129,12 +134,12 @@ def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
     # the explanation reads in the order the dice were thrown.
     while True:
         value = face - 1 if penetrate and index else face
-        marks = Mark(0)
+        marks = 0
         if index:
-            marks = Mark.FROM_EXPLOSION | (Mark.PENETRATING if penetrate else Mark(0))
+            marks = _FROM_EXPLOSION | (_PENETRATING if penetrate else 0)
         going_on = explode.on.matches(face)
         if going_on:
-            marks |= Mark.EXPLODED
+            marks |= _EXPLODED
         story.append(DieRoll(die, value, die.face_label(face), marks))
         value_sum += value
         if not going_on:
@@ -195,9 +200,9 @@ def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:
         for entry in scored:
             score = counting.score(entry.value if pool_plan.counts_tosses else value)
             if score > 0:
-                entry.marks |= Mark.SUCCESS
+                entry.mark(Mark.SUCCESS)
             elif score < 0:
-                entry.marks |= Mark.FAILURE
+                entry.mark(Mark.FAILURE)
             total += score
     return PoolRoll(pool, dice, total)
 

@@ -23,28 +23,35 @@ from ..results.roll import Roll
 from .numbers import signed
 
 _SET_ASIDE_WORDS = (
-    (Mark.DROPPED, "dropped"),
-    (Mark.REROLLED, "rerolled"),
-    (Mark.CANCELLED, "cancelled"),
-    (Mark.REMOVED, "removed"),
-    (Mark.IGNORED, "ignored"),
+    (Mark.DROPPED.value, "dropped"),
+    (Mark.REROLLED.value, "rerolled"),
+    (Mark.CANCELLED.value, "cancelled"),
+    (Mark.REMOVED.value, "removed"),
+    (Mark.IGNORED.value, "ignored"),
 )
+# plain ints: every die of every explanation is tested against these
+_EXPLODED = Mark.EXPLODED.value
+_PENETRATING = Mark.PENETRATING.value
+_SUCCESS = Mark.SUCCESS.value
+_FAILURE = Mark.FAILURE.value
 
 
 def die_token(die: DieRoll) -> str:
     """One toss as a player would jot it: ``[+]``, ``6!``, ``(2 dropped)``."""
-    marks = die.marks
+    flags = die.flags
     face = f"[{die.face}]" if die.die.fudge or "+" in die.face else die.face
-    if Mark.EXPLODED in marks:
+    if not flags:
+        return face
+    if flags & _EXPLODED:
         face += "!"
-    if Mark.PENETRATING in marks:
+    if flags & _PENETRATING:
         face += "-1"
-    if Mark.SUCCESS in marks:
+    if flags & _SUCCESS:
         face += "✓"
-    if Mark.FAILURE in marks:
+    if flags & _FAILURE:
         face += "✗"
     if not die.kept:
-        reasons = [word for mark, word in _SET_ASIDE_WORDS if mark in marks]
+        reasons = [word for bit, word in _SET_ASIDE_WORDS if flags & bit]
         face = f"({face} {', '.join(reasons)})"
     return face
 

@@ -64,6 +64,8 @@ class Roll:
         """The sides whose dice the roll's own expression does not show: they
         are told on their own (a Fudge opposed action's right side), where a
         D6 System opposed roll shows both codes in one sum."""
+        if not self.sides:
+            return []
         own = {id(pool) for pool in pools_of(self.parts)}
         return [side for side in self.sides if not any(id(p) in own for p in pools_of(side.parts))]
 

@@ -90,7 +90,7 @@ class _Faces:
             source.chain(name)
         _, tosses = roll_die(_exploding_pool(name), source)
         for toss in tosses:
-            toss.marks |= kind
+            toss.mark(kind)
         return tosses
 
     def check_used(self, rules: SideRules) -> None:
@@ -145,7 +145,7 @@ def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class D6Details:
     """One side's figures: the die code rolled and what its Wild Die did."""
 

@@ -54,7 +54,7 @@ from .rolling import roll_side
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FudgeDetails:
     """The figures behind a Fudge or Power Fudge result."""
 

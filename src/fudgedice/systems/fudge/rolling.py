@@ -103,7 +103,7 @@ def _roll_4d6(pool: Pool, roller: Roller, steps: list[str]) -> PoolRoll:
     for index, face in enumerate(faces):
         colour = "p" if positive[index] else "n"
         die = DieRoll(
-            D6, face, f"{colour}{face}", Mark.POSITIVE if positive[index] else Mark.NEGATIVE
+            D6, face, f"{colour}{face}", (Mark.POSITIVE if positive[index] else Mark.NEGATIVE).value
         )
         if index in reading.removed:
             die.set_aside(Mark.REMOVED, "above the lowest")

@@ -39,7 +39,7 @@ from .rules import (
 from .skill import Skill
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fudge3d6Details:
     """One side's read: the modified skill, the sum of the two dice kept, and
     the outcome by name (``success``, ``critical mediocrity``, ...)."""
@@ -52,7 +52,7 @@ class Fudge3d6Details:
         return asdict(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundDetails:
     """An opposed round: whether the winner deals at most a Scratch."""
 
