@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import LimitError
 from .dist import Dist
-from .ratios import Reducer
+from .ratios import Reducer, _ratio, complement
 
 MAX_EXACT_CHARACTERS = 15_000_000
 """Digits of exact fractions one document of odds (JSON, or a table with
@@ -91,6 +91,10 @@ class Outcome:
         }
 
 
+_SMALL_BITS = 256
+"""Denominators up to this size are reduced by gcd; longer ones by their primes."""
+
+
 class Odds:
     """The exact distribution of a roll's result, and its special events."""
 
@@ -117,9 +121,12 @@ class Odds:
 
     def _fraction(self, count: int) -> Fraction:
         """``count`` out of every way, in lowest terms."""
+        total = self.dist.total
+        if total.bit_length() <= _SMALL_BITS:
+            return _ratio(count, total)  # gcd of machine-sized numbers is cheapest
         # built on first use, by hand: a small pool's odds should cost little
         if self._reducer is None:
-            self._reducer = Reducer(self.dist.total)
+            self._reducer = Reducer(total)
         return self._reducer(count)
 
     def outcome_at(self, value: int) -> Outcome:
@@ -198,8 +205,6 @@ class Odds:
         fraction = self._fraction
         above = self._at_least_counts
         whole = fraction(self.dist.mass)
-        assert self._reducer is not None
-        complement = self._reducer.complement
         # a symmetric distribution (every Fudge pool) has each chance twice,
         # and at least v is everything less at least (its mirror + 1)
         symmetric = counts == counts[::-1]

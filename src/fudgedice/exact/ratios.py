@@ -50,15 +50,18 @@ class Reducer:
                 exponent, rest = _strip(rest, prime)
                 factors.append((prime, exponent))
         # a factor beyond the largest die: leave the reduction to gcd
-        self.factors: list[tuple[int, int]] | None = factors if rest == 1 else None
+        self.factors: list[tuple[int, int, int]] | None = None
+        if rest == 1:
+            self.factors = [
+                (prime, exponent, prime ** _CHUNKS.get(prime, 1)) for prime, exponent in factors
+            ]
 
     def __call__(self, numerator: int) -> Fraction:
         if self.factors is None or numerator == 0:
             return _ratio(numerator, self.denominator)
         removed = 1
-        for prime, exponent in self.factors:
-            chunk_power = _CHUNKS.get(prime, 1)
-            rest = numerator % prime**chunk_power
+        for prime, exponent, chunk in self.factors:
+            rest = numerator % chunk
             if rest:
                 # fewer factors than one chunk: the small remainder tells how many
                 taken = min(_valuation(rest, prime), exponent)
@@ -69,10 +72,11 @@ class Reducer:
             removed *= prime**taken
         return _reduced(numerator, self.denominator // removed)
 
-    def complement(self, fraction: Fraction) -> Fraction:
-        """1 - ``fraction`` for a fraction over this denominator: the same
-        denominator, no reduction to do again."""
-        return _reduced(fraction.denominator - fraction.numerator, fraction.denominator)
+
+def complement(fraction: Fraction) -> Fraction:
+    """1 - ``fraction`` (between 0 and 1): the same denominator, and no
+    reduction to do again (a common factor of both would divide the numerator)."""
+    return _reduced(fraction.denominator - fraction.numerator, fraction.denominator)
 
 
 def _strip(number: int, prime: int, cap: int | None = None) -> tuple[int, int]:
