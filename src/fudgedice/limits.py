@@ -33,6 +33,10 @@ class Limits:
     dice); also the chance a chain may have of reaching ``max_chain``."""
     max_measure_bits: int = 400_000_000
     """Estimated size of an exact distribution: outcomes times bits per count."""
+    max_total_bits: int = 100_000
+    """Size of the common denominator of an exact distribution (all its equally
+    likely ways): every chance is a fraction over it, and one such fraction of a
+    million bits takes seconds to reduce or to print. 10000dF needs 15,850."""
     max_span: int = 2_000_000
     """Distance between the lowest and highest value of an exact distribution
     (``d6*1000000000`` has six outcomes but a span of five billion)."""

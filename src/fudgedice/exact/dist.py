@@ -96,6 +96,16 @@ def check_size(outcomes: int, bits: float, what: str) -> None:
         )
 
 
+def check_total(bits: float, what: str) -> None:
+    """Refuse, before any work, a distribution whose ways number ``2**bits``."""
+    limit = DEFAULT_LIMITS.max_total_bits
+    if bits > limit:
+        raise LimitError(
+            f"exact odds of {what} would be fractions over a number of {int(bits):,} bits, "
+            f"more than the limit of {limit:,} (the roll can still be rolled or sampled)"
+        )
+
+
 def check_span(lo: int, hi: int) -> None:
     """Refuse a dense table from ``lo`` to ``hi`` too long to hold."""
     limit = DEFAULT_LIMITS.max_span
@@ -107,6 +117,7 @@ def check_span(lo: int, hi: int) -> None:
 
 
 def add(a: Dist, b: Dist) -> Dist:
+    check_total(a.total.bit_length() + b.total.bit_length() - 2, "a sum of dice")
     if len(a.counts) == 1:
         a, b = b, a
     if len(b.counts) == 1:
@@ -126,6 +137,12 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     if n == 0:
         return Dist.constant(0)
     check_span(n * die.lo, n * die.hi)
+    try:
+        check_total(n * log2(die.total), what)
+    except LimitError as error:
+        most = int(DEFAULT_LIMITS.max_total_bits // log2(die.total))
+        error.hint = f"{most} such dice is the most whose exact odds fit" if most else None
+        raise
     check_size(n * (len(die.counts) - 1) + 1, n * log2(die.total), what)
     try:
         kernels.power_kernel(list(die.counts), n)
@@ -152,6 +169,7 @@ def apply(a: Dist, function: Callable[[int], int]) -> Dist:
 
 def combine(a: Dist, b: Dist, function: Callable[[int, int], int], what: str) -> Dist:
     """Outcomes ``function(x, y)`` over every pair: for ``*`` and ``/``."""
+    check_total(a.total.bit_length() + b.total.bit_length() - 2, what)
     pairs = sum(1 for c in a.counts if c) * sum(1 for c in b.counts if c)
     if pairs > DEFAULT_LIMITS.max_pairs:
         raise LimitError(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from math import comb
+from math import comb, log2
 
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
-from .dist import Dist, check_span, trimmed
+from .dist import Dist, check_span, check_total, trimmed
 from .kernels import unpack
 
 
@@ -23,6 +23,7 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
     factor ``sum_j C(free, j) w**j below**(free - j)``. Each face then costs a
     few big-integer operations per number of dice placed.
     """
+    check_total(n * log2(die.total), f"keeping {kept} of {n} dice")
     total = die.total**n
     if kept == 0:
         return Dist(0, (die.mass**n,), total)
