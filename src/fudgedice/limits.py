@@ -40,7 +40,7 @@ class Limits:
     max_span: int = 2_000_000
     """Distance between the lowest and highest value of an exact distribution
     (``d6*1000000000`` has six outcomes but a span of five billion)."""
-    max_keep_work: int = 200_000_000
+    max_keep_work: int = 60_000_000
     """Estimated machine-word operations of exact keep/drop odds (about a
     second of work)."""
     max_product_bits: int = 6_000_000
