@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fudgedice
-from fudgedice.exact.odds import _ratio
+from fudgedice.exact.figures import _ratio
 
 
 @given(st.integers(min_value=0, max_value=10**30), st.integers(min_value=1, max_value=10**30))

@@ -3,86 +3,34 @@
 An :class:`Odds` holds the exact integer distribution; everything else
 (outcome rows, cumulative columns, mean, spread) is computed the first time it
 is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
+
+Exploding dice are followed only so far: what lies beyond is one or more
+:class:`Tail` rows ("99 or more", with its exact chance), and a chance that a
+tail surely belongs to (or surely not) counts it, so it is exact. Only a tail
+that straddles the question (a value inside its range, or a tail whose side is
+unknown) leaves a chance uncertain, by at most that tail's chance; every such
+chance counts what surely belongs to it, and says how much more there may be.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import LimitError
-from .dist import Dist
+from .dist import Bound, Cut, Dist
+from .figures import _ratio, approximate, decimal, exact_text, json_number
+
+__all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
 _MAX_EXACT_CHARACTERS = 50_000_000
 """Digits of exact fractions one JSON document of odds may hold."""
-
-
-def exact_text(p: Fraction) -> str:
-    """``"n/d"`` however long: Python refuses to print integers of more than
-    4300 digits unless asked, and 10000dF's chances have thousands."""
-    if p.denominator.bit_length() < 14_000:
-        return f"{p.numerator}/{p.denominator}"
-    with _long_numbers():
-        return f"{p.numerator}/{p.denominator}"
-
-
-@contextmanager
-def _long_numbers() -> Iterator[None]:
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
-
-
-def decimal(value: Fraction) -> Decimal:
-    """``value`` to 28 significant digits, however large (no float overflow)."""
-    with localcontext() as context:
-        context.prec = 28
-        return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-def approximate(value: Decimal, digits: int = 4) -> str:
-    """``value`` to ``digits`` significant digits, as a float would print it;
-    in scientific form past the float range."""
-    as_float = float(value)
-    if math.isfinite(as_float):
-        return f"{as_float:.{digits}g}"
-    return f"{value:.{digits - 1}e}"
-
-
-def json_number(value: Decimal) -> float | str:
-    """A float for JSON, or past the float range the number in scientific
-    form as text (JSON parsers read floats; none reads 1e+309)."""
-    as_float = float(value)
-    return as_float if math.isfinite(as_float) else f"{value:.16e}"
-
-
-def _ratio(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
-
-    Odds tables build thousands of Fractions; the public constructor spends
-    most of its time deciding what kind of numbers it was given. Here they are
-    always ints, so reduce by the gcd and fill the two slots directly.
-    """
-    common = math.gcd(numerator, denominator)
-    value = object.__new__(Fraction)
-    value._numerator = numerator // common  # type: ignore[attr-defined]
-    value._denominator = denominator // common  # type: ignore[attr-defined]
-    return value
-
-
-if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
-    _ratio = Fraction  # an unfamiliar fractions module: take the public road
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +50,51 @@ class Outcome:
         }
 
 
+class Chance(NamedTuple):
+    """A chance as far as it is known: ``p`` surely, and up to ``uncertain``
+    more (cut-off outcomes that may or may not belong); exact when that is 0."""
+
+    p: Fraction
+    uncertain: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """Outcomes past the point where exploding dice stop being followed: every
+    one lies from ``low`` to ``high`` (None: no bound that way; both None: no
+    known side), with chance ``p`` in all."""
+
+    low: int | None
+    high: int | None
+    p: Fraction
+
+    @property
+    def label(self) -> str:
+        """``99 or more``, ``-80 or less``, ``3 to 5``, ``1 (tail)`` or ``anywhere``."""
+        return self.describe(str)
+
+    def describe(self, number: Callable[[int], str]) -> str:
+        """The label, with each bound written by ``number`` (``+3`` on a ladder)."""
+        if self.low is not None and self.high is not None:
+            if self.low == self.high:
+                return f"{number(self.low)} (tail)"
+            return f"{number(self.low)} to {number(self.high)}"
+        if self.low is not None:
+            return f"{number(self.low)} or more"
+        if self.high is not None:
+            return f"{number(self.high)} or less"
+        return "anywhere"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "min": self.low,
+            "max": self.high,
+            "label": self.label,
+            "p": float(self.p),
+            "exact": exact_text(self.p),
+        }
+
+
 class Odds:
     """The exact distribution of a roll's result, and its special events."""
 
@@ -114,11 +107,18 @@ class Odds:
         *,
         value_name: Callable[[int], str] | None = None,
         value_title: str = "value",
+        uncertain: dict[str, Fraction] | None = None,
     ) -> None:
         self.notation = notation
         self.system = system
         self.dist = dist
         self.events: dict[str, Fraction] = dict(events or {})
+        self.uncertain: dict[str, Fraction] = {
+            name: p for name, p in (uncertain or {}).items() if p
+        }
+        """For an event whose chance is not exact (a tail straddles it): how
+        much more it may be. The chance in :attr:`events` is what surely
+        belongs; an event not named here is exact."""
         self.value_name = value_name
         """How a system names a value (``+1 Good``); None: the number alone."""
         self.value_title = value_title
@@ -132,8 +132,8 @@ class Odds:
         return Outcome(
             value,
             _ratio(self.dist.counts[offset], total),
-            _ratio(self._at_least_counts[offset], total),
-            _ratio(self._at_most_counts[offset], total),
+            _ratio(self._at_least_counts[offset] + self._tail_counts(value, None)[0], total),
+            _ratio(self._at_most_counts[offset] + self._tail_counts(None, value)[0], total),
         )
 
     @property
@@ -143,10 +143,77 @@ class Odds:
 
     @cached_property
     def truncated(self) -> Fraction:
-        """Probability left out with the far tails of exploding dice (at most 1e-12)."""
+        """Probability of the tails: the outcomes past the point where exploding
+        dice stop being followed (at most 1e-12), the sum of :attr:`tails`."""
         return _ratio(self.dist.total - self.dist.mass, self.dist.total)
 
+    @cached_property
+    def _cuts(self) -> list[Cut]:
+        """Every cut-off way once: the bounded cuts, then those of no known side."""
+        cuts = list(self.dist.cuts)
+        unplaced = self.dist.total - self.dist.mass - sum(cut.count for cut in cuts)
+        if unplaced:
+            cuts.append(Cut(unplaced))
+        return cuts
+
+    @cached_property
+    def tails(self) -> list[Tail]:
+        """The cut-off outcomes as rows: where each part lies, and its chance
+        (none when nothing was cut off)."""
+        return [Tail(cut.low, cut.high, _ratio(cut.count, self.dist.total)) for cut in self._cuts]
+
+    def _tail_counts(self, low: Bound, high: Bound) -> tuple[int, int]:
+        """Cut-off ways surely from ``low`` to ``high``, and those that may be."""
+        surely = maybe = 0
+        for cut in self._cuts:
+            inside = cut.contains(low, high)
+            if inside:
+                surely += cut.count
+            elif inside is None:
+                maybe += cut.count
+        return surely, maybe
+
+    def straddled(self, low: int | None = None, high: int | None = None) -> bool:
+        """Does a tail straddle the range from ``low`` to ``high`` (so that
+        :meth:`chance_between` is not exact there)?"""
+        return any(cut.contains(low, high) is None for cut in self._cuts)
+
+    def _between_counts(self, low: Bound, high: Bound) -> tuple[int, int]:
+        """Ways surely from ``low`` to ``high`` (listed, or a tail wholly
+        inside), and cut-off ways that may be."""
+        counts, lo = self.dist.counts, self.dist.lo
+        start = 0 if low is None else max(low - lo, 0)
+        stop = len(counts) - 1 if high is None else min(high - lo, len(counts) - 1)
+        listed = 0
+        if start <= stop:
+            above = self._at_least_counts
+            listed = above[start] - (above[stop + 1] if stop + 1 < len(counts) else 0)
+        surely, maybe = self._tail_counts(low, high)
+        return listed + surely, maybe
+
+    def chance_between(self, low: int | None = None, high: int | None = None) -> Chance:
+        """The chance of a value from ``low`` to ``high`` (None: no bound), as
+        far as it is known: exact unless a tail straddles the range."""
+        surely, maybe = self._between_counts(low, high)
+        total = self.dist.total
+        return Chance(_ratio(surely, total), _ratio(maybe, total))
+
+    def chance_where(self, test: Callable[[int], bool]) -> Chance:
+        """The chance of a value passing ``test``: exact unless there are tails
+        (a tail of one value counts if it passes)."""
+        counted = sum(count for value, count in self.dist.items() if test(value))
+        surely = maybe = 0
+        for cut in self._cuts:
+            if cut.low is not None and cut.low == cut.high:
+                surely += cut.count if test(cut.low) else 0
+            else:
+                maybe += cut.count
+        total = self.dist.total
+        return Chance(_ratio(counted + surely, total), _ratio(maybe, total))
+
     def probability(self, value: int) -> Fraction:
+        """The chance of ``value`` among the outcomes listed (a tail that may
+        hold ``value`` is not added: see :attr:`tails`)."""
         offset = value - self.dist.lo
         if 0 <= offset < len(self.dist.counts):
             return _ratio(self.dist.counts[offset], self.dist.total)
@@ -166,24 +233,24 @@ class Odds:
         return list(accumulate(self.dist.counts))
 
     def at_least(self, value: int) -> Fraction:
-        """Chance of ``value`` or more ("X or better")."""
-        offset = max(value - self.dist.lo, 0)
-        if offset >= len(self.dist.counts):
-            return Fraction(0)
-        return _ratio(self._at_least_counts[offset], self.dist.total)
+        """Chance of ``value`` or more ("X or better"): exact up to where the
+        tails begin (a tail "99 or more" counts in full for ``value <= 99``);
+        past that, what surely counts (low by at most :attr:`truncated`)."""
+        return _ratio(self._between_counts(value, None)[0], self.dist.total)
 
     def at_most(self, value: int) -> Fraction:
-        """Chance of ``value`` or less ("X or worse")."""
-        offset = value - self.dist.lo
-        if offset < 0:
-            return Fraction(0)
-        offset = min(offset, len(self.dist.counts) - 1)
-        return _ratio(self._at_most_counts[offset], self.dist.total)
+        """Chance of ``value`` or less ("X or worse"): exact where no tail
+        straddles ``value``; otherwise what surely counts."""
+        return _ratio(self._between_counts(None, value)[0], self.dist.total)
 
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
         lo, total, counts = self.dist.lo, self.dist.total, self.dist.counts
         ratio = _ratio
+        if self.dist.total != self.dist.mass:
+            return {
+                lo + index: self.at_least(lo + index) for index, count in enumerate(counts) if count
+            }
         return {
             lo + index: ratio(at_least, total)
             for index, at_least in enumerate(self._at_least_counts)
@@ -192,7 +259,10 @@ class Odds:
 
     @cached_property
     def outcomes(self) -> list[Outcome]:
-        """Every possible value with its exact chance, lowest first."""
+        """Every listed value with its exact chance, lowest first (the tails
+        are :attr:`tails`)."""
+        if self.dist.total != self.dist.mass:
+            return [self.outcome_at(value) for value in self.dist.support()]
         lo, total = self.dist.lo, self.dist.total
         above, below = self._at_least_counts, self._at_most_counts
         return [
@@ -268,10 +338,15 @@ class Odds:
             "stdev": json_number(self.spread),
             "truncated": float(self.truncated),
             "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
-            "events": {
-                name: {"p": float(p), "exact": exact_text(p)} for name, p in self.events.items()
-            },
+            "tails": [tail.to_dict() for tail in self.tails],
+            "events": {name: self._event_dict(name, p) for name, p in self.events.items()},
         }
+
+    def _event_dict(self, name: str, p: Fraction) -> dict[str, Any]:
+        out: dict[str, Any] = {"p": float(p), "exact": exact_text(p)}
+        if name in self.uncertain:
+            out["uncertain"] = exact_text(self.uncertain[name])
+        return out
 
     def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
         out = outcome.to_dict()
@@ -282,11 +357,19 @@ class Odds:
         """The same roll measured twice is the same odds."""
         if not isinstance(other, Odds):
             return NotImplemented
-        return (self.notation, self.system, self.dist, self.events, self.value_title) == (
+        return (
+            self.notation,
+            self.system,
+            self.dist,
+            self.events,
+            self.uncertain,
+            self.value_title,
+        ) == (
             other.notation,
             other.system,
             other.dist,
             other.events,
+            other.uncertain,
             other.value_title,
         )
 
