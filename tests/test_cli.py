@@ -42,6 +42,7 @@ ODDS_KEYS = {
     "stdev",
     "truncated",
     "outcomes",
+    "tails",
     "events",
 }
 OUTCOME_KEYS = {"value", "name", "p", "exact", "at_least", "at_most"}

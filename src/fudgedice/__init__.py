@@ -25,8 +25,10 @@ from .errors import DiceTypeError as DiceTypeError
 from .errors import DiceValueError as DiceValueError
 from .errors import LimitError as LimitError
 from .errors import TooManyDice as TooManyDice
+from .exact.odds import Chance as Chance
 from .exact.odds import Odds as Odds
 from .exact.odds import Outcome as Outcome
+from .exact.odds import Tail as Tail
 from .results.dice import DieRoll as DieRoll
 from .results.dice import Mark as Mark
 from .results.roll import Roll as Roll
@@ -36,6 +38,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "SYSTEMS",
+    "Chance",
     "Dice",
     "DiceError",
     "DiceSyntaxError",
@@ -50,6 +53,7 @@ __all__ = [
     "Roll",
     "System",
     "Table",
+    "Tail",
     "TooManyDice",
     "clear_caches",
     "ladder",

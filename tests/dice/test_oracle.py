@@ -4,13 +4,16 @@ The oracle enumerates every way the dice can fall. It is deliberately naive
 and independent of the fast code: it walks the rules as a player would (toss,
 reroll, explode, sort, keep, count, add) over every combination, with
 Fractions. Only the truncation depth of explosion chains is shared with the
-fast path, so that the two truncate alike.
+fast path, so that the two truncate alike; then the same enumeration one toss
+deeper shows where the outcomes the fast path cut off really lie, and checks
+every chance the fast path calls exact against them.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -22,6 +25,8 @@ from fudgedice.dice.pools import chain_depth, plan
 from fudgedice.language.tree import BinOp, Group, Neg, Node, Number, Pool
 
 Dist = dict[int, Fraction]
+TailCheck = Callable[[fudgedice.Odds, Dist, Dist], None]
+"""The ``check_tails`` fixture (tests/conftest.py)."""
 
 
 def _toss(pool: Pool) -> list[tuple[Fraction, int]]:
@@ -73,10 +78,10 @@ def brute_force_shallow(pool: Pool, tosses: int) -> Dist:
     return _pool(pool, 0, tosses)
 
 
-def _pool(pool: Pool, exploding: int, depth: int | None = None) -> Dist:
+def _pool(pool: Pool, exploding: int, depth: int | None = None, deeper: int = 0) -> Dist:
     pool_plan = plan(pool)
     if depth is None:
-        depth = chain_depth(pool_plan.explode_chance, exploding)
+        depth = chain_depth(pool_plan.explode_chance, exploding) + deeper
     stories = _die(pool, depth)
     penetrate = pool.explode is not None and pool.explode.mode == "!p"
     counting = pool.counting
@@ -117,20 +122,25 @@ def _pairwise(left: Dist, right: Dist, op: str) -> Dist:
     return dict(out)
 
 
-def brute_force(node: Node, exploding: int | None = None) -> Dist:
-    """Exact chances of every total of ``node``, by enumeration."""
+def brute_force(node: Node, exploding: int | None = None, deeper: int = 0) -> Dist:
+    """Exact chances of every total of ``node``, by enumeration; explosion
+    chains followed ``deeper`` tosses further than the fast path follows them."""
     if exploding is None:
         exploding = exploding_dice(node)
     if isinstance(node, Number):
         return {node.value: Fraction(1)}
     if isinstance(node, Pool):
-        return _pool(node, exploding)
+        return _pool(node, exploding, deeper=deeper)
     if isinstance(node, Group):
-        return brute_force(node.inner, exploding)
+        return brute_force(node.inner, exploding, deeper)
     if isinstance(node, Neg):
-        return {-value: p for value, p in brute_force(node.operand, exploding).items()}
+        return {-value: p for value, p in brute_force(node.operand, exploding, deeper).items()}
     assert isinstance(node, BinOp)
-    return _pairwise(brute_force(node.left, exploding), brute_force(node.right, exploding), node.op)
+    return _pairwise(
+        brute_force(node.left, exploding, deeper),
+        brute_force(node.right, exploding, deeper),
+        node.op,
+    )
 
 
 FORMS = [
@@ -176,11 +186,20 @@ FORMS = [
     "d20+d12-2d4",
     "7/2",
     "-7/2",
+    # where the tails of exploding dice go: turned over, scaled, kept, counted
+    "-d4!+1",
+    "d4!*-2",
+    "d4!/3",
+    "d4!-d4!",
+    "d4!*d3",
+    "3d4!kl2",
+    "2d4!! >=4",
+    "2dF!p",
 ]
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_matches_brute_force(form: str) -> None:
+def test_matches_brute_force(form: str, check_tails: TailCheck) -> None:
     fudgedice.clear_caches()
     odds = fudgedice.odds(form)
     expected = brute_force(parse(form).side.expr)
@@ -188,6 +207,8 @@ def test_matches_brute_force(form: str) -> None:
     expected = {value: p for value, p in expected.items() if p}
     assert got == expected
     assert odds.truncated == 1 - sum(expected.values())
+    if odds.truncated:
+        check_tails(odds, expected, brute_force(parse(form).side.expr, deeper=1))
 
 
 def test_truncation_is_reported_and_tiny() -> None:

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fudgedice
-from fudgedice.exact.ratios import Reducer, _ratio, complement
+from fudgedice.exact.figures import _ratio
+from fudgedice.exact.ratios import Reducer, complement
 
 
 @given(st.integers(min_value=0, max_value=10**30), st.integers(min_value=1, max_value=10**30))
@@ -71,14 +72,23 @@ def test_odds_columns_are_consistent() -> None:
     assert odds.at_least_table() == {o.value: o.at_least for o in odds.outcomes}
 
 
-@pytest.mark.parametrize("text", ["4dF", "3d6", "5dF+2", "d6!", "2d6!", "4d6kh3", "3dF.1", "d%"])
+@pytest.mark.parametrize("text", ["4dF", "3d6", "5dF+2", "4d6kh3", "3dF.1", "d%", "400dF"])
 def test_every_row_is_its_own_fraction(text: str) -> None:
-    """Rows built by symmetry and by complement equal each count over the total,
-    cut-off tails (d6!) included."""
+    """Rows built by symmetry and by complement equal each count over the total."""
     odds = fudgedice.odds(text)
     dist = odds.dist
+    assert dist.mass == dist.total
     for row in odds.outcomes:
         offset = row.value - dist.lo
         assert row.p == Fraction(dist.counts[offset], dist.total)
         assert row.at_least == Fraction(sum(dist.counts[offset:]), dist.total)
         assert row.at_most == Fraction(sum(dist.counts[: offset + 1]), dist.total)
+
+
+@pytest.mark.parametrize("text", ["d6!", "2d6!", "3d6!p"])
+def test_rows_with_a_tail_agree_with_the_columns(text: str) -> None:
+    odds = fudgedice.odds(text)
+    assert odds.dist.mass < odds.dist.total
+    for row in odds.outcomes:
+        assert row.at_least == odds.at_least(row.value)
+        assert row.at_most == odds.at_most(row.value)

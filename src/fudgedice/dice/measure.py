@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from ..errors import DiceValueError
 from ..exact import dist
-from ..exact.dist import Dist
+from ..exact.dist import Bound, Cut, Dist, Image, normal
 from ..exact.keep import keep_extreme
-from ..language.tree import Group, Neg, Node, Number, Pool, Word, walk
+from ..language.tree import Count, Group, Neg, Node, Number, Pool, Word, walk
 from .arithmetic import WordValue
 from .pools import chain_depth, plan
 
@@ -32,6 +32,13 @@ def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> 
     face less one after the first toss of ``!p``, or a success score. Built
     from the deepest toss back (Horner's scheme) so each step is one small
     convolution; every term is scaled to the common total ``T**depth``.
+
+    The chains cut off are those whose ``depth`` tosses all exploded; each
+    goes on with any number of later tosses that explode, then one that stops.
+    When no later exploding toss adds less than 0, a cut-off chain adds at
+    least the least its ``depth`` exploding tosses can add, plus the least of
+    a stopping toss (and likewise at most, when none adds more than 0): that
+    bound is the chain's :class:`~fudgedice.exact.dist.Cut`.
     """
     pool_plan = plan(pool)
     toss = pool_plan.toss
@@ -57,12 +64,38 @@ def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> 
         scale = total ** (depth - level)
         following = {value: count * scale for value, count in stop.items()}
         if go and chain:
-            for value, count in dist.add(
-                Dist.from_weights(go, 1), Dist.from_weights(chain, 1)
-            ).items():
+            both = dist.add(Dist.from_weights(go), Dist.from_weights(chain))
+            for value, count in both.items():
                 following[value] = following.get(value, 0) + count
         chain = following
-    return Dist.from_weights(chain, total**depth)
+    cut = sum(go_first.values()) * sum(go_next.values()) ** (depth - 1)
+    cuts: tuple[Cut, ...] = ()
+    if cut:
+        low = high = None
+        if min(go_next) >= 0:
+            low = min(go_first) + (depth - 1) * min(go_next) + min(stop_next)
+        if max(go_next) <= 0:
+            high = max(go_first) + (depth - 1) * max(go_next) + max(stop_next)
+        cuts = normal([Cut(cut, low, high)])
+    return Dist.from_weights(chain, total**depth, cuts)
+
+
+def count_image(counting: Count) -> Image:
+    """Bounds of a success count's score over a range of values: the score is
+    constant between its compare points, so a few values stand for all."""
+    points = [counting.success.value]
+    if counting.failure is not None:
+        points.append(counting.failure.value)
+    below, above = min(points) - 2, max(points) + 2
+
+    def image(low: Bound, high: Bound) -> tuple[Bound, Bound]:
+        start = low if low is not None else below if high is None else min(below, high)
+        stop = high if high is not None else above if low is None else max(above, low)
+        near = {start, stop} | {point + step for point in points for step in (-1, 0, 1)}
+        scores = [counting.score(value) for value in near if start <= value <= stop]
+        return min(scores), max(scores)
+
+    return image
 
 
 @lru_cache(maxsize=512)
@@ -84,17 +117,45 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
     else:
         per_die = _chain(pool, depth, face_value)
 
-    score: Callable[[int], int] = (
-        counting.score
-        if counting is not None and not pool_plan.counts_tosses
-        else (lambda value: value)
-    )
+    counts_dice = counting is not None and not pool_plan.counts_tosses
+    score: Callable[[int], int] = counting.score if counting is not None and counts_dice else _same
+    image = count_image(counting) if counting is not None and counts_dice else _same_range
     if pool.keep is not None:
         highest, kept = pool.keep.kept(pool.count)
-        return keep_extreme(per_die, pool.count, kept, highest, score)
-    if counting is not None and not pool_plan.counts_tosses:
-        per_die = dist.apply(per_die, score)
+        return keep_extreme(per_die, pool.count, kept, highest, score, image)
+    if counts_dice:
+        per_die = dist.apply(per_die, score, image)
     return dist.repeat(per_die, pool.count, pool.source)
+
+
+def _same(value: int) -> int:
+    return value
+
+
+def _same_range(low: Bound, high: Bound) -> tuple[Bound, Bound]:
+    return low, high
+
+
+def _times(factor: int) -> Image:
+    """Where multiplying by a constant sends a range."""
+
+    def image(low: Bound, high: Bound) -> tuple[Bound, Bound]:
+        if factor == 0:
+            return 0, 0
+        ends = (None if low is None else low * factor, None if high is None else high * factor)
+        return ends if factor > 0 else (ends[1], ends[0])
+
+    return image
+
+
+def _over(divisor: int) -> Image:
+    """Where floor division by a constant sends a range (it is monotone)."""
+
+    def image(low: Bound, high: Bound) -> tuple[Bound, Bound]:
+        ends = (None if low is None else low // divisor, None if high is None else high // divisor)
+        return ends if divisor > 0 else (ends[1], ends[0])
+
+    return image
 
 
 def _divide(x: int, y: int) -> int:
@@ -138,14 +199,18 @@ def measure(
         return dist.add(left, right)
     if node.op == "-":
         return dist.add(left, dist.negate(right))
+    # By a constant, the cut-off tail keeps a known side; between two random
+    # values it does not (it has none: it lands where nothing is known).
     if node.op == "*":
         if len(right.counts) == 1 and right.total == 1:
-            return dist.apply(left, lambda value: value * right.lo)
+            return dist.apply(left, lambda value: value * right.lo, _times(right.lo))
         if len(left.counts) == 1 and left.total == 1:
-            return dist.apply(right, lambda value: value * left.lo)
+            return dist.apply(right, lambda value: value * left.lo, _times(left.lo))
         return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
     if any(value == 0 for value in right.support()):
         raise DiceValueError("division by zero: the divisor can come up 0")
+    if len(right.counts) == 1 and right.total == 1:
+        return dist.apply(left, lambda value: value // right.lo, _over(right.lo))
     return dist.combine(left, right, _divide, "a quotient of dice")
 
 

@@ -112,10 +112,14 @@ def chain_depth(chance: Fraction, dice: int) -> int:
     at most ``chain_epsilon`` of probability unaccounted across ``dice`` dice."""
     if chance == 0:
         return 1
-    budget = DEFAULT_LIMITS.chain_epsilon / max(dice, 1)
+    # lost = chance**depth > epsilon / dice, kept in integers (Fractions would
+    # reduce by a gcd at every step: this runs for every measure)
+    epsilon = DEFAULT_LIMITS.chain_epsilon
+    lost = chance.numerator * epsilon.denominator * max(dice, 1)
+    budget = epsilon.numerator * chance.denominator
     depth = 1
-    lost = chance
     while lost > budget:
         depth += 1
-        lost *= chance
+        lost *= chance.numerator
+        budget *= chance.denominator
     return depth

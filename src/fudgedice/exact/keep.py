@@ -7,12 +7,24 @@ from math import comb, log2
 
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
-from .dist import Dist, check_span, check_total, trimmed
+from .dist import Bound, Cut, Dist, Image, check_span, check_total, normal, trimmed
 from .kernels import unpack
 
 
-def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[int], int]) -> Dist:
-    """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` dice.
+def _same(low: Bound, high: Bound) -> tuple[Bound, Bound]:
+    return low, high
+
+
+def keep_extreme(
+    die: Dist,
+    n: int,
+    kept: int,
+    highest: bool,
+    score: Callable[[int], int],
+    image: Image = _same,
+) -> Dist:
+    """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` dice;
+    ``image`` bounds ``score`` over a range (for the cut-off tail, if any).
 
     Walks the faces from the favoured end, holding for each number of dice
     placed so far (fewer than ``kept``) the polynomial of the kept score, as
@@ -25,8 +37,9 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
     """
     check_total(n * log2(die.total), f"keeping {kept} of {n} dice")
     total = die.total**n
+    cuts = kept_cuts(die, n, kept, highest, score, image) if die.total != die.mass else ()
     if kept == 0:
-        return Dist(0, (die.mass**n,), total)
+        return Dist(0, (die.mass**n,), total, cuts)
     faces = list(die.items())
     if highest:
         faces.reverse()
@@ -72,4 +85,41 @@ def keep_extreme(die: Dist, n: int, kept: int, highest: bool, score: Callable[[i
             if finish:
                 result += (current << (step * short)) * finish
         states = following
-    return trimmed(kept * least, unpack(result, slot, length), total)
+    return trimmed(kept * least, unpack(result, slot, length), total, cuts)
+
+
+def kept_cuts(
+    die: Dist, n: int, kept: int, highest: bool, score: Callable[[int], int], image: Image
+) -> tuple[Cut, ...]:
+    """Where the kept score lies when some die was cut off: ``kept`` times the
+    least (greatest) score any die can have, a sound bound for any keep; and
+    when every cut-off die lies from some bound up and the highest are kept,
+    the highest die of a cut-off outcome is at least that bound and is kept,
+    so the bound rises to its least score there plus ``kept - 1`` of the least
+    (and likewise downwards for the lowest).
+    """
+    count = die.total**n - die.mass**n
+    if kept == 0:
+        return (Cut(count, 0, 0),)
+    scores = [score(value) for value, _ in die.items()]
+    ranges = [(min(scores), max(scores))] + [image(cut.low, cut.high) for cut in die.cuts]
+    unplaced = die.total - die.mass - sum(cut.count for cut in die.cuts)
+    lows = [low for low, _ in ranges]
+    highs = [high for _, high in ranges]
+    least = None if unplaced or None in lows else min(x for x in lows if x is not None)
+    most = None if unplaced or None in highs else max(x for x in highs if x is not None)
+    low = None if least is None else kept * least
+    high = None if most is None else kept * most
+    if unplaced or not die.cuts:
+        return normal([Cut(count, low, high)])
+    if highest and least is not None and all(cut.low is not None for cut in die.cuts):
+        start = min(cut.low for cut in die.cuts if cut.low is not None)
+        top = image(start, None)[0]
+        if top is not None:
+            low = max(low if low is not None else top, top + (kept - 1) * least)
+    if not highest and most is not None and all(cut.high is not None for cut in die.cuts):
+        start = max(cut.high for cut in die.cuts if cut.high is not None)
+        bottom = image(None, start)[1]
+        if bottom is not None:
+            high = min(high if high is not None else bottom, bottom + (kept - 1) * most)
+    return normal([Cut(count, low, high)])

@@ -176,3 +176,35 @@ def largest_power(base: list[int], n: int) -> int:
         else:
             low = middle
     return low
+
+
+def convolve_signed(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
+    """Coefficients of the product of two polynomials whose coefficients may be
+    negative: one Kronecker product of signed packings, read back with every
+    slot offset by half its range (so each holds a non-negative number)."""
+    if min(a) >= 0 and min(b) >= 0:
+        return convolve(a, b)
+    if len(a) < len(b):
+        a, b = b, a
+    length = len(a) + len(b) - 1
+    if len(a) * len(b) <= _NAIVE_WORK:
+        out = [0] * length
+        for j, y in enumerate(b):
+            if y:
+                for i, x in enumerate(a):
+                    out[i + j] += x * y
+        return out
+    largest_a, largest_b = max(map(abs, a)), max(map(abs, b))
+    # twice every coefficient of the product, and of each factor, fits a slot
+    bound = 2 * max(largest_a * largest_b * len(b), largest_a, largest_b)
+    slot = bound.bit_length() // 8 + 1
+    check_product(slot * 8 * len(a))
+
+    def signed_pack(coefficients: list[int] | tuple[int, ...]) -> int:
+        plus = pack([max(c, 0) for c in coefficients], slot)
+        return plus - pack([max(-c, 0) for c in coefficients], slot)
+
+    half = 1 << (slot * 8 - 1)
+    offset = int.from_bytes((b"\x00" * (slot - 1) + b"\x80") * length, "little")
+    product = signed_pack(a) * signed_pack(b) + offset
+    return [c - half for c in unpack(product, slot, length)]

@@ -3,15 +3,19 @@
 An :class:`Odds` holds the exact integer distribution; everything else
 (outcome rows, cumulative columns, mean, spread) is computed the first time it
 is asked for, so measuring ``10000dF`` does not pay for Fractions nobody reads.
+
+Exploding dice are followed only so far: what lies beyond is one or more
+:class:`Tail` rows ("99 or more", with its exact chance), and a chance that a
+tail surely belongs to (or surely not) counts it, so it is exact. Only a tail
+that straddles the question (a value inside its range, or a tail whose side is
+unknown) leaves a chance uncertain, by at most that tail's chance; every such
+chance counts what surely belongs to it, and says how much more there may be.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
@@ -19,8 +23,13 @@ from itertools import accumulate
 from typing import Any
 
 from ..errors import LimitError
-from .dist import Dist
-from .ratios import Reducer, _ratio, complement
+from .dist import Bound, Cut, Dist
+from .figures import _ratio, approximate, decimal, exact_text, json_number
+from .ratios import Reducer
+from .rows import Chance, Outcome, Tail, complete_rows
+
+__all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
+
 
 MAX_EXACT_CHARACTERS = 15_000_000
 """Digits of exact fractions one document of odds (JSON, or a table with
@@ -30,67 +39,6 @@ MAX_DIGIT_WORK = 10**10
 """Digits written times the digits of each number: CPython writes an integer
 out in time quadratic in its length, so a few rows of numbers of 20,000 digits
 cost as much as thousands of short ones."""
-
-
-def exact_text(p: Fraction) -> str:
-    """``"n/d"`` however long: Python refuses to print integers of more than
-    4300 digits unless asked, and 10000dF's chances have thousands."""
-    if p.denominator.bit_length() < 14_000:
-        return f"{p.numerator}/{p.denominator}"
-    with _long_numbers():
-        return f"{p.numerator}/{p.denominator}"
-
-
-@contextmanager
-def _long_numbers() -> Iterator[None]:
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
-
-
-def decimal(value: Fraction) -> Decimal:
-    """``value`` to 28 significant digits, however large (no float overflow)."""
-    with localcontext() as context:
-        context.prec = 28
-        return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-def approximate(value: Decimal, digits: int = 4) -> str:
-    """``value`` to ``digits`` significant digits, as a float would print it;
-    in scientific form past the float range."""
-    as_float = float(value)
-    if math.isfinite(as_float):
-        return f"{as_float:.{digits}g}"
-    return f"{value:.{digits - 1}e}"
-
-
-def json_number(value: Decimal) -> float | str:
-    """A float for JSON, or past the float range the number in scientific
-    form as text (JSON parsers read floats; none reads 1e+309)."""
-    as_float = float(value)
-    return as_float if math.isfinite(as_float) else f"{value:.16e}"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    value: int
-    p: Fraction
-    at_least: Fraction
-    at_most: Fraction
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "p": float(self.p),
-            "exact": exact_text(self.p),
-            "at_least": float(self.at_least),
-            "at_most": float(self.at_most),
-        }
-
-
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
@@ -107,11 +55,18 @@ class Odds:
         *,
         value_name: Callable[[int], str] | None = None,
         value_title: str = "value",
+        uncertain: dict[str, Fraction] | None = None,
     ) -> None:
         self.notation = notation
         self.system = system
         self.dist = dist
         self.events: dict[str, Fraction] = dict(events or {})
+        self.uncertain: dict[str, Fraction] = {
+            name: p for name, p in (uncertain or {}).items() if p
+        }
+        """For an event whose chance is not exact (a tail straddles it): how
+        much more it may be. The chance in :attr:`events` is what surely
+        belongs; an event not named here is exact."""
         self.value_name = value_name
         """How a system names a value (``+1 Good``); None: the number alone."""
         self.value_title = value_title
@@ -129,14 +84,19 @@ class Odds:
             self._reducer = Reducer(total)
         return self._reducer(count)
 
+    def at_least_counts(self) -> list[int]:
+        """Ways of each listed value or more, lowest first (tails not counted):
+        the integer column behind the at-least chances, for charts."""
+        return self._at_least_counts
+
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
         offset = value - self.dist.lo
         return Outcome(
             value,
             self._fraction(self.dist.counts[offset]),
-            self._fraction(self._at_least_counts[offset]),
-            self._fraction(self._at_most_counts[offset]),
+            self._fraction(self._at_least_counts[offset] + self._tail_counts(value, None)[0]),
+            self._fraction(self._at_most_counts[offset] + self._tail_counts(None, value)[0]),
         )
 
     @property
@@ -146,19 +106,79 @@ class Odds:
 
     @cached_property
     def truncated(self) -> Fraction:
-        """Probability left out with the far tails of exploding dice (at most 1e-12)."""
+        """Probability of the tails: the outcomes past the point where exploding
+        dice stop being followed (at most 1e-12), the sum of :attr:`tails`."""
         return self._fraction(self.dist.total - self.dist.mass)
 
+    @cached_property
+    def _cuts(self) -> list[Cut]:
+        """Every cut-off way once: the bounded cuts, then those of no known side."""
+        cuts = list(self.dist.cuts)
+        unplaced = self.dist.total - self.dist.mass - sum(cut.count for cut in cuts)
+        if unplaced:
+            cuts.append(Cut(unplaced))
+        return cuts
+
+    @cached_property
+    def tails(self) -> list[Tail]:
+        """The cut-off outcomes as rows: where each part lies, and its chance
+        (none when nothing was cut off)."""
+        return [Tail(cut.low, cut.high, self._fraction(cut.count)) for cut in self._cuts]
+
+    def _tail_counts(self, low: Bound, high: Bound) -> tuple[int, int]:
+        """Cut-off ways surely from ``low`` to ``high``, and those that may be."""
+        surely = maybe = 0
+        for cut in self._cuts:
+            inside = cut.contains(low, high)
+            if inside:
+                surely += cut.count
+            elif inside is None:
+                maybe += cut.count
+        return surely, maybe
+
+    def straddled(self, low: int | None = None, high: int | None = None) -> bool:
+        """Does a tail straddle the range from ``low`` to ``high`` (so that
+        :meth:`chance_between` is not exact there)?"""
+        return any(cut.contains(low, high) is None for cut in self._cuts)
+
+    def _between_counts(self, low: Bound, high: Bound) -> tuple[int, int]:
+        """Ways surely from ``low`` to ``high`` (listed, or a tail wholly
+        inside), and cut-off ways that may be."""
+        counts, lo = self.dist.counts, self.dist.lo
+        start = 0 if low is None else max(low - lo, 0)
+        stop = len(counts) - 1 if high is None else min(high - lo, len(counts) - 1)
+        listed = 0
+        if start <= stop:
+            above = self._at_least_counts
+            listed = above[start] - (above[stop + 1] if stop + 1 < len(counts) else 0)
+        surely, maybe = self._tail_counts(low, high)
+        return listed + surely, maybe
+
+    def chance_between(self, low: int | None = None, high: int | None = None) -> Chance:
+        """The chance of a value from ``low`` to ``high`` (None: no bound), as
+        far as it is known: exact unless a tail straddles the range."""
+        surely, maybe = self._between_counts(low, high)
+        return Chance(self._fraction(surely), self._fraction(maybe))
+
+    def chance_where(self, test: Callable[[int], bool]) -> Chance:
+        """The chance of a value passing ``test``: exact unless there are tails
+        (a tail of one value counts if it passes)."""
+        counted = sum(count for value, count in self.dist.items() if test(value))
+        surely = maybe = 0
+        for cut in self._cuts:
+            if cut.low is not None and cut.low == cut.high:
+                surely += cut.count if test(cut.low) else 0
+            else:
+                maybe += cut.count
+        return Chance(self._fraction(counted + surely), self._fraction(maybe))
+
     def probability(self, value: int) -> Fraction:
+        """The chance of ``value`` among the outcomes listed (a tail that may
+        hold ``value`` is not added: see :attr:`tails`)."""
         offset = value - self.dist.lo
         if 0 <= offset < len(self.dist.counts):
             return self._fraction(self.dist.counts[offset])
         return Fraction(0)
-
-    def at_least_counts(self) -> list[int]:
-        """Ways of each value or more, lowest value first (the integer column
-        behind :meth:`at_least`)."""
-        return self._at_least_counts
 
     @property
     def _at_least_counts(self) -> list[int]:
@@ -174,68 +194,37 @@ class Odds:
         return list(accumulate(self.dist.counts))
 
     def at_least(self, value: int) -> Fraction:
-        """Chance of ``value`` or more ("X or better")."""
-        offset = max(value - self.dist.lo, 0)
-        if offset >= len(self.dist.counts):
-            return Fraction(0)
-        return self._fraction(self._at_least_counts[offset])
+        """Chance of ``value`` or more ("X or better"): exact up to where the
+        tails begin (a tail "99 or more" counts in full for ``value <= 99``);
+        past that, what surely counts (low by at most :attr:`truncated`)."""
+        return self._fraction(self._between_counts(value, None)[0])
 
     def at_most(self, value: int) -> Fraction:
-        """Chance of ``value`` or less ("X or worse")."""
-        offset = value - self.dist.lo
-        if offset < 0:
-            return Fraction(0)
-        offset = min(offset, len(self.dist.counts) - 1)
-        return self._fraction(self._at_most_counts[offset])
+        """Chance of ``value`` or less ("X or worse"): exact where no tail
+        straddles ``value``; otherwise what surely counts."""
+        return self._fraction(self._between_counts(None, value)[0])
 
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
         lo, counts = self.dist.lo, self.dist.counts
-        fraction = self._fraction
+        ratio = self._fraction
+        if self.dist.total != self.dist.mass:
+            return {
+                lo + index: self.at_least(lo + index) for index, count in enumerate(counts) if count
+            }
         return {
-            lo + index: fraction(at_least)
+            lo + index: ratio(at_least)
             for index, at_least in enumerate(self._at_least_counts)
             if counts[index]
         }
 
     @cached_property
     def outcomes(self) -> list[Outcome]:
-        """Every possible value with its exact chance, lowest first."""
-        counts, lo = self.dist.counts, self.dist.lo
-        fraction = self._fraction
-        above = self._at_least_counts
-        whole = fraction(self.dist.mass)
-        # a symmetric distribution (every Fudge pool) has each chance twice,
-        # and at least v is everything less at least (its mirror + 1)
-        symmetric = counts == counts[::-1]
-        complete = self.dist.mass == self.dist.total
-        size = len(counts)
-        at_least = [whole] * size
-        for index in range(size):
-            mirror = size - index
-            if symmetric and complete and 0 < mirror < index:
-                at_least[index] = complement(at_least[mirror])
-            else:
-                at_least[index] = fraction(above[index])
-        if complete:
-            # at most v is everything less at least v+1; the whole mass at the top
-            at_most = [complement(at_least[index + 1]) for index in range(size - 1)]
-            at_most.append(whole)
-        else:
-            # part of the mass was cut off: "everything" is not 1
-            at_most = [fraction(count) for count in self._at_most_counts]
-        chances: dict[int, Fraction] = {}
-        rows = []
-        for index, count in enumerate(counts):
-            if not count:
-                continue
-            twin = len(counts) - 1 - index
-            chance = chances.get(twin) if symmetric else None
-            if chance is None:
-                chance = fraction(count)
-                chances[index] = chance
-            rows.append(Outcome(lo + index, chance, at_least[index], at_most[index]))
-        return rows
+        """Every listed value with its exact chance, lowest first (the tails
+        are :attr:`tails`)."""
+        if self.dist.total != self.dist.mass:
+            return [self.outcome_at(value) for value in self.dist.support()]
+        return complete_rows(self.dist, self._fraction, self._at_least_counts)
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
@@ -299,10 +288,15 @@ class Odds:
             "stdev": json_number(self.spread),
             "truncated": float(self.truncated),
             "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
-            "events": {
-                name: {"p": float(p), "exact": exact_text(p)} for name, p in self.events.items()
-            },
+            "tails": [tail.to_dict() for tail in self.tails],
+            "events": {name: self._event_dict(name, p) for name, p in self.events.items()},
         }
+
+    def _event_dict(self, name: str, p: Fraction) -> dict[str, Any]:
+        out: dict[str, Any] = {"p": float(p), "exact": exact_text(p)}
+        if name in self.uncertain:
+            out["uncertain"] = exact_text(self.uncertain[name])
+        return out
 
     def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
         out = outcome.to_dict()
@@ -313,11 +307,19 @@ class Odds:
         """The same roll measured twice is the same odds."""
         if not isinstance(other, Odds):
             return NotImplemented
-        return (self.notation, self.system, self.dist, self.events, self.value_title) == (
+        return (
+            self.notation,
+            self.system,
+            self.dist,
+            self.events,
+            self.uncertain,
+            self.value_title,
+        ) == (
             other.notation,
             other.system,
             other.dist,
             other.events,
+            other.uncertain,
             other.value_title,
         )
 

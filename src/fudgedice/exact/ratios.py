@@ -7,24 +7,7 @@ import math
 from fractions import Fraction
 from functools import cache, lru_cache
 
-
-def _reduced(numerator: int, denominator: int) -> Fraction:
-    """A Fraction already in lowest terms, built without checking again."""
-    value = object.__new__(Fraction)
-    value._numerator = numerator  # type: ignore[attr-defined]
-    value._denominator = denominator  # type: ignore[attr-defined]
-    return value
-
-
-def _ratio(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` for integers (denominator > 0).
-
-    Odds tables build thousands of Fractions; the public constructor spends
-    most of its time deciding what kind of numbers it was given. Here they are
-    always ints, so reduce by the gcd and fill the two slots directly.
-    """
-    common = math.gcd(numerator, denominator)
-    return _reduced(numerator // common, denominator // common)
+from .figures import _ratio, _reduced
 
 
 class Reducer:
@@ -127,7 +110,3 @@ def _small_primes() -> tuple[int, ...]:
         if sieve[number]:
             sieve[number * number :: number] = bytes(len(range(number * number, limit + 1, number)))
     return tuple(number for number, prime in enumerate(sieve) if prime)
-
-
-if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
-    _reduced = Fraction  # an unfamiliar fractions module: take the public road

@@ -3,14 +3,39 @@ a bar, then the mean, the spread and the events."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import LimitError
-from ..exact.odds import MAX_DIGIT_WORK, MAX_EXACT_CHARACTERS, Odds, approximate, decimal
+from ..exact.odds import MAX_DIGIT_WORK, MAX_EXACT_CHARACTERS, Odds, Tail, approximate, decimal
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
 _MAX_ROWS = 61
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    value: str
+    p: Fraction
+    at_least: Fraction | None
+    at_most: Fraction | None
+    """None: nothing to say (a tail with no known side)."""
+
+
+def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
+    """A tail as a row: its range, its chance, and the chances of its bounds
+    where they are exact (another tail may straddle them: then blank)."""
+    low, high = tail.low, tail.high
+    label = tail.describe(signed if fudge_like else str)
+    above = odds.chance_between(low, None) if low is not None or high is not None else None
+    below = odds.chance_between(None, high) if low is not None or high is not None else None
+    return _Row(
+        label,
+        tail.p,
+        None if above is None or above.uncertain else above.p,
+        None if below is None or below.uncertain else below.p,
+    )
 
 
 def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
@@ -43,44 +68,81 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             hint="without --all the table shows the rows that hold the probability; "
             "without --exact, percentages",
         )
-    rows = [odds.outcome_at(lo + index) for index in shown]
+    outcomes = [odds.outcome_at(lo + index) for index in shown]
     peak = Fraction(max(counts), total)
     # degrees and margins carry their sign (+1 Good) even when none is negative
     fudge_like = odds.low < 0 or odds.value_name is not None
-    value_text = [signed(o.value) if fudge_like else str(o.value) for o in rows]
+    value_text = [signed(o.value) if fudge_like else str(o.value) for o in outcomes]
     if odds.value_name is not None:
         naming = odds.value_name
-        value_text = [f"{text} {naming(o.value)}" for text, o in zip(value_text, rows, strict=True)]
+        value_text = [
+            f"{text} {naming(o.value)}" for text, o in zip(value_text, outcomes, strict=True)
+        ]
+    rows = [
+        _Row(text, o.p, o.at_least, o.at_most) for text, o in zip(value_text, outcomes, strict=True)
+    ]
+    # the tails: "N or less" above the outcomes, the others below them
+    tails = [_tail_row(odds, tail, fudge_like) for tail in odds.tails]
+    pairs = list(zip(tails, odds.tails, strict=True))
+    below = [row for row, tail in pairs if tail.low is None and tail.high is not None]
+    above = [row for row, tail in pairs if tail.low is not None or tail.high is None]
+    rows = below + rows + above
     # digits known from bit lengths, before any long number is written out
-    longest = max(digits(o.p.numerator) + digits(o.p.denominator) + 1 for o in rows)
+    longest = max(digits(row.p.numerator) + digits(row.p.denominator) + 1 for row in rows)
     exact_column = show_exact or longest <= 24
-    fractions = [exact(o.p) for o in rows] if exact_column else [""] * len(rows)
+    fractions = [exact(row.p) for row in rows] if exact_column else [""] * len(rows)
     fraction_width = max(len(f) for f in fractions)
-    width = max(len(odds.value_title), max(len(v) for v in value_text))
+    width = max(len(odds.value_title), max(len(row.value) for row in rows))
     header = f"{odds.value_title:>{width}}  {'chance':>8}"
     if exact_column:
         header += f"  {'exact':>{fraction_width}}"
     header += f"  {'at least':>8}  {'at most':>8}"
     lines = [odds.notation, header]
-    for outcome, value, fraction in zip(rows, value_text, fractions, strict=True):
-        bar = "█" * max(1, round(float(outcome.p / peak) * _BAR_WIDTH)) if outcome.p else ""
-        line = f"{value:>{width}}  {percent(outcome.p):>8}"
+    for row, fraction in zip(rows, fractions, strict=True):
+        bar = "█" * max(1, round(float(row.p / peak) * _BAR_WIDTH)) if row.p else ""
+        line = f"{row.value:>{width}}  {percent(row.p):>8}"
         if exact_column:
             line += f"  {fraction:>{fraction_width}}"
-        line += f"  {percent(outcome.at_least):>8}  {percent(outcome.at_most):>8}  {bar}"
+        at_least = "" if row.at_least is None else percent(row.at_least)
+        at_most = "" if row.at_most is None else percent(row.at_most)
+        line += f"  {at_least:>8}  {at_most:>8}  {bar}"
         lines.append(line)
     if hidden:
         lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
     if not exact_column:
         lines.append("(exact fractions are long here; --exact shows them)")
     lines.append(f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}")
-    if odds.truncated:
-        lines.append(
-            f"exploding dice cut off after a chance of {float(odds.truncated):.2g} (left out)"
-        )
+    lines.extend(_tail_notes(odds, [o.value for o in outcomes]))
     for name, p in odds.events.items():
         line = f"{name}: {percent(p)}"
         if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
             line += f" ({exact(p)})"
+        if name in odds.uncertain:
+            line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _tail_notes(odds: Odds, values: list[int]) -> list[str]:
+    """What the tail rows are, and which cumulative chances they leave uncertain."""
+    if not odds.tails:
+        return []
+    rows = "the tail row" if len(odds.tails) == 1 else "the tail rows"
+    notes = [
+        f"exploding dice followed until a chance of {float(odds.truncated):.2g} was left: {rows}"
+    ]
+    unsure = [
+        value for value in values if odds.straddled(value, None) or odds.straddled(None, value)
+    ]
+    if unsure:
+        notes.append(
+            f"at least / at most of {_span(unsure)} count only the tails surely in them "
+            f"(low by at most {float(odds.truncated):.2g})"
+        )
+    return notes
+
+
+def _span(values: list[int]) -> str:
+    if len(values) == 1:
+        return str(values[0])
+    return f"{values[0]}..{values[-1]}"

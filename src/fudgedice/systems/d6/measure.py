@@ -21,7 +21,7 @@ from typing import Literal
 
 from ...dice.pools import chain_depth, die_dist
 from ...exact import dist
-from ...exact.dist import Dist
+from ...exact.dist import Cut, Dist, Shape, normal, scaled_cuts, shape_power, shape_sum
 from ...exact.kernels import power
 from ...language.tree import D6, Compare, Explode
 
@@ -63,8 +63,13 @@ def exploding_counts(depth: int) -> list[int]:
 
 
 def exploding_die(depth: int) -> Dist:
-    """One Character Point die (or a Wild Die ignoring critical failures)."""
-    return Dist(1, tuple(exploding_counts(depth)), SIDES**depth)
+    """One Character Point die (or a Wild Die ignoring critical failures); the
+    one chain cut off, ``depth`` sixes, goes on to at least ``6 * depth + 1``."""
+    return Dist(1, tuple(exploding_counts(depth)), SIDES**depth, _chain_cuts(depth))
+
+
+def _chain_cuts(depth: int) -> tuple[Cut, ...]:
+    return (Cut(1, SIDES * depth + 1, None),)
 
 
 def plain_dice(count: int) -> Dist:
@@ -106,7 +111,8 @@ def merge(a: Dist, b: Dist) -> Dist:
         offset = part.lo - lo
         for index, count in enumerate(part.counts):
             counts[offset + index] += count
-    return Dist(lo, tuple(counts), a.total)
+    cuts = normal(a.cuts + b.cuts) if a.cuts and b.cuts else a.cuts or b.cuts
+    return Dist(lo, tuple(counts), a.total, cuts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,24 +158,52 @@ class SideDist:
 
 
 def with_exploding(base: Dist, dice: int, depth: int) -> Dist:
-    """``base`` plus ``dice`` exploding d6, chains cut at ``depth`` tosses.
+    """``base`` plus ``dice`` exploding d6, chains cut at ``depth`` tosses; the
+    cut-off outcomes lie where the sum's cuts say (:func:`~fudgedice.exact.dist.shape_sum`).
+    """
+    if not dice:
+        return base
+    lo, counts, total = explode_counts(base.lo, base.counts, base.total, dice, depth)
+    mass = base.mass
+    total_die = SIDES**depth
+    # a chain cut off adds 6 * depth + 1 or more, the others 1 or more: the
+    # common cases at once, any other through the sum of shapes
+    start = base.lo + SIDES * depth + dice
+    if mass == base.total or (
+        len(base.cuts) == 1
+        and base.cuts[0].high is None
+        and base.cuts[0].count == base.total - mass
+    ):
+        if base.cuts and base.cuts[0].low is not None:
+            start = min(start, base.cuts[0].low + dice)
+        cut = total - mass * (total_die - 1) ** dice
+        return Dist(lo, tuple(counts), total, (Cut(cut, start, None),))
+    die = Shape(1, SIDES * depth - 1, total_die - 1, total_die, _chain_cuts(depth))
+    shape = shape_sum(base.shape(), shape_power(die, dice))
+    return Dist(lo, tuple(counts), total, shape.cuts)
+
+
+def explode_counts(
+    lo: int, counts: tuple[int, ...] | list[int], total: int, dice: int, depth: int
+) -> tuple[int, list[int], int]:
+    """The counts of ``counts`` plus ``dice`` exploding d6 (the listed part:
+    chains cut at ``depth`` tosses), as (lowest value, counts, total).
 
     An exploding d6 is ``E(x) = (x + ... + x**5) G(x**6)`` with
     ``G(y) = sum 6**(depth-1-j) y**j`` (``j`` sixes, then a face 1..5), so
     adding one is two linear passes instead of a convolution of big integers:
     a sliding window of five faces, then the geometric recurrence
     ``R_k = 6**(depth-1) W_k + (R_(k-6) - W_(k-6 depth)) / 6`` (the division
-    is exact). This keeps 100D, and Character Point dice, cheap.
+    is exact, for any integer counts: the passes are linear). This keeps 100D,
+    and Character Point dice, cheap.
     """
-    if not dice:
-        return base
     # refused before any work, on the same bound as any other pool
     dist.check_size(
-        len(base.counts) + dice * (SIDES * depth - 1),
-        log2(base.total) + dice * depth * log2(SIDES),
+        len(counts) + dice * (SIDES * depth - 1),
+        log2(total) + dice * depth * log2(SIDES),
         f"{dice} exploding dice",
     )
-    lo, counts, total = base.lo, list(base.counts), base.total
+    counts = list(counts)
     top = SIDES ** (depth - 1)
     reach = SIDES * depth
     for _ in range(dice):
@@ -193,20 +227,28 @@ def with_exploding(base: Dist, dice: int, depth: int) -> Dist:
                 value += carried // SIDES
             out[k] = value
         lo, counts, total = lo + 1, out, total * SIDES**depth
-    return Dist(lo, tuple(counts), total)
+    return lo, counts, total
 
 
 def _scaled(base: Dist, shift: int, factor: int, total: int) -> Dist:
-    return Dist(base.lo + shift, tuple(count * factor for count in base.counts), total)
+    counts = tuple(count * factor for count in base.counts)
+    return Dist(base.lo + shift, counts, total, scaled_cuts(base.cuts, factor, shift))
 
 
 def _less(whole: Dist, part: Dist) -> Dist:
-    """``whole`` without the outcomes of ``part`` (a branch of it)."""
+    """``whole`` without the outcomes of ``part`` (a branch of it). The part's
+    cut-off outcomes are some of the whole's, so the whole's bounds still hold
+    for what is left (a side's cuts are all "N or more": one of them)."""
     counts = list(whole.counts)
     offset = part.lo - whole.lo
     for index, count in enumerate(part.counts):
         counts[offset + index] -= count
-    return dist.trimmed(whole.lo, counts, whole.total)
+    cuts = whole.cuts
+    if part.cuts:
+        assert len(whole.cuts) == len(part.cuts) == 1
+        (mine,), (theirs,) = whole.cuts, part.cuts
+        cuts = normal([Cut(mine.count - theirs.count, mine.low, mine.high)])
+    return dist.trimmed(whole.lo, counts, whole.total, cuts)
 
 
 def side_dist(shape: SideShape, depth: int) -> SideDist:
@@ -233,39 +275,3 @@ def side_dist(shape: SideShape, depth: int) -> SideDist:
         kept = with_exploding(kept, shape.character_points, depth)
         return SideDist(steady, _scaled(kept, 0, one, full.total))
     return SideDist(steady, wild_one)
-
-
-def _core(shape: SideShape, depth: int) -> tuple[Dist, int, bool]:
-    """A side less the exploding dice that can be added last: (core, how many
-    exploding dice to add, is the core only plain dice and pips?).
-
-    Only ``crit=cancel`` ties the Wild Die to the other dice; otherwise every
-    exploding die is independent of the rest and its total counts as rolled.
-    """
-    if shape.wild and shape.crit == "cancel":
-        alone = SideShape(shape.plain, True, 0, shape.modifier, "cancel")
-        return side_dist(alone, depth).combined(), shape.character_points, False
-    base = dist.add(plain_dice(shape.plain), Dist.constant(shape.modifier))
-    return base, shape.character_points + int(shape.wild), True
-
-
-def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
-    """Left total less right total, exactly.
-
-    A convolution of two wide distributions of big counts is the costly step,
-    so the exploding dice are left out of it and added afterwards by linear
-    passes (``-E`` on the mirrored counts); when neither side cancels, the
-    cores are plain dice, and ``-d6`` has the law of ``d6 - 7``, so the whole
-    core is one power of the d6.
-    """
-    left_core, left_exploding, left_plain = _core(left, depth)
-    right_core, right_exploding, right_plain = _core(right, depth)
-    if left_plain and right_plain:
-        core = dist.add(
-            plain_dice(left.plain + right.plain),
-            Dist.constant(left.modifier - right.modifier - (SIDES + 1) * right.plain),
-        )
-    else:
-        core = dist.add(left_core, dist.negate(right_core))
-    margin = with_exploding(core, left_exploding, depth)
-    return dist.negate(with_exploding(dist.negate(margin), right_exploding, depth))

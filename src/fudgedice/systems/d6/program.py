@@ -19,7 +19,8 @@ from ...language.tree import BinOp, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.roll import Roll, Verdict
-from .measure import CRITICAL_CHANCE, depth_for, margin_dist, side_dist
+from .margin import opposed_dist
+from .measure import CRITICAL_CHANCE, depth_for, side_dist
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import SideRules, _side_rules, difficulty_of
 from .sample import Array, sample_sides
@@ -146,17 +147,21 @@ class D6Program(Program):
             # Every exploding die of the roll shares the engine's 1e-12 budget.
             return side_dist(left, depth_for(left.exploding)).combined()
         right = self.right.shape()
-        return margin_dist(left, right, depth_for(left.exploding + right.exploding))
+        return opposed_dist(left, right)
 
     def odds(self) -> Odds:
         combined = self.dist()
         text = self.expression.text
         events: dict[str, Fraction] = {}
+        uncertain: dict[str, Fraction] = {}
         threshold = 0 if self.right is not None else self.difficulty
         if threshold is not None:
+            # exact when no tail straddles the threshold; else what surely counts
             plain_odds = Odds(text, SYSTEM, combined)
-            events["success"] = plain_odds.at_least(threshold)
-            events["failure"] = plain_odds.at_most(threshold - 1)
+            success = plain_odds.chance_between(threshold, None)
+            failure = plain_odds.chance_between(None, threshold - 1)
+            events["success"], uncertain["success"] = success
+            events["failure"], uncertain["failure"] = failure
         # A critical failure hangs on a Wild Die's first toss alone.
         sides = [("", self.left)] + ([("opponent ", self.right)] if self.right else [])
         for prefix, rules in sides:
@@ -166,7 +171,7 @@ class D6Program(Program):
                 if shape.crit == "complication":
                     events[f"{prefix}complication"] = CRITICAL_CHANCE
         title = "margin" if self.right is not None else "total"
-        return Odds(text, SYSTEM, combined, events, value_title=title)
+        return Odds(text, SYSTEM, combined, events, value_title=title, uncertain=uncertain)
 
     # sampling ---------------------------------------------------------------------------
 

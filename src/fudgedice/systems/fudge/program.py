@@ -41,7 +41,7 @@ from ...dice.sample import sample_exactly, sample_node
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
-from ...exact.odds import Odds
+from ...exact.odds import Chance, Odds
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
@@ -177,7 +177,7 @@ class FudgeProgram(Program):
         measured once per roll text; None where the odds are past the limits
         (the coin still rolls)."""
         try:
-            return _ratio_of(self.dist(), lambda value: value % 2 == 0)
+            return _chance(self.dist(), lambda value: value % 2 == 0)
         except LimitError:
             return None
 
@@ -208,16 +208,18 @@ class FudgeProgram(Program):
             # Taking zero is a choice, never an impossibility: set it beside
             # what rolling would have done.
             rolled = self._side_dist(replace(self.left, options=PLAIN))
-            chance = _ratio_of(rolled, lambda value: value >= difficulty)
+            chance = Odds("", "", rolled).chance_between(difficulty, None).p
             outcome = "succeeds" if degrees.lo >= difficulty else "fails"
             notes.append(
                 f"taking zero {outcome} for certain; rolling would succeed with chance "
                 f"{chance.numerator}/{chance.denominator} ({float(chance):.1%})"
             )
             return notes
-        if degrees.lo >= difficulty and not notes:
+        # a tail of exploding dice may reach further than the outcomes listed
+        lowest, highest = degrees.extent()
+        if lowest is not None and lowest >= difficulty and not notes:
             notes.append("no roll needed: every result succeeds")
-        elif degrees.hi < difficulty:
+        elif highest is not None and highest < difficulty:
             notes.append("no roll can reach this difficulty: it simply can't be done")
         return notes
 
@@ -235,33 +237,31 @@ class FudgeProgram(Program):
     def odds(self) -> Odds:
         expression = self.expression
         exact = self.dist()
-
-        def chance(test: Callable[[int], bool]) -> Fraction:
-            return _ratio_of(exact, test)
-
-        events: dict[str, Fraction] = {}
+        # a chance is exact unless a tail of exploding dice straddles it
+        measured = Odds(expression.text, expression.system, exact)
+        chances: dict[str, Chance] = {}
         title = "rolled degree" if self.ladder is FUDGE else "result"
         naming = self.ladder.name
         if self.right is not None:
-            events["success"] = chance(lambda value: value > 0)
-            events["tie"] = chance(lambda value: value == 0)
-            events["failure"] = chance(lambda value: value < 0)
+            chances["success"] = measured.chance_between(1, None)
+            chances["tie"] = measured.chance_between(0, 0)
+            chances["failure"] = measured.chance_between(None, -1)
             title = "relative degree"
             naming = _relative_name
         elif self.difficulty is not None:
-            difficulty = self.difficulty
-            events["success"] = chance(lambda value: value >= difficulty)
-            events["failure"] = chance(lambda value: value < difficulty)
+            chances["success"] = measured.chance_between(self.difficulty, None)
+            chances["failure"] = measured.chance_between(None, self.difficulty - 1)
         elif self.left.coin:
-            events["even"] = chance(lambda value: value % 2 == 0)
-            events["odd"] = chance(lambda value: value % 2 == 1)
+            chances["even"] = measured.chance_where(lambda value: value % 2 == 0)
+            chances["odd"] = measured.chance_where(lambda value: value % 2 == 1)
         return Odds(
             expression.text,
             expression.system,
             exact,
-            events,
+            {name: chance.p for name, chance in chances.items()},
             value_name=naming,
             value_title=title,
+            uncertain={name: chance.uncertain for name, chance in chances.items()},
         )
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -311,8 +311,9 @@ def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
     return program.with_d100_table(table)
 
 
-def _ratio_of(exact: Dist, test: Callable[[int], bool]) -> Fraction:
-    return Fraction(sum(count for value, count in exact.items() if test(value)), exact.total)
+def _chance(exact: Dist, test: Callable[[int], bool]) -> Fraction:
+    """The chance of a value passing ``test``, counting what surely does."""
+    return Odds("", "", exact).chance_where(test).p
 
 
 def _relative_name(value: int) -> str:
