@@ -30,18 +30,26 @@ def unpack(number: int, slot: int, length: int) -> list[int]:
     return [int.from_bytes(raw[i : i + slot], "little") for i in range(0, slot * length, slot)]
 
 
+def _naive_product(
+    a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...], length: int
+) -> list[int]:
+    """The schoolbook product: below a few thousand coefficient products it
+    beats packing big integers."""
+    out = [0] * length
+    for j, y in enumerate(b):
+        if y:
+            for i, x in enumerate(a):
+                out[i + j] += x * y
+    return out
+
+
 def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
     """Coefficients of the product of two polynomials with non-negative coefficients."""
     if len(a) < len(b):
         a, b = b, a
     length = len(a) + len(b) - 1
     if len(a) * len(b) <= _NAIVE_WORK:
-        out = [0] * length
-        for j, y in enumerate(b):
-            if y:
-                for i, x in enumerate(a):
-                    out[i + j] += x * y
-        return out
+        return _naive_product(a, b, length)
     # a slot holds every coefficient of the product, and of each factor packed
     bound = max(max(a) * max(b) * len(b), max(a), max(b))
     slot = bound.bit_length() // 8 + 1
@@ -188,12 +196,7 @@ def convolve_signed(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ..
         a, b = b, a
     length = len(a) + len(b) - 1
     if len(a) * len(b) <= _NAIVE_WORK:
-        out = [0] * length
-        for j, y in enumerate(b):
-            if y:
-                for i, x in enumerate(a):
-                    out[i + j] += x * y
-        return out
+        return _naive_product(a, b, length)
     largest_a, largest_b = max(map(abs, a)), max(map(abs, b))
     # twice every coefficient of the product, and of each factor, fits a slot
     bound = 2 * max(largest_a * largest_b * len(b), largest_a, largest_b)
