@@ -338,3 +338,18 @@ def test_a_roll_starting_with_a_minus_sign_is_never_read_as_options(
     assert code == 0, output
     assert output.startswith(starts)
     assert "Usage:" not in output
+
+
+def test_sampling_never_draws_from_a_table_with_a_cut_off_tail() -> None:
+    import numpy as np
+
+    from fudgedice.dice.sample import sample_exactly
+    from fudgedice.exact.dist import Dist
+
+    # half the ways cut off: a draw from the table could land past its last row
+    cut = Dist(0, (1,), 2)
+    assert sample_exactly(lambda: cut, 5, np.random.default_rng(1)) is None
+    whole = Dist(0, (1, 1), 2)
+    drawn = sample_exactly(lambda: whole, 5, np.random.default_rng(1))
+    assert drawn is not None and set(drawn.tolist()) <= {0, 1}
+    assert set(fudgedice.sample("Good+4dF!", 2000, seed=1).tolist()) >= {1}

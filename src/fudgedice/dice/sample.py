@@ -189,7 +189,8 @@ def sample_exactly(
         exact = exact_dist()
     except LimitError:
         return None
-    if exact.total > INT64_SAFE:
+    if exact.total > INT64_SAFE or exact.mass != exact.total:
+        # a cut-off tail has no listed outcome to draw: toss the dice instead
         return None
     return sample_dist(exact, rows, rng)
 
