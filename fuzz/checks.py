@@ -294,10 +294,11 @@ def _check_outcomes(odds: Odds) -> None:
         )
     if any(not 0 < o.p <= 1 for o in outcomes):
         raise Broken("invariant", "an outcome's chance is not in (0, 1]")
-    listed = 1 - odds.truncated
-    if outcomes[0].at_least != listed or outcomes[-1].at_most != listed:
+    # the tails past the cut-off count wherever they surely lie (docs/results.md)
+    lowest, highest = odds.chance_between(odds.low, None), odds.chance_between(None, odds.high)
+    if outcomes[0].at_least != lowest.p or outcomes[-1].at_most != highest.p:
         raise Broken(
-            "invariant", "at_least of the lowest or at_most of the highest is not 1 - truncated"
+            "invariant", "the lowest row's at_least or the highest's at_most is not its chance"
         )
     if len(outcomes) * odds.denominator.bit_length() > HEAVY_BITS:
         return
@@ -323,13 +324,16 @@ def _points(odds: Odds, probes: tuple[int, ...]) -> dict[int, Point]:
 
 
 def _check_points(odds: Odds, points: dict[int, Point]) -> None:
-    listed = 1 - odds.truncated
     for value, (p, above, below, below_before) in points.items():
         if not all(0 <= x <= 1 for x in (p, above, below)):
             raise Broken("invariant", "a chance outside [0, 1]", f"at {value}")
-        if above + below_before != listed:
-            raise Broken("invariant", "at_least(v) + at_most(v - 1) != 1 - truncated", f"v={value}")
-        if p != below - below_before:
+        # a tail that straddles v may count on neither side: what is uncertain
+        straddling = odds.chance_between(value, None).uncertain
+        if above + below_before + straddling != 1:
+            raise Broken(
+                "invariant", "at_least(v) + at_most(v - 1) + what straddles v != 1", f"v={value}"
+            )
+        if not odds.tails and p != below - below_before:
             raise Broken("invariant", "probability(v) != at_most(v) - at_most(v - 1)", f"v={value}")
 
 
@@ -344,7 +348,8 @@ def _check_events(odds: Odds) -> None:
         present = [odds.events[name] for name in group if name in odds.events]
         if len(present) >= 2:
             total = sum(present, Fraction(0))
-            if total not in (1, 1 - odds.truncated):
+            uncertain = max((odds.uncertain.get(name, Fraction(0)) for name in group), default=0)
+            if total not in (1, 1 - odds.truncated, 1 - uncertain):
                 raise Broken(
                     "invariant", "complementary events don't sum to 1", f"{group}: {total}"
                 )
