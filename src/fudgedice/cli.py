@@ -326,7 +326,9 @@ def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceE
 @main.command()
 @click.argument("name", required=False)
 @click.option("--exact", is_flag=True, help="Exact fractions instead of percentages.")
-@click.option("--to", "to", type=click.IntRange(1, 10000), help="How far to print a long table.")
+@click.option(
+    "--to", "to", type=click.IntRange(1, api.MAX_TABLE_ROWS), help="How far to print a long table."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 @_friendly
 def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:

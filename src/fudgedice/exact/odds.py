@@ -39,6 +39,16 @@ MAX_DIGIT_WORK = 10**10
 """Digits written times the digits of each number: CPython writes an integer
 out in time quadratic in its length, so a few rows of numbers of 20,000 digits
 cost as much as thousands of short ones."""
+
+
+def too_many_digits(rows: int, denominator: int) -> bool:
+    """Whether ``rows`` exact fractions over ``denominator`` (each up to twice
+    its digits and a slash) are past what one document may write out: the digits
+    themselves, or the quadratic cost of writing each long integer."""
+    width = 2 * (int(denominator.bit_length() * math.log10(2)) + 1) + 1  # "n/d"
+    return rows * width > MAX_EXACT_CHARACTERS or rows * width * width > 2 * MAX_DIGIT_WORK
+
+
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
@@ -272,9 +282,9 @@ class Odds:
     def to_dict(self) -> dict[str, Any]:
         # every outcome's exact fraction is written out: refuse, before
         # building them, a document too long for anyone to read or parse
-        digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
-        size = len(self.dist.counts) * digits * 2
-        if size > MAX_EXACT_CHARACTERS or size * digits > MAX_DIGIT_WORK:
+        if too_many_digits(len(self.dist.counts), self.dist.total):
+            digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
+            size = len(self.dist.counts) * digits * 2
             raise LimitError(
                 f"the exact odds of {self.notation} as JSON would take about "
                 f"{size // 1_000_000} MB of fractions; the table (without --json) and "

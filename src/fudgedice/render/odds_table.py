@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import LimitError
-from ..exact.odds import MAX_DIGIT_WORK, MAX_EXACT_CHARACTERS, Odds, Tail, approximate, decimal
+from ..exact.odds import MAX_EXACT_CHARACTERS, Odds, Tail, approximate, decimal, too_many_digits
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -55,12 +55,9 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             start = max(0, min(middle - half, len(shown) - _MAX_ROWS))
             shown = shown[start : start + _MAX_ROWS]
     hidden = len(present) - len(shown)
-    # at most every digit of the denominator twice a row: refuse before any is written
-    widest = 2 * digits(total) + 1
-    if show_exact and (
-        len(shown) * widest > MAX_EXACT_CHARACTERS
-        or len(shown) * widest * widest > 2 * MAX_DIGIT_WORK
-    ):
+    # refuse before any long number is written out
+    if show_exact and too_many_digits(len(shown), total):
+        widest = 2 * digits(total) + 1
         raise LimitError(
             f"the exact fractions of {len(shown):,} rows would take up to "
             f"{len(shown) * widest // 1_000_000} MB of digits, more than the limit of "
