@@ -164,6 +164,23 @@ class Dice:
             )
         return spec.make(TableOptions(exact=exact, to=to))
 
+    def ladder(self, system: str) -> Table:
+        """The ladder of ``system``: the words its levels are called."""
+        key = arguments.text(system, "a system's name", "power").strip().lower()
+        chosen = self.systems.get(key)
+        with_ladders = [name for name, each in self.systems.items() if each.ladder is not None]
+        if chosen is None or chosen.ladder is None:
+            why = "has no ladder" if chosen is not None else "is not a system"
+            # "3d6" is the start of "3d6fudge": a prefix is the likeliest meaning
+            started = [name for name in with_ladders if name.startswith(key)] if key else []
+            hint = (
+                f"did you mean '{started[0]}'?" if len(started) == 1 else suggest(key, with_ladders)
+            )
+            raise DiceValueError(
+                f"'{system}' {why}", hint=hint or f"ladders: {', '.join(with_ladders)}"
+            )
+        return self.table(chosen.ladder)
+
 
 MAX_TABLE_ROWS = 10_000
 """Rows of a table that goes on (``--to``)."""
@@ -277,18 +294,7 @@ def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
 
 def ladder(system: str) -> Table:
     """The ladder of ``system``: the words its levels are called."""
-    key = arguments.text(system, "a system's name", "power").strip().lower()
-    chosen = SYSTEMS.get(key)
-    with_ladders = [name for name, each in SYSTEMS.items() if each.ladder is not None]
-    if chosen is None or chosen.ladder is None:
-        why = "has no ladder" if chosen is not None else "is not a system"
-        # "3d6" is the start of "3d6fudge": a prefix is the likeliest meaning
-        started = [name for name in with_ladders if name.startswith(key)] if key else []
-        hint = f"did you mean '{started[0]}'?" if len(started) == 1 else suggest(key, with_ladders)
-        raise DiceValueError(
-            f"'{system}' {why}", hint=hint or f"ladders: {', '.join(with_ladders)}"
-        )
-    return table(chosen.ladder)
+    return DICE.ladder(system)
 
 
 def clear_caches() -> None:
