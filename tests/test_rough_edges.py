@@ -353,3 +353,15 @@ def test_sampling_never_draws_from_a_table_with_a_cut_off_tail() -> None:
     drawn = sample_exactly(lambda: whole, 5, np.random.default_rng(1))
     assert drawn is not None and set(drawn.tolist()) <= {0, 1}
     assert set(fudgedice.sample("Good+4dF!", 2000, seed=1).tolist()) >= {1}
+
+
+def test_a_product_of_big_pools_is_refused_by_the_memory_it_would_hold() -> None:
+    with pytest.raises(fudgedice.LimitError, match="more than the limit of 50 MB"):
+        fudgedice.odds("--4dF.2dh1*9999dF")
+
+
+def test_a_chart_of_values_past_what_an_axis_can_place_is_refused() -> None:
+    big = "9" * 100
+    code, output = cli("odds", f"power: 6dF+{big}", "--plot", "/tmp/fudgedice-big.svg")
+    assert code == 2
+    assert "too large to chart" in output

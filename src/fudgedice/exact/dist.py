@@ -360,6 +360,8 @@ def combine(a: Dist, b: Dist, function: Callable[[int, int], int], what: str) ->
             f"exact odds of {what} would pair {pairs} outcomes; the limit is "
             f"{DEFAULT_LIMITS.max_pairs}"
         )
+    # every pair's count is held at once: as many as the pairs, each as long as both totals
+    check_size(pairs, a.total.bit_length() + b.total.bit_length(), what)
     weights: dict[int, int] = {}
     right = list(b.items())
     for x, cx in a.items():

@@ -9,6 +9,8 @@ from ..errors import DiceValueError
 from ..exact.odds import Odds, approximate, decimal
 
 FORMATS = (".png", ".svg")
+_LARGEST_CHARTED = 10**15
+"""Values a chart's axis can place: a float holds integers exactly to about here."""
 
 
 def check_plot_path(path: str | Path) -> Path:
@@ -38,6 +40,11 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     # Fractions, and 10000dF has 20001 of thousands of digits
     dist = odds.dist
     total = dist.total
+    if max(abs(dist.lo), abs(dist.hi)) > _LARGEST_CHARTED:
+        raise DiceValueError(
+            f"values up to {dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo:.3e} are too "
+            "large to chart; the table and --json give their exact chances"
+        )
     above = odds.at_least_counts()
     rows = [(value, count) for value, count in dist.items() if count * 1_000_000 >= total]
     rows = rows or list(dist.items())
