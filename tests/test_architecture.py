@@ -2,7 +2,7 @@
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
-1. ``errors``, ``limits``
+1. ``errors``, ``limits``, ``budget``
 2. ``language`` and ``exact`` (neither imports the other)
 3. ``results``
 4. ``render``
@@ -47,6 +47,7 @@ COMPOSITION_ROOT = f"{PACKAGE}.api"
 LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.errors": 1,
     f"{PACKAGE}.limits": 1,
+    f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,

@@ -12,9 +12,11 @@ from typing import Any, TypeVar
 
 import click
 
-from . import api
+from . import api, budget
 from .api import odds as measure_odds
 from .api import program_with_table
+from .budget import within_budget
+from .dice.program import Program
 from .errors import DiceError, LimitError
 from .exact.odds import approximate, decimal
 from .limits import DEFAULT_LIMITS
@@ -71,6 +73,7 @@ def _friendly(command: F) -> F:
     """Bad input ends with a message and exit code 2, never a traceback."""
 
     @wraps(command)
+    @within_budget  # one command is one request: all its work, one budget
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
@@ -165,7 +168,7 @@ def roll(
         each = base if times == 1 else _nth_seed(base, index)
         rolls.append(program.roll(random.Random(each), each))
         if index == 0:
-            _check_run(rolls[0], times)
+            _check_run(program, rolls[0], times, as_json)
     if as_json:
         payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
@@ -176,9 +179,16 @@ def roll(
     click.echo("\n\n".join(blocks))
 
 
-def _check_run(first: Roll, times: int) -> None:
+TEXT_DIE_WORK = 1_000
+"""Estimated work of explaining one die in text."""
+JSON_DIE_WORK = 13_000
+"""Estimated work of one die as JSON: its dictionary, and json.dumps of it."""
+
+
+def _check_run(program: Program, first: Roll, times: int, as_json: bool) -> None:
     """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll: each roll is in bounds, their sum not."""
+    more than one request may roll or show: each roll is in bounds, their sum
+    not. The showing is charged now; each roll charges its own dice."""
     limit = DEFAULT_LIMITS.max_request_dice
     each = max(1, len(first.dice))
     if each * times > limit:
@@ -187,6 +197,15 @@ def _check_run(first: Roll, times: int) -> None:
             f"more than the limit of {limit:,} in one request",
             hint=f"at most -n {max(1, limit // each)} for this roll",
         )
+    shown = each * (JSON_DIE_WORK if as_json else TEXT_DIE_WORK)
+    rolled = program.roll_work(each)
+    what = f"{times} rolls of {first.notation}"
+
+    def fits(left: int) -> str:
+        return f"at most -n {max(1, int((left + rolled) // (rolled + shown)))} for this roll"
+
+    budget.check((times - 1) * rolled + times * shown, what, fits)
+    budget.charge(times * shown, what, fits)
 
 
 def _summary(totals: list[int]) -> str:
@@ -300,7 +319,16 @@ def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceE
     except DiceError:
         form_is_a_roll = False
     found: tuple[str, tuple[str, ...]] | None = None
-    for taken in range(len(dice), 0, -1):
+    # a roll has at most max_terms words and max_text characters: only so
+    # many of the words after the form can belong to it
+    longest = len(form)
+    most = 0
+    for word in dice[: DEFAULT_LIMITS.max_terms]:
+        longest += 1 + len(word)
+        if longest > DEFAULT_LIMITS.max_text:
+            break
+        most += 1
+    for taken in range(most, 0, -1):
         whole = " ".join((form, *dice[:taken]))
         try:
             program = program_with_table(whole, d100_table)

@@ -9,8 +9,8 @@ non-zero probability here. Pool distributions are memoised by node;
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
+from ..budget import costed_cache
 from ..errors import DiceValueError
 from ..exact import dist
 from ..exact.dist import Bound, Cut, Dist, Image, normal
@@ -98,9 +98,10 @@ def count_image(counting: Count) -> Image:
     return image
 
 
-@lru_cache(maxsize=512)
+@costed_cache(maxsize=512)
 def pool_dist(pool: Pool, depth: int) -> Dist:
-    """Exact distribution of a pool; explosion chains cut at ``depth`` tosses."""
+    """Exact distribution of a pool; explosion chains cut at ``depth`` tosses
+    (memoised: a pool served again charges what it cost, :mod:`fudgedice.budget`)."""
     pool_plan = plan(pool)
     counting = pool.counting
     explode = pool.explode
@@ -124,7 +125,9 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
         highest, kept = pool.keep.kept(pool.count)
         return keep_extreme(per_die, pool.count, kept, highest, score, image)
     if counts_dice:
-        per_die = dist.apply(per_die, score, image)
+        # a count scores few values: 6 ways in 6 may be 3 in 3 twice, and a
+        # pool of 2**n is cheaper to measure and to read than one of 6**n
+        per_die = dist.reduced(dist.apply(per_die, score, image))
     return dist.repeat(per_die, pool.count, pool.source)
 
 

@@ -22,31 +22,15 @@ from functools import cached_property
 from itertools import accumulate
 from typing import Any
 
+from .. import budget
+from ..budget import STEP, gcd_work, linear_work, mul_work, pass_work, str_work, within_budget
 from ..errors import LimitError
 from .dist import Bound, Cut, Dist
-from .figures import _ratio, approximate, decimal, exact_text, json_number
+from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, complete_rows
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
-
-
-MAX_EXACT_CHARACTERS = 15_000_000
-"""Digits of exact fractions one document of odds (JSON, or a table with
-``--exact --all``) may hold: writing out long integers is quadratic in
-CPython, and this many take about a second."""
-MAX_DIGIT_WORK = 10**10
-"""Digits written times the digits of each number: CPython writes an integer
-out in time quadratic in its length, so a few rows of numbers of 20,000 digits
-cost as much as thousands of short ones."""
-
-
-def too_many_digits(rows: int, denominator: int) -> bool:
-    """Whether ``rows`` exact fractions over ``denominator`` (each up to twice
-    its digits and a slash) are past what one document may write out: the digits
-    themselves, or the quadratic cost of writing each long integer."""
-    width = 2 * (int(denominator.bit_length() * math.log10(2)) + 1) + 1  # "n/d"
-    return rows * width > MAX_EXACT_CHARACTERS or rows * width * width > 2 * MAX_DIGIT_WORK
 
 
 _SMALL_BITS = 256
@@ -89,15 +73,54 @@ class Odds:
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
             return _ratio(count, total)  # gcd of machine-sized numbers is cheapest
+        return self._reduce()(count)
+
+    def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
         if self._reducer is None:
-            self._reducer = Reducer(total)
-        return self._reducer(count)
+            self._reducer = Reducer(self.dist.total)
+        return self._reducer
+
+    def fraction_work(self) -> float:
+        """Estimated work of one chance as a Fraction in lowest terms."""
+        bits = self.dist.total.bit_length()
+        if bits <= _SMALL_BITS:
+            return 3 * STEP + gcd_work(bits)
+        return self._reduce().work()
+
+    def _charge_rows(self, rows: int, fractions: float, what: str) -> None:
+        """Charge ``rows`` rows of ``fractions`` Fractions each (and a few
+        passes), naming the view in a refusal."""
+        # a row's Fractions, a few passes over its counts, and the Python steps
+        # around them (about 5 microseconds, measured)
+        digits = self.dist.total.bit_length() / 30
+        each = fractions * self.fraction_work() + 8 * digits + 5_000
+
+        def fits(left: int) -> str | None:
+            most = int(left // each) if each else 0
+            return (
+                f"at most {most:,} such rows fit; at_least(v), at_most(v) and "
+                "probability(v) give any one value's chance"
+            )
+
+        budget.charge(rows * each, f"{what} of {self.notation}", fits)
 
     def at_least_counts(self) -> list[int]:
         """Ways of each listed value or more, lowest first (tails not counted):
         the integer column behind the at-least chances, for charts."""
         return self._at_least_counts
+
+    def at_most_counts(self) -> list[int]:
+        """Ways of each listed value or less, lowest first (tails not counted)."""
+        return self._at_most_counts
+
+    def tail_counts(self, low: Bound, high: Bound) -> int:
+        """Cut-off ways that surely lie from ``low`` to ``high``."""
+        return self._tail_counts(low, high)[0] if self._cuts else 0
+
+    def rows(self) -> int:
+        """How many values have a chance (the rows of :attr:`outcomes`)."""
+        return sum(1 for count in self.dist.counts if count)
 
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
@@ -196,12 +219,22 @@ class Odds:
         # small pool is built often and should cost little more than its
         # Fractions (functools.cached_property locks before Python 3.12)
         if self._above is None:
+            self._charge_sums()
             self._above = list(accumulate(reversed(self.dist.counts)))[::-1]
         return self._above
 
     @cached_property
     def _at_most_counts(self) -> list[int]:
+        self._charge_sums()
         return list(accumulate(self.dist.counts))
+
+    def _charge_sums(self) -> None:
+        counts = self.dist.counts
+        if len(counts) > 100:
+            budget.charge(
+                pass_work(len(counts), self.dist.total.bit_length()),
+                f"the cumulative chances of {self.notation}",
+            )
 
     def at_least(self, value: int) -> Fraction:
         """Chance of ``value`` or more ("X or better"): exact up to where the
@@ -214,8 +247,10 @@ class Odds:
         straddles ``value``; otherwise what surely counts."""
         return self._fraction(self._between_counts(None, value)[0])
 
+    @within_budget
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
+        self._charge_rows(self.rows(), 1, "the at-least table")
         lo, counts = self.dist.lo, self.dist.counts
         ratio = self._fraction
         if self.dist.total != self.dist.mass:
@@ -232,12 +267,26 @@ class Odds:
     def outcomes(self) -> list[Outcome]:
         """Every listed value with its exact chance, lowest first (the tails
         are :attr:`tails`)."""
+        return self._outcomes()
+
+    @within_budget
+    def _outcomes(self) -> list[Outcome]:
+        rows = self.rows()
         if self.dist.total != self.dist.mass:
+            self._charge_rows(rows, 3, "the exact rows")
             return [self.outcome_at(value) for value in self.dist.support()]
+        counts = self.dist.counts
+        # a symmetric pool builds half its chances and mirrors the rest
+        self._charge_rows(rows, 1 if counts == counts[::-1] else 2, "the exact rows")
         return complete_rows(self.dist, self._fraction, self._at_least_counts)
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
+        bits = self.dist.total.bit_length()
+        if len(self.dist.counts) > 100:
+            budget.charge(
+                2 * pass_work(len(self.dist.counts), bits), f"the mean of {self.notation}"
+            )
         first = second = 0
         for value, count in self.dist.items():
             weighted = value * count
@@ -246,15 +295,21 @@ class Odds:
         return self.dist.mass, first, second
 
     @cached_property
+    @within_budget
     def mean(self) -> Fraction:
         """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
         _, first, _ = self._moments
         return self._fraction(first)
 
     @cached_property
+    @within_budget
     def variance(self) -> Fraction:
         _, first, second = self._moments
         total = self.dist.total
+        bits = 2 * total.bit_length() + 64
+        budget.charge(
+            2 * mul_work(bits / 2, bits / 2) + gcd_work(bits), f"the variance of {self.notation}"
+        )
         return Fraction(second * total - first * first, total * total)
 
     @cached_property
@@ -279,6 +334,7 @@ class Odds:
     def high(self) -> int:
         return self.dist.hi
 
+    @within_budget
     def to_dict(self) -> dict[str, Any]:
         # every outcome's exact fraction is written out: refuse, before
         # building them, a document too long for anyone to read or parse
@@ -290,6 +346,12 @@ class Odds:
                 f"{size // 1_000_000} MB of fractions; the table (without --json) and "
                 "the Python API give any value's exact chance"
             )
+        bits = self.dist.total.bit_length()
+        # every row's fraction written out in decimal (quadratic in its length)
+        budget.charge(
+            self.rows() * (2 * str_work(bits) + 3 * linear_work(bits) + 20 * STEP),
+            f"the exact odds of {self.notation} as JSON",
+        )
         return {
             "notation": self.notation,
             "system": self.system,
@@ -313,25 +375,14 @@ class Odds:
         out["name"] = None if self.value_name is None else self.value_name(outcome.value)
         return out
 
+    def _key(self) -> tuple[object, ...]:
+        return (self.notation, self.system, self.dist, self.events, self.uncertain)
+
     def __eq__(self, other: object) -> bool:
         """The same roll measured twice is the same odds."""
         if not isinstance(other, Odds):
             return NotImplemented
-        return (
-            self.notation,
-            self.system,
-            self.dist,
-            self.events,
-            self.uncertain,
-            self.value_title,
-        ) == (
-            other.notation,
-            other.system,
-            other.dist,
-            other.events,
-            other.uncertain,
-            other.value_title,
-        )
+        return (self._key(), self.value_title) == (other._key(), other.value_title)
 
     __hash__ = None  # type: ignore[assignment]  # mutable views: not a dict key
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import budget
+from ..budget import STEP, linear_work, str_work
 from ..errors import LimitError
-from ..exact.odds import MAX_EXACT_CHARACTERS, Odds, Tail, approximate, decimal, too_many_digits
+from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
+from ..exact.odds import Odds, Tail, approximate, decimal
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -18,8 +21,8 @@ _MAX_ROWS = 61
 class _Row:
     value: str
     p: Fraction
-    at_least: Fraction | None
-    at_most: Fraction | None
+    at_least: float | None
+    at_most: float | None
     """None: nothing to say (a tail with no known side)."""
 
 
@@ -33,8 +36,8 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
     return _Row(
         label,
         tail.p,
-        None if above is None or above.uncertain else above.p,
-        None if below is None or below.uncertain else below.p,
+        None if above is None or above.uncertain else float(above.p),
+        None if below is None or below.uncertain else float(below.p),
     )
 
 
@@ -65,18 +68,33 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             hint="without --all the table shows the rows that hold the probability; "
             "without --exact, percentages",
         )
-    outcomes = [odds.outcome_at(lo + index) for index in shown]
+    bits = total.bit_length()
+    # each row: its chance as a Fraction (for the exact column), and the
+    # cumulative columns as floats straight from the integer counts
+    budget.charge(
+        len(shown) * (odds.fraction_work() + 6 * linear_work(bits) + 30 * STEP)
+        + (len(shown) * 2 * str_work(bits) if show_exact else 0),
+        f"the odds table of {odds.notation}",
+        lambda left: "without --all the table shows the rows that hold the probability",
+    )
+    values = [lo + index for index in shown]
+    or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
+    least = [_share(or_more[index] + odds.tail_counts(lo + index, None), total) for index in shown]
+    most = [_share(or_less[index] + odds.tail_counts(None, lo + index), total) for index in shown]
     peak = Fraction(max(counts), total)
     # degrees and margins carry their sign (+1 Good) even when none is negative
     fudge_like = odds.low < 0 or odds.value_name is not None
-    value_text = [signed(o.value) if fudge_like else str(o.value) for o in outcomes]
+    value_text = [signed(value) if fudge_like else str(value) for value in values]
     if odds.value_name is not None:
         naming = odds.value_name
         value_text = [
-            f"{text} {naming(o.value)}" for text, o in zip(value_text, outcomes, strict=True)
+            f"{text} {naming(value)}" for text, value in zip(value_text, values, strict=True)
         ]
     rows = [
-        _Row(text, o.p, o.at_least, o.at_most) for text, o in zip(value_text, outcomes, strict=True)
+        _Row(text, odds.probability(value), surely_above, surely_below)
+        for text, value, surely_above, surely_below in zip(
+            value_text, values, least, most, strict=True
+        )
     ]
     # the tails: "N or less" above the outcomes, the others below them
     tails = [_tail_row(odds, tail, fudge_like) for tail in odds.tails]
@@ -109,7 +127,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     if not exact_column:
         lines.append("(exact fractions are long here; --exact shows them)")
     lines.append(f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}")
-    lines.extend(_tail_notes(odds, [o.value for o in outcomes]))
+    lines.extend(_tail_notes(odds, values))
     for name, p in odds.events.items():
         line = f"{name}: {percent(p)}"
         if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
@@ -118,6 +136,12 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _share(count: int, total: int) -> float:
+    """``count / total`` as a float, however long the numbers (CPython divides
+    long integers to the nearest float in one pass)."""
+    return count / total
 
 
 def _tail_notes(odds: Odds, values: list[int]) -> list[str]:
