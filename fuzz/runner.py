@@ -20,7 +20,7 @@ from typing import TextIO
 
 from .cases import CaseMaker, case_system, shown_for
 from .findings import KINDS, Finding, Ledger
-from .limits import CPU_SECONDS
+from .limits import CPU_SECONDS, KILL_CPU_SECONDS, WALL_SECONDS
 from .minimise import minimise
 from .pool import Done, WorkerPool
 from .protocol import WorkerConfig
@@ -45,6 +45,10 @@ class Options:
     """The Python API under test (``module`` or ``module:attribute``)."""
     cpu_seconds: float = CPU_SECONDS
     """A call over this much CPU time is a finding."""
+    kill_cpu_seconds: float = KILL_CPU_SECONDS
+    """A call past this much CPU time (stuck in C code) has its worker killed."""
+    wall_seconds: float = WALL_SECONDS
+    """A call past this long (wall clock, using little CPU) has its worker killed."""
     progress_every: float = 15.0
     out: TextIO = field(default_factory=lambda: sys.stdout)
 
@@ -85,7 +89,13 @@ def run(options: Options) -> Summary:
     summary.workers = size
     out = options.out
     counter = itertools.count()
-    with WorkerPool(size, WorkerConfig(api=options.api, cpu_seconds=options.cpu_seconds)) as pool:
+    config = WorkerConfig(
+        api=options.api,
+        cpu_seconds=options.cpu_seconds,
+        kill_cpu_seconds=options.kill_cpu_seconds,
+        wall_seconds=options.wall_seconds,
+    )
+    with WorkerPool(size, config) as pool:
         _wait_ready(pool)
         start = time.monotonic()
         stop_at = start + options.seconds if options.seconds is not None else None
