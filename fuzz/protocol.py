@@ -68,6 +68,8 @@ class Result:
     """A bug of the fuzzer itself (its traceback), not a finding."""
     retire: bool = False
     """The worker leaves after this case and the pool starts another."""
+    slowest: tuple[float, str] | None = None
+    """The slowest call answered: its CPU time and entry."""
 
 
 def serve(conn: Connection, board: Board, config: WorkerConfig) -> None:

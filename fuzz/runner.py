@@ -64,6 +64,8 @@ class Summary:
     internal: list[str] = field(default_factory=list)
     replaced: int = 0
     workers: int = 0
+    slowest: tuple[float, str, str] | None = None
+    """The slowest call that was answered: CPU seconds, entry, input."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -144,6 +146,12 @@ def _collect(summary: Summary, done: Done, out: TextIO) -> None:
     for entry, cpu in result.calls:
         summary.calls[entry] += 1
         summary.cpu[entry] += cpu
+    if result.slowest is not None and (
+        summary.slowest is None or result.slowest[0] > summary.slowest[0]
+    ):
+        used, entry = result.slowest
+        shown = result.shown.get(entry) or shown_for(done.case, entry)
+        summary.slowest = (used, entry, shown)
     summary.skips.update(result.skips)
     if result.internal:
         summary.internal.append(f"case {done.index}: {done.case!r}\n{result.internal}")
@@ -209,6 +217,9 @@ def _print_summary(summary: Summary, options: Options, out: TextIO) -> None:
     for entry, count in sorted(summary.calls.items()):
         mean = summary.cpu[entry] / count * 1000 if count else 0.0
         print(f"  {entry:<28} {count:>9}  {mean:8.2f} ms", file=out)
+    if summary.slowest is not None:
+        used, entry, shown = summary.slowest
+        print(f"slowest call answered: {used:.2f} s of CPU, {entry}: {shown[:200]}", file=out)
     if summary.skips:
         print("read checks skipped:", file=out)
         for reason, count in summary.skips.most_common():
@@ -230,6 +241,13 @@ def _input(finding: Finding) -> str:
     return finding.minimised_input or finding.input
 
 
+def _slowest_lines(summary: Summary) -> list[str]:
+    if summary.slowest is None:
+        return []
+    used, entry, shown = summary.slowest
+    return [f"Slowest call answered: {used:.2f} s of CPU, {entry}:", f"  {shown}", ""]
+
+
 def write_report(summary: Summary, options: Options, path: Path) -> None:
     """Every distinct finding: input, entry points, what went wrong, traceback; and
     the same as JSON beside it (``.json``)."""
@@ -241,6 +259,7 @@ def write_report(summary: Summary, options: Options, path: Path) -> None:
         "Calls per entry point:",
         *(f"  {entry:<28} {count}" for entry, count in sorted(summary.calls.items())),
         "",
+        *_slowest_lines(summary),
         "Findings by kind (occurrences):",
         *(f"  {kind:<20} {count}" for kind, count in sorted(summary.ledger.by_kind.items())),
         "",
@@ -291,6 +310,11 @@ def write_report(summary: Summary, options: Options, path: Path) -> None:
                 "cases": summary.cases,
                 "seconds": summary.seconds,
                 "calls": dict(summary.calls),
+                "slowest": (
+                    None
+                    if summary.slowest is None
+                    else dict(zip(("cpu_seconds", "entry", "input"), summary.slowest, strict=True))
+                ),
                 "by_kind": summary.ledger.by_kind,
                 "findings": records,
                 "internal": summary.internal,
