@@ -30,10 +30,7 @@ class HandFaces:
 def die_tokens(die: DieRoll) -> list[str]:
     """One entry of ``Roll.dice`` as the faces written for it."""
     fudge = die.die.fudge
-    if die.marks & Mark.COMPOUNDED:
-        tosses = compounded_tosses(die.face, fudge)
-    else:
-        tosses = [die.face]
+    tosses = compounded_tosses(die.face, fudge) if die.marks & Mark.COMPOUNDED else [die.face]
     out = []
     for toss in tosses:
         token = FUDGE_FACES.get(toss, toss) if fudge else toss
