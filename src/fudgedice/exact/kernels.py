@@ -195,12 +195,15 @@ def power_kernel(base: list[int], n: int) -> str:
     steps = length // 2 + 1 if base == base[::-1] else length
     miller_work = steps * terms * (slot_bits // 64 + 1)
     kronecker_bits = slot_bits * length
-    if terms <= 8 or n > 64 or kronecker_bits > DEFAULT_LIMITS.max_product_bits:
-        if miller_work > DEFAULT_LIMITS.max_recurrence_work:
-            check_product(kronecker_bits)
-            return "kronecker"
+    if miller_work > DEFAULT_LIMITS.max_recurrence_work:
+        check_product(kronecker_bits)
+        return "kronecker"
+    if kronecker_bits > DEFAULT_LIMITS.max_product_bits:
         return "miller"
-    return "kronecker"
+    # both possible: the one estimated cheaper
+    if power_work(base, n, "kronecker") < power_work(base, n, "miller"):
+        return "kronecker"
+    return "miller"
 
 
 def power_work(base: list[int], n: int, kernel: str) -> float:
