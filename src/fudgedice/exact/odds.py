@@ -28,7 +28,7 @@ from ..errors import LimitError
 from .dist import Bound, Cut, Dist
 from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
 from .ratios import Reducer
-from .rows import Chance, Outcome, Tail, complete_rows
+from .rows import Chance, Outcome, Tail, exact_rows
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
@@ -84,9 +84,10 @@ class Odds:
     def fraction_work(self) -> float:
         """Estimated work of one chance as a Fraction in lowest terms."""
         bits = self.dist.total.bit_length()
+        # and a few microseconds of Python around each (measured)
         if bits <= _SMALL_BITS:
-            return 3 * STEP + gcd_work(bits)
-        return self._reduce().work()
+            return 3_000 + gcd_work(bits)
+        return 3_000 + self._reduce().work()
 
     def _charge_rows(self, rows: int, fractions: float, what: str) -> None:
         """Charge ``rows`` rows of ``fractions`` Fractions each (and a few
@@ -94,7 +95,7 @@ class Odds:
         # a row's Fractions, a few passes over its counts, and the Python steps
         # around them (about 5 microseconds, measured)
         digits = self.dist.total.bit_length() / 30
-        each = fractions * self.fraction_work() + 8 * digits + 5_000
+        each = fractions * self.fraction_work() + 8 * digits + 3_000
 
         def fits(left: int) -> str | None:
             most = int(left // each) if each else 0
@@ -103,7 +104,8 @@ class Odds:
                 "probability(v) give any one value's chance"
             )
 
-        budget.charge(rows * each, f"{what} of {self.notation}", fits)
+        work = rows * each + pass_work(len(self.dist.counts), 0)
+        budget.charge(work, f"{what} of {self.notation}", fits)
 
     def at_least_counts(self) -> list[int]:
         """Ways of each listed value or more, lowest first (tails not counted):
@@ -120,7 +122,7 @@ class Odds:
 
     def rows(self) -> int:
         """How many values have a chance (the rows of :attr:`outcomes`)."""
-        return sum(1 for count in self.dist.counts if count)
+        return len(self.dist.counts) - self.dist.counts.count(0)
 
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
@@ -271,14 +273,15 @@ class Odds:
 
     @within_budget
     def _outcomes(self) -> list[Outcome]:
-        rows = self.rows()
-        if self.dist.total != self.dist.mass:
-            self._charge_rows(rows, 3, "the exact rows")
-            return [self.outcome_at(value) for value in self.dist.support()]
         counts = self.dist.counts
-        # a symmetric pool builds half its chances and mirrors the rest
-        self._charge_rows(rows, 1 if counts == counts[::-1] else 2, "the exact rows")
-        return complete_rows(self.dist, self._fraction, self._at_least_counts)
+        # a chance per row, and its at-least and at-most: a symmetric pool
+        # builds half of them and mirrors the rest, and with no tail at most
+        # is 1 less the next at least (:func:`~.rows.exact_rows`)
+        fractions = 1 if counts == counts[::-1] else 2
+        self._charge_rows(self.rows(), fractions + (1 if self._cuts else 0), "the exact rows")
+        tails = self.tail_counts if self._cuts else None
+        below = self._at_most_counts if self._cuts else []
+        return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:

@@ -3,11 +3,12 @@ a bar, then the mean, the spread and the events."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import budget
-from ..budget import STEP, linear_work, str_work
+from ..budget import linear_work, str_work
 from ..errors import LimitError
 from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
 from ..exact.odds import Odds, Tail, approximate, decimal
@@ -24,6 +25,8 @@ class _Row:
     at_least: float | None
     at_most: float | None
     """None: nothing to say (a tail with no known side)."""
+    ways: int
+    """The ways of ``p`` over all the ways: for the bar."""
 
 
 def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
@@ -38,6 +41,7 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
         tail.p,
         None if above is None or above.uncertain else float(above.p),
         None if below is None or below.uncertain else float(below.p),
+        tail.p.numerator * (odds.dist.total // tail.p.denominator),
     )
 
 
@@ -72,7 +76,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     # each row: its chance as a Fraction (for the exact column), and the
     # cumulative columns as floats straight from the integer counts
     budget.charge(
-        len(shown) * (odds.fraction_work() + 6 * linear_work(bits) + 30 * STEP)
+        len(shown) * (odds.fraction_work() + 6 * linear_work(bits) + 10_000)
         + (len(shown) * 2 * str_work(bits) if show_exact else 0),
         f"the odds table of {odds.notation}",
         lambda left: "without --all the table shows the rows that hold the probability",
@@ -81,7 +85,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
     least = [_share(or_more[index] + odds.tail_counts(lo + index, None), total) for index in shown]
     most = [_share(or_less[index] + odds.tail_counts(None, lo + index), total) for index in shown]
-    peak = Fraction(max(counts), total)
+    peak = max(counts)
     # degrees and margins carry their sign (+1 Good) even when none is negative
     fudge_like = odds.low < 0 or odds.value_name is not None
     value_text = [signed(value) if fudge_like else str(value) for value in values]
@@ -90,8 +94,14 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
         value_text = [
             f"{text} {naming(value)}" for text, value in zip(value_text, values, strict=True)
         ]
+    # a symmetric pool (every Fudge pool) has each chance twice: built once
+    mirror = len(counts) - 1 + 2 * lo if counts == counts[::-1] else None
+    chances: dict[int, Fraction] = {}
+    for value in values:
+        known = chances.get(mirror - value) if mirror is not None else None
+        chances[value] = known if known is not None else odds.probability(value)
     rows = [
-        _Row(text, odds.probability(value), surely_above, surely_below)
+        _Row(text, chances[value], surely_above, surely_below, counts[value - lo])
         for text, value, surely_above, surely_below in zip(
             value_text, values, least, most, strict=True
         )
@@ -114,7 +124,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     header += f"  {'at least':>8}  {'at most':>8}"
     lines = [odds.notation, header]
     for row, fraction in zip(rows, fractions, strict=True):
-        bar = "█" * max(1, round(float(row.p / peak) * _BAR_WIDTH)) if row.p else ""
+        bar = "█" * _bar(row.ways, peak) if row.ways else ""
         line = f"{row.value:>{width}}  {percent(row.p):>8}"
         if exact_column:
             line += f"  {fraction:>{fraction_width}}"
@@ -138,10 +148,25 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     return "\n".join(lines)
 
 
+def _bar(ways: int, peak: int) -> int:
+    """Blocks of a row's bar: ``ways`` to the peak's, of the full width,
+    rounded half to even in integers (a Fraction of numbers of thousands of
+    digits is a gcd a row), and at least one."""
+    blocks, rest = divmod(ways * _BAR_WIDTH, peak)
+    if 2 * rest > peak or (2 * rest == peak and blocks % 2):
+        blocks += 1
+    return max(1, blocks)
+
+
 def _share(count: int, total: int) -> float:
-    """``count / total`` as a float, however long the numbers (CPython divides
-    long integers to the nearest float in one pass)."""
-    return count / total
+    """``count / total`` as a float, to some 18 digits, however long the
+    numbers: the leading 64 bits of each, and the power of two they stand for
+    (a float division of numbers of thousands of digits is a long one)."""
+    if total.bit_length() <= 1024:
+        return count / total
+    shift_count = max(count.bit_length() - 64, 0)
+    shift_total = total.bit_length() - 64
+    return math.ldexp((count >> shift_count) / (total >> shift_total), shift_count - shift_total)
 
 
 def _tail_notes(odds: Odds, values: list[int]) -> list[str]:
