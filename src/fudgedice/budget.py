@@ -76,6 +76,33 @@ def within_budget(function: F) -> F:
     return cast(F, run)
 
 
+class capped:
+    """Steps inside may do at most ``cap`` of work (nor more than the request
+    has left): for optional work that has a cheaper way round it (sampling
+    from the exact odds, else tossing the dice; a note a roll can do
+    without). Work done inside counts against the request all the same."""
+
+    __slots__ = ("cap", "parent", "token")
+
+    def __init__(self, cap: float) -> None:
+        self.cap = cap
+
+    def __enter__(self) -> Budget:
+        parent = _CURRENT.get() or Budget(DEFAULT_LIMITS.max_request_work)
+        child = Budget(int(parent.spent + min(parent.left, self.cap)))
+        child.spent = parent.spent
+        child.recorders = parent.recorders
+        self.parent = parent
+        self.token = _CURRENT.set(child)
+        return child
+
+    def __exit__(self, *exc: object) -> None:
+        child = _CURRENT.get()
+        _CURRENT.reset(self.token)
+        if child is not None:
+            self.parent.spent = child.spent
+
+
 def seconds(work: float) -> str:
     """Work as the seconds it takes, for messages."""
     return f"{work / 1e9:.2g} s"
@@ -250,6 +277,7 @@ def largest(fits: Callable[[int], bool], most: int) -> int:
 __all__ = [
     "Budget",
     "CostedCache",
+    "capped",
     "charge",
     "check",
     "costed_cache",

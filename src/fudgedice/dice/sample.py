@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
@@ -179,6 +180,11 @@ def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
     return values[np.searchsorted(bounds, draws, side="right")]
 
 
+EXACT_SAMPLE_WORK = 100_000_000
+"""Work a sample may spend measuring the exact odds to draw from them (a
+total below 2**62 takes far less); past it, the dice are tossed."""
+
+
 def sample_exactly(
     exact_dist: Callable[[], Dist], rows: int, rng: np.random.Generator
 ) -> Array | None:
@@ -186,7 +192,9 @@ def sample_exactly(
     hold and to draw from with int64 (one integer draw a roll: as exact as
     tossing each die, and far faster); None when it is not."""
     try:
-        exact = exact_dist()
+        # a small total is cheap to measure; past this, tossing is the way
+        with budget.capped(EXACT_SAMPLE_WORK):
+            exact = exact_dist()
     except LimitError:
         return None
     if exact.total > INT64_SAFE or exact.mass != exact.total:

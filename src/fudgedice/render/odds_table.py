@@ -51,6 +51,10 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     # Rows are chosen from the integer counts, and Fractions built only for
     # the rows shown: 10000dF has 20001 outcomes of thousands of digits each.
     counts, lo, total = odds.dist.counts, odds.dist.lo, odds.dist.total
+    # the mean and spread first: a table too long for what is left of the
+    # budget is then refused as the table it is
+    summary = f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}"
+    or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
     present = [index for index, count in enumerate(counts) if count]
     shown = present
     if not all_rows and len(present) > _MAX_ROWS:
@@ -82,7 +86,6 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
         lambda left: "without --all the table shows the rows that hold the probability",
     )
     values = [lo + index for index in shown]
-    or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
     least = [_share(or_more[index] + odds.tail_counts(lo + index, None), total) for index in shown]
     most = [_share(or_less[index] + odds.tail_counts(None, lo + index), total) for index in shown]
     peak = max(counts)
@@ -136,7 +139,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
         lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
     if not exact_column:
         lines.append("(exact fractions are long here; --exact shows them)")
-    lines.append(f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}")
+    lines.append(summary)
     lines.extend(_tail_notes(odds, values))
     for name, p in odds.events.items():
         line = f"{name}: {percent(p)}"
