@@ -28,7 +28,7 @@ from math import gcd, log2
 from typing import NamedTuple
 
 from .. import budget
-from ..budget import STEP, digits, mul_work
+from ..budget import STEP, digits, mul_work, pass_work
 from ..errors import DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
 from . import kernels
@@ -206,7 +206,7 @@ class Dist:
         lo, hi = min(present), max(present)
         check_span(lo, hi)
         if hi - lo > 1000:  # a table of the whole span is built, zeros and all
-            budget.charge((hi - lo) * 15 + len(present) * 2 * STEP, "exact odds of a wide range")
+            budget.charge((hi - lo) * 15 + len(present) * 8 * STEP, "exact odds of a wide range")
         counts = [0] * (hi - lo + 1)
         for value, count in present.items():
             counts[value - lo] = count
@@ -294,13 +294,18 @@ def check_span(lo: int, hi: int) -> None:
 
 def add(a: Dist, b: Dist) -> Dist:
     check_total(a.total.bit_length() + b.total.bit_length() - 2, "a sum of dice")
+    if len(a.counts) + len(b.counts) > 1000:
+        # the passes around the product: masses, shapes, trimming
+        bits = a.total.bit_length() + b.total.bit_length()
+        budget.charge(2 * pass_work(len(a.counts) + len(b.counts), bits), "exact odds of a sum")
     if len(a.counts) == 1 and not a.cuts:
         a, b = b, a
     if len(b.counts) == 1 and not b.cuts and b.counts[0] == b.total:
         factor = b.counts[0]
         if factor != 1:
             budget.charge(
-                len(a.counts) * (STEP + digits(a.total.bit_length())), "exact odds of a sum"
+                len(a.counts) * (4 * STEP + mul_work(a.total.bit_length(), factor.bit_length())),
+                "exact odds of a sum",
             )
         counts = a.counts if factor == 1 else tuple(c * factor for c in a.counts)
         return Dist(a.lo + b.lo, counts, a.total * b.total, scaled_cuts(a.cuts, factor, b.lo))
@@ -320,6 +325,8 @@ def reduced(a: Dist) -> Dist:
 
 
 def negate(a: Dist) -> Dist:
+    if len(a.counts) > 1000:
+        budget.charge(len(a.counts) * 20, "exact odds of a difference")
     return Dist(-a.hi, a.counts[::-1], a.total, negated_cuts(a.cuts))
 
 
@@ -383,8 +390,11 @@ def combine(a: Dist, b: Dist, function: Callable[[int, int], int], what: str) ->
     check_size(pairs, a.total.bit_length() + b.total.bit_length(), what)
     bits_a = max(a.counts).bit_length()
     bits_b = max(b.counts).bit_length()
+    # each pair: a call, a dictionary step, a product and a sum kept in the
+    # dictionary (0.4 microseconds for small counts, 0.8 for counts of 200
+    # bits, measured)
     budget.charge(
-        pairs * (5 * STEP + mul_work(bits_a, bits_b) + digits(bits_a + bits_b)),
+        pairs * (6 * STEP + mul_work(bits_a, bits_b) + 30 * digits(bits_a + bits_b)),
         f"exact odds of {what}",
     )
     weights: dict[int, int] = {}
