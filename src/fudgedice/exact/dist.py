@@ -294,10 +294,6 @@ def check_span(lo: int, hi: int) -> None:
 
 def add(a: Dist, b: Dist) -> Dist:
     check_total(a.total.bit_length() + b.total.bit_length() - 2, "a sum of dice")
-    if len(a.counts) + len(b.counts) > 1000:
-        # the passes around the product: masses, shapes, trimming
-        bits = a.total.bit_length() + b.total.bit_length()
-        budget.charge(2 * pass_work(len(a.counts) + len(b.counts), bits), "exact odds of a sum")
     if len(a.counts) == 1 and not a.cuts:
         a, b = b, a
     if len(b.counts) == 1 and not b.cuts and b.counts[0] == b.total:
@@ -310,6 +306,10 @@ def add(a: Dist, b: Dist) -> Dist:
         counts = a.counts if factor == 1 else tuple(c * factor for c in a.counts)
         return Dist(a.lo + b.lo, counts, a.total * b.total, scaled_cuts(a.cuts, factor, b.lo))
     check_span(a.lo + b.lo, a.hi + b.hi)
+    if len(a.counts) + len(b.counts) > 1000:
+        # the passes around the product: masses, shapes, trimming
+        bits = a.total.bit_length() + b.total.bit_length()
+        budget.charge(2 * pass_work(len(a.counts) + len(b.counts), bits), "exact odds of a sum")
     cuts = shape_sum(a.shape(), b.shape()).cuts
     return trimmed(a.lo + b.lo, convolve(a.counts, b.counts), a.total * b.total, cuts)
 
