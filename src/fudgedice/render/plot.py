@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from decimal import Decimal
 from pathlib import Path
 
 from .. import budget
@@ -47,9 +48,11 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     dist = odds.dist
     total = dist.total
     if max(abs(dist.lo), abs(dist.hi)) > _LARGEST_CHARTED:
+        # in scientific form as a Decimal: a float can't hold every such value
+        farthest = Decimal(dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo)
         raise DiceValueError(
-            f"values up to {dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo:.3e} are too "
-            "large to chart; the table and --json give their exact chances"
+            f"values up to {farthest:.3e} are too large to chart; "
+            "the table and --json give their exact chances"
         )
     budget.charge(
         PLOT_WORK + pass_work(len(dist.counts), total.bit_length()),
