@@ -198,7 +198,7 @@ def test_big_pool_views_are_exact_or_refused_by_name() -> None:
 def test_views_of_many_rows_are_refused_naming_how_many_fit() -> None:
     odds = fudgedice.odds("d6: 1000D+7 opp 2+3")
     with pytest.raises(LimitError) as caught:
-        odds.outcomes
+        _ = odds.outcomes
     assert "the exact rows of d6: 1000D+7 opp 2+3 would take about" in str(caught.value)
     hint = caught.value.hint or ""
     assert hint.startswith("at most ") and "such rows fit" in hint
@@ -206,7 +206,7 @@ def test_views_of_many_rows_are_refused_naming_how_many_fit() -> None:
 
 
 def test_character_points_on_both_sides_are_refused_by_the_budget() -> None:
-    with pytest.raises(LimitError, match="more than the .* for one request"):
+    with pytest.raises(LimitError, match=r"more than the .* for one request"):
         fudgedice.odds("d6: 10D cp20 opp 10D cp20")
     assert fudgedice.odds("d6: 10D cp5 opp 10D cp5").events["success"] > Fraction(1, 3)
 
