@@ -25,7 +25,7 @@ class Reducer:
     growing powers, each division charged to the request's budget first.
     """
 
-    __slots__ = ("bits", "denominator", "factors", "reduced", "twos")
+    __slots__ = ("bits", "denominator", "factors", "odd", "reduced", "twos")
 
     def __init__(self, denominator: int) -> None:
         self.denominator = denominator
@@ -35,7 +35,8 @@ class Reducer:
         self.bits = denominator.bit_length()
         self.twos = (denominator & -denominator).bit_length() - 1
         factors: list[tuple[int, int]] = []
-        rest = denominator >> self.twos
+        self.odd = denominator >> self.twos
+        rest = self.odd
         for prime in _small_primes()[1:]:
             if rest == 1:
                 break
@@ -60,12 +61,14 @@ class Reducer:
     def __call__(self, numerator: int) -> Fraction:
         if self.factors is None or numerator == 0:
             return _ratio(numerator, self.denominator)
-        denominator = self.denominator
+        twos = 0
         if self.twos:
-            taken = min((numerator & -numerator).bit_length() - 1, self.twos)
-            if taken:
-                numerator >>= taken
-                denominator >>= taken
+            twos = min((numerator & -numerator).bit_length() - 1, self.twos)
+            if twos:
+                numerator >>= twos
+        # the odd part of the denominator, less what the count shares with it;
+        # the power of two is shifted back on at the end
+        odd = self.odd
         removed = 1
         for prime, exponent, chunk in self.factors:
             quotient, rest = divmod(numerator, chunk)
@@ -82,21 +85,21 @@ class Reducer:
             taken, numerator = _strip(numerator, prime, exponent, charged=True)
             if taken:
                 budget.charge(
-                    div_work(denominator.bit_length(), taken * prime.bit_length()),
+                    div_work(odd.bit_length(), taken * prime.bit_length()),
                     "reducing exact chances",
                 )
-                denominator //= prime**taken
+                odd //= prime**taken
         if removed != 1:
-            if denominator is not self.denominator:
-                denominator //= removed
+            if odd is not self.odd:
+                odd //= removed
             else:
                 known = self.reduced.get(removed)
                 if known is None:
-                    known = denominator // removed
+                    known = odd // removed
                     if len(self.reduced) < 1024:
                         self.reduced[removed] = known
-                denominator = known
-        return _reduced(numerator, denominator)
+                odd = known
+        return _reduced(numerator, odd << (self.twos - twos))
 
 
 def complement(fraction: Fraction) -> Fraction:
