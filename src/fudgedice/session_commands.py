@@ -15,7 +15,7 @@ from .console import friendly
 from .errors import DiceValueError
 from .log import Session, verify
 from .log.session import CLI_ROOM
-from .log.storage import create, load, read_log, updating, write_atomically
+from .log.storage import create, load, log_text, read_log, updating, write_atomically
 from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,6 +103,15 @@ def roll_into(
             if index == 0:
                 check_run(logged.roll, times)
     return rolls, entries
+
+
+def _published(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` as given to --hash (verify checks the hash itself)."""
+    seq, colon, shown = text.partition(":")
+    seq = seq.strip()
+    if not colon or not (seq.isascii() and seq.isdigit() and len(seq) <= 9):
+        raise DiceValueError(f"--hash takes SEQ:HASH, such as 3:6f225f62b968cb6c, not {text!r}")
+    return int(seq), shown.strip()
 
 
 def logged_line(entry: Mapping[str, Any]) -> str:
@@ -198,12 +207,12 @@ def export(path: str, output: str | None) -> None:
     Examples:
       fudgedice session export game.json -o log.json
     """
-    document = json.dumps(load(path).export(), indent=1, ensure_ascii=False)
+    document = log_text(load(path).export())
     if output is None:
-        click.echo(document)
+        click.echo(document, nl=False)
         return
     try:
-        write_atomically(Path(output), (document + "\n").encode("utf-8"))
+        write_atomically(Path(output), document.encode("utf-8"), private=False)
     except OSError as error:
         raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None
     click.echo(f"log written to {output}", err=True)
@@ -211,23 +220,33 @@ def export(path: str, output: str | None) -> None:
 
 @click.command("verify")
 @click.argument("path", metavar="LOG")
+@click.option(
+    "--hash",
+    "hashes",
+    metavar="SEQ:HASH",
+    multiple=True,
+    help="A hash shown during play (16 hex digits or more): the log must hold it at SEQ.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @friendly
-def verify_command(path: str, as_json: bool) -> None:
+def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
     """Check a log offline: each revealed seed matches its commitment, every
     roll follows from its seed and text, the hash chain is unbroken and
     gap-free, and every secret roll matches its placeholder.
 
     LOG is a log exported by 'session export' or by a table, or a session
-    file. Exit code 0: every roll checked; 1: an entry fails (named); 3:
-    nothing fails, but some rolls wait for their seed's reveal.
+    file. --hash 3:6f225f62b968cb6c checks the log holds the entry whose hash
+    was shown for seq 3 during play (nobody can rewrite it, nor anything
+    before it). Exit code 0: every roll checked; 1: an entry fails (named);
+    3: nothing fails, but some rolls wait for their seed's reveal.
 
     \b
     Examples:
       fudgedice verify log.json
       fudgedice verify game.json --json
+      fudgedice verify log.json --hash 3:6f225f62b968cb6c
     """
-    report = verify(read_log(path))
+    report = verify(read_log(path), published=dict(_published(each) for each in hashes))
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -146,10 +146,10 @@ class Session:
         self._nonce += 1
         return logged
 
-    def reveal(self, *, new_seed: bool = False) -> Reveal:
+    def reveal(self, *, new_seed: bool | bytes = False) -> Reveal:
         """Publish the seed in force and open every hidden roll made under it;
-        with ``new_seed``, a fresh seed takes over (its commitment is in the
-        answer), otherwise the session rolls no more."""
+        with ``new_seed`` (True, or the seed's 32 bytes) a new seed takes over
+        and its commitment is in the answer; otherwise the session rolls no more."""
         seed = self._server_seed
         if seed is None:
             raise DiceValueError("this session's seed is already revealed")
@@ -162,8 +162,8 @@ class Session:
                 entry["opening"] = opening
         after = None
         self._server_seed = None
-        if new_seed:
-            self._server_seed = new_server_seed()
+        if new_seed is not False:
+            self._server_seed = new_server_seed() if new_seed is True else _seed_bytes(new_seed)
             self._seeds.append(_unrevealed(self._server_seed))
             after = self.commitment
         reveal = Reveal(seed.hex(), str(current["commitment"]), self._nonce, self.head, after)

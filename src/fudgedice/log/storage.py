@@ -90,16 +90,37 @@ def load(path: str | Path) -> Session:
     return _session(read_json(path), path)
 
 
+def log_text(document: dict[str, Any]) -> str:
+    """A log document as JSON with one entry a line: for people to read, for
+    ``diff`` to compare; any JSON reader reads it."""
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    fields = [
+        f"{compact(key)}:{compact(value)}" for key, value in document.items() if key != "entries"
+    ]
+    entries = ",\n".join(compact(entry) for entry in document.get("entries", []))
+    return "{" + ",\n".join(fields) + ',\n"entries":[\n' + entries + "\n]}\n"
+
+
 def _encoded(session: Session) -> bytes:
-    state = {"format": SESSION_FORMAT, **session.state()}
-    return json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    state = session.state()
+    log = log_text(state.pop("log"))
+    private = json.dumps({"format": SESSION_FORMAT, **state}, ensure_ascii=False)
+    # the private fields first, then the log, whose entries keep one line each
+    return (private[:-1] + ',\n"log":' + log.rstrip("\n") + "}\n").encode("utf-8")
 
 
-def write_atomically(path: Path, data: bytes, *, new: bool = False) -> None:
+def write_atomically(
+    path: Path, data: bytes, *, new: bool = False, private: bool = True
+) -> None:
     """``data`` in ``path`` whole or not at all; with ``new``, never over a
-    file that exists. The file is readable by its owner only."""
+    file that exists. A private file is readable by its owner only."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if not private:
+            os.fchmod(fd, 0o644)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -132,17 +132,21 @@ def _check_size(entries: list[Any]) -> None:
         )
 
 
-def verify(log: object) -> Report:
+def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report:
     """Check a log document (docs/fairness.md): each revealed seed hashes to
     its commitment; the hash chain is unbroken and gap-free; seeds follow one
     another and nonces run 0, 1, 2, ... under each; every hidden roll's opening
     matches its placeholder; and every roll whose seed is revealed gives,
-    re-rolled from the stream, the very faces and total the entry lists."""
+    re-rolled from the stream, the very faces and total the entry lists.
+
+    ``published`` maps a seq to the hash (or its first 16 hex digits or more)
+    shown for it during play: the log must hold that very entry, which no one
+    can rewrite, nor anything before it, without changing its hash."""
     if not isinstance(log, dict):
         return Report(None, 0, 0, 0, 0, 0, Failure(None, "a log is a JSON object"))
     entries = log.get("entries")
     room = log.get("room")
-    checker = _Checker(room if isinstance(room, str) else None)
+    checker = _Checker(room if isinstance(room, str) else None, published_hashes(published))
     try:
         if log.get("format") != FORMAT:
             raise _Failed(None, f"its format is not {FORMAT!r}")
@@ -166,8 +170,9 @@ def verify(log: object) -> Report:
 class _Checker:
     """The walk along the chain: where it stands, and what it has counted."""
 
-    def __init__(self, room: str | None) -> None:
+    def __init__(self, room: str | None, published: Mapping[int, str]) -> None:
         self.room = room
+        self.published = published
         self.entries = 0
         self.seeds: list[_Seed] = []
         self.prev = GENESIS
@@ -206,6 +211,13 @@ class _Checker:
             raise _Failed(position, error.message) from None
         if entry.get("hash") != own:
             raise _Failed(position, "its hash does not match its content: the entry was changed")
+        shown = self.published.get(position)
+        if shown is not None and not own.startswith(shown):
+            raise _Failed(
+                position,
+                f"its hash {own[:16]}... is not the {shown[:16]}... published for it: the log "
+                "was rewritten up to here",
+            )
         hidden = entry.get("hidden", False)
         wrong = _placeholder_error(entry) if hidden is not False else _type_error(entry)
         if wrong is None and entry.get("visibility") not in VISIBILITIES:
@@ -326,6 +338,11 @@ class _Checker:
                     f"seed {index} was revealed after {seed.rolls} rolls, and the log holds "
                     f"{seed.used} under it",
                 )
+        beyond = [seq for seq in self.published if seq > self.entries]
+        if beyond:
+            raise _Failed(
+                min(beyond), f"the log ends at seq {self.entries}, and a hash was published for it"
+            )
         if not isinstance(head, dict) or not _whole(head.get("seq")):
             raise _Failed(None, "its head is not an object with the last seq and hash")
         last = head["seq"]
@@ -343,6 +360,33 @@ class _Checker:
             raise _Failed(
                 self.entries or None, "its head's hash is not the last entry's: the end changed"
             )
+
+
+PUBLISHED_DIGITS = 16
+"""The fewest hex digits of a published hash (64 bits): what a roll's line shows."""
+
+
+def published_hashes(published: Mapping[int, str] | None) -> dict[int, str]:
+    """Hashes published during play, by seq, checked."""
+    if published is None:
+        return {}
+    if not isinstance(published, Mapping):
+        raise DiceValueError("published hashes are a mapping of seq to hash")
+    checked: dict[int, str] = {}
+    for seq, shown in published.items():
+        if not _whole(seq) or seq < 1:
+            raise DiceValueError(f"a published hash's seq is a whole number >= 1, not {seq!r}")
+        if not (
+            isinstance(shown, str)
+            and PUBLISHED_DIGITS <= len(shown) <= 64
+            and all(char in "0123456789abcdef" for char in shown)
+        ):
+            raise DiceValueError(
+                f"a published hash is {PUBLISHED_DIGITS} to 64 lowercase hex digits, "
+                f"not {str(shown)[:70]!r}"
+            )
+        checked[seq] = shown
+    return checked
 
 
 def _short(faces: list[int]) -> str:
