@@ -135,7 +135,10 @@ def test_an_update_is_whole_or_nothing(tmp_path: Path, monkeypatch: pytest.Monke
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(DiceValueError, match="No space left on device"), storage.updating(path) as s:
+    with (
+        pytest.raises(DiceValueError, match="No space left on device"),
+        storage.updating(path) as s,
+    ):
         s.roll("4dF")
     monkeypatch.undo()
     assert path.read_bytes() == before
@@ -199,9 +202,11 @@ def test_unreadable_files_are_clear_errors(tmp_path: Path) -> None:
         storage.load(tmp_path / "missing.json")
     with pytest.raises(DiceValueError, match="can't read"):
         storage.read_log(tmp_path)
-    with pytest.raises(DiceValueError, match="can't update"):
-        with storage.updating(tmp_path / "missing.json"):
-            pass
+    with (
+        pytest.raises(DiceValueError, match="can't update"),
+        storage.updating(tmp_path / "missing.json"),
+    ):
+        pass
 
 
 def test_files_are_read_with_a_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -112,9 +112,7 @@ def _encoded(session: Session) -> bytes:
     return (private[:-1] + ',\n"log":' + log.rstrip("\n") + "}\n").encode("utf-8")
 
 
-def write_atomically(
-    path: Path, data: bytes, *, new: bool = False, private: bool = True
-) -> None:
+def write_atomically(path: Path, data: bytes, *, new: bool = False, private: bool = True) -> None:
     """``data`` in ``path`` whole or not at all; with ``new``, never over a
     file that exists. A private file is readable by its owner only."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

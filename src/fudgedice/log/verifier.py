@@ -122,10 +122,13 @@ def _check_size(entries: list[Any]) -> None:
         )
     faces = 0
     for entry in entries:
-        if isinstance(entry, dict):
-            for holder in (entry, (entry.get("opening") or {}).get("entry") or {}):
-                listed = holder.get("faces") if isinstance(holder, dict) else None
-                faces += len(listed) if isinstance(listed, list) else 0
+        if not isinstance(entry, dict):
+            continue
+        opening = entry.get("opening")
+        opened = opening.get("entry") if isinstance(opening, dict) else None
+        for holder in (entry, opened):
+            listed = holder.get("faces") if isinstance(holder, dict) else None
+            faces += len(listed) if isinstance(listed, list) else 0
     if faces > limits.max_log_faces:
         raise LimitError(
             f"a log listing {faces:,} faces is more than the limit of {limits.max_log_faces:,}"
