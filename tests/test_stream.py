@@ -4,6 +4,8 @@ order its explanation lists the dice, and nothing else tosses."""
 from __future__ import annotations
 
 import ast
+import hashlib
+import hmac
 import json
 from pathlib import Path
 
@@ -78,6 +80,10 @@ def test_fudge_dice_toss_six_faces() -> None:
             asked.append(n)
             return super().below(n)
 
+        def draws(self, n: int, count: int) -> list[int]:
+            asked.extend([n] * count)
+            return super().draws(n, count)
+
     fudgedice.roll("4dF+2dF.1+d%", stream=Recording(b"k"))
     assert asked == [6, 6, 6, 6, 6, 6, 100]
     asked.clear()
@@ -110,11 +116,24 @@ def test_no_module_but_the_stream_draws_dice() -> None:
 def test_draws_are_bounded() -> None:
     stream = Stream(b"key")
     assert {stream.below(1) for _ in range(20)} == {0}
+    assert stream.draws(1, 3) == [0, 0, 0]
     for n in (0, -1, 2**32 + 1):
         with pytest.raises(ValueError):
             stream.below(n)
     with pytest.raises(TypeError):
         Stream("text key")  # type: ignore[arg-type]
+
+
+def test_many_draws_are_one_draw_after_another() -> None:
+    one, many = Stream(b"key", "c"), Stream(b"key", "c")
+    assert many.draws(6, 50) == [one.below(6) for _ in range(50)]
+    assert [*many.draws(7, 3), many.word()] == [*(one.below(7) for _ in range(3)), one.word()]
+
+
+def test_long_keys_are_hashed_first_as_hmac_says() -> None:
+    key = b"k" * 200
+    block = hmac.new(key, b":0", hashlib.sha256).digest()
+    assert Stream(key).word() == int.from_bytes(block[:4], "big")
 
 
 def test_a_context_changes_every_draw() -> None:

@@ -30,6 +30,9 @@ class Always(Stream):
     def below(self, n: int) -> int:
         return self.draw
 
+    def draws(self, n: int, count: int) -> list[int]:
+        return [self.draw] * count
+
 
 def refused(text: str, error: type[DiceError] = LimitError) -> DiceError:
     """``text`` is refused by roll, odds and sample alike, with ``error``."""

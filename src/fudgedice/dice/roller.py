@@ -156,8 +156,7 @@ def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
     faces = die.tossed
     sides = len(faces)
     roller.take(pool.count)
-    below = roller.stream.below
-    drawn = [faces[below(sides)] for _ in range(pool.count)]
+    drawn = [faces[index] for index in roller.stream.draws(sides, pool.count)]
     roller.drawn += drawn
     label = die.face_label
     return PoolRoll(pool, [DieRoll(die, face, label(face)) for face in drawn], sum(drawn))

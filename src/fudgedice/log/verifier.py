@@ -10,12 +10,13 @@ reasonable time) is refused with a :class:`~fudgedice.errors.LimitError`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from .. import api
 from ..errors import DiceError, DiceValueError, LimitError, TooManyDice
-from ..limits import DEFAULT_LIMITS
+from ..limits import DEFAULT_LIMITS, Limits
 from ..stream import commitment as commitment_of
 from ..stream import room_stream
 from .canonical import (
@@ -162,6 +163,7 @@ def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report
         _check_size(entries)
         checker.entries = len(entries)
         checker.seeds = _seeds(log)
+        checker.by_commitment = {seed.commitment: i for i, seed in enumerate(checker.seeds)}
         for position, entry in enumerate(entries, 1):
             checker.entry(position, entry)
         checker.finish(log.get("head"))
@@ -178,6 +180,7 @@ class _Checker:
         self.published = published
         self.entries = 0
         self.seeds: list[_Seed] = []
+        self.by_commitment: dict[str, int] = {}
         self.prev = GENESIS
         self.current = 0
         """The index of the seed in force."""
@@ -240,9 +243,10 @@ class _Checker:
 
     def _seed_of(self, position: int, entry: Mapping[str, Any]) -> _Seed:
         """The seed in force for the entry; its nonce is the next one of it."""
-        index = next(
-            (i for i, seed in enumerate(self.seeds) if seed.commitment == entry["commitment"]),
-            None,
+        index = (
+            self.by_commitment.get(entry["commitment"])
+            if isinstance(entry["commitment"], str)
+            else None
         )
         if index is None:
             raise _Failed(position, "its commitment is none of the log's seeds")
@@ -301,9 +305,7 @@ class _Checker:
     def _reroll(self, position: int, fields: Mapping[str, Any], server_seed: bytes) -> None:
         faces: list[int] = fields["faces"]
         assert self.room is not None
-        limits = dataclasses.replace(
-            DEFAULT_LIMITS, max_dice=min(len(faces), DEFAULT_LIMITS.max_dice)
-        )
+        limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))
         stream = room_stream(server_seed, self.room, fields["client_seed"], fields["nonce"])
         try:
             rolled = api.compile_roll(fields["text"]).roll(stream, None, limits)
@@ -363,6 +365,12 @@ class _Checker:
             raise _Failed(
                 self.entries or None, "its head's hash is not the last entry's: the end changed"
             )
+
+
+@functools.lru_cache(maxsize=256)
+def _limits_for(faces: int) -> Limits:
+    """The limits of a re-roll: no more dice than its entry lists."""
+    return dataclasses.replace(DEFAULT_LIMITS, max_dice=faces)
 
 
 PUBLISHED_DIGITS = 16
