@@ -90,13 +90,14 @@ def load(path: str | Path) -> Session:
     return _session(read_json(path), path)
 
 
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""JSON with no spaces, made once: a session file writes every entry anew."""
+
+
 def log_text(document: dict[str, Any]) -> str:
     """A log document as JSON with one entry a line: for people to read, for
     ``diff`` to compare; any JSON reader reads it."""
-
-    def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
+    compact = _compact
     fields = [
         f"{compact(key)}:{compact(value)}" for key, value in document.items() if key != "entries"
     ]
