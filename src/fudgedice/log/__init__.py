@@ -4,6 +4,7 @@
   placeholder's digest, the fields of an entry
 * ``entries``    one roll from a room's stream, made into its entry
 * ``verifier``   ``verify(log) -> Report``: the whole log checked offline
+* ``document``   its parts checked for their shape first: seeds, size, fields
 * ``report``     the report and its first failure
 * ``session``    ``Session``: commit, roll, reveal, export, in memory
 * ``storage``    session and log files, read with a bound, written atomically

@@ -103,6 +103,8 @@ def roll_entry(
     The arguments are checked first: a bad roll text raises the project's own
     error and makes no entry."""
     shown = checked_visibility(visibility)
+    if at is not None and not isinstance(at, str):
+        raise DiceTypeError(f"an entry's time is ISO 8601 text, not {type(at).__name__}")
     roller = checked_name(roller, "a roller's name")
     client_seed = checked_name(client_seed, "a client seed", empty=True)
     rolled = api.roll(text, stream=room_stream(server_seed, room, client_seed, nonce))

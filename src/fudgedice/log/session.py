@@ -48,6 +48,9 @@ class Reveal:
 class Session:
     """A GM's rolls from a committed seed, kept in a log anyone can check.
 
+    One writer at a time: a session file's lock (:func:`.storage.updating`)
+    is what keeps two processes apart.
+
     >>> session = Session.new()
     >>> logged = session.roll("4dF+1", roller="GM")
     >>> logged.entry["seq"], logged.entry["nonce"], len(logged.entry["faces"])
