@@ -36,6 +36,10 @@ KEEP_ALIVE = 15.0
 proxies keep the connection and a vanished client is noticed."""
 
 
+Auth = Annotated[str | None, Header()]
+"""``Authorization: Bearer TOKEN``."""
+
+
 class NewRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str
@@ -111,8 +115,6 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
             if scheme.lower() != "bearer":
                 raise unauthorized("the Authorization header is 'Bearer TOKEN'")
         return store.authenticate(db, room, given.strip() if given else None)
-
-    Auth = Annotated[str | None, Header()]
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:

@@ -39,26 +39,33 @@ class BodyLimit:
             await self._refuse(send)
             return
         received = 0
-        started = False
+        too_long = False
+        refused = False
 
         async def counted() -> Message:
-            nonlocal received
+            nonlocal received, too_long
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
+                    too_long = True
                     raise _TooLong
             return message
 
         async def sending(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+            # the framework may turn the error raised from receive() into an
+            # answer of its own (a 400): the answer is the 413, whatever it says
+            nonlocal refused
+            if not too_long:
+                await send(message)
+            elif not refused:
+                refused = True
+                await self._refuse(send)
 
         try:
             await self.app(scope, counted, sending)
         except _TooLong:
-            if not started:
+            if not refused:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
