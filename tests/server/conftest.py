@@ -121,7 +121,9 @@ def start_server() -> Iterator[Callable[..., Server]]:
 
 
 def _pg_bin(name: str) -> str:
-    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
+    found = shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None
+    )
     if found is None:
         raise AssertionError(
             f"PostgreSQL's {name} is not installed: 'make postgres' installs Debian's postgresql"
@@ -234,7 +236,7 @@ keep-alive lines let it check while nothing comes)."""
 
 def sse_events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
     """(event, data) pairs read from a text/event-stream's lines."""
-    event, data = "message", []
+    event, data = "message", list[str]()
     deadline = time.monotonic() + EVENT_WITHIN
     for line in lines:
         if time.monotonic() > deadline:

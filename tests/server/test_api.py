@@ -18,10 +18,17 @@ HIDDEN_TEXT = "7d6+1234"
 """A roll text that, with the labels below, must never reach a reader who may not see it."""
 
 
-def _players(served: Any, **room: Any) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _players(
+    served: Any, **room: Any
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
     created = served.room(**room)
     gm = {"member": created["member"], "token": created["gm_token"]}
-    return created["room"], gm, served.join(created["room"], "Ann"), served.join(created["room"], "Bob")
+    return (
+        created["room"],
+        gm,
+        served.join(created["room"], "Ann"),
+        served.join(created["room"], "Bob"),
+    )
 
 
 def test_a_room_a_member_and_a_roll(served: Any) -> None:
@@ -78,9 +85,17 @@ def test_the_engines_own_budgets_are_400(served: Any) -> None:
     assert served.rolls(room, gm["token"]) == []
 
 
-def _post_all_visibilities(served: Any) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _post_all_visibilities(
+    served: Any,
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
     room, gm, ann, bob = _players(served, name="secrets")
-    for who, visibility in [(ann, "public"), (ann, "gm"), (ann, "self"), (gm, "secret"), (gm, "gm")]:
+    for who, visibility in [
+        (ann, "public"),
+        (ann, "gm"),
+        (ann, "self"),
+        (gm, "secret"),
+        (gm, "gm"),
+    ]:
         label = f"LBL-{visibility}-{who['member']}"
         answer = served.roll(room, who["token"], HIDDEN_TEXT, visibility=visibility, label=label)
         assert answer.status_code == 201, answer.text
@@ -114,7 +129,15 @@ def test_hidden_rolls_are_placeholders_in_rolls_export_and_log(served: Any) -> N
                 assert export == roll
             else:
                 for shown in (roll, export):
-                    assert set(shown) == {"seq", "member", "name", "visibility", "hidden", "at", "verified"}
+                    assert set(shown) == {
+                        "seq",
+                        "member",
+                        "name",
+                        "visibility",
+                        "hidden",
+                        "at",
+                        "verified",
+                    }
                     assert shown["hidden"] is True
                 assert entry.get("hidden") is True and "entry" not in entry and "salt" not in entry
         bodies = [
@@ -133,14 +156,14 @@ def test_hidden_rolls_are_placeholders_in_rolls_export_and_log(served: Any) -> N
 
 def test_csv_export_has_a_line_a_roll_and_no_formula(served: Any) -> None:
     room, gm, _, _ = _players(served, name="csv")
-    mallory = served.join(room, "=HYPERLINK(\"http://x\")")
+    mallory = served.join(room, '=HYPERLINK("http://x")')
     served.roll(room, mallory["token"], "4dF", label="+1 to hit")
     served.roll(room, gm["token"], "3d6", visibility="secret")
     answer = served.get(f"/api/rooms/{room}/export", mallory["token"], format="csv")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(answer.text)))
     assert [row["seq"] for row in rows] == ["1", "2"]
-    assert rows[0]["name"] == "'=HYPERLINK(\"http://x\")" and rows[0]["label"] == "'+1 to hit"
+    assert rows[0]["name"] == '\'=HYPERLINK("http://x")' and rows[0]["label"] == "'+1 to hit"
     assert rows[0]["text"] == "4dF" and rows[0]["hidden"] == "false"
     assert rows[1]["hidden"] == "true" and rows[1]["text"] == "" and rows[1]["total"] == ""
 
@@ -158,7 +181,10 @@ def test_tokens(served: Any) -> None:
     served.roll(room, ann["token"], "4dF", label="only in room one")
     assert served.client.get(path).status_code == 401
     assert served.get(path, "x" * 43).status_code == 401
-    assert served.client.get(path, headers={"Authorization": f"Basic {ann['token']}"}).status_code == 401
+    assert (
+        served.client.get(path, headers={"Authorization": f"Basic {ann['token']}"}).status_code
+        == 401
+    )
     for where in ("rolls", "log", "export", "live"):
         answer = served.get(f"/api/rooms/{room}/{where}", other_gm["token"])
         assert answer.status_code == 404, where
@@ -179,14 +205,23 @@ def test_sizes_and_malformed_fields(served: Any) -> None:
     assert served.client.post(path, content=chunks, headers=headers).status_code == 413
     assert served.roll(room, gm["token"], "1+" * 600 + "1").status_code == 413
     assert served.roll(room, gm["token"], "4dF", label="y" * 201).status_code == 413
-    assert served.client.post(f"/api/rooms/{room}/members", json={"name": "n" * 61}).status_code == 413
-    for body in ({}, {"text": 4}, {"text": "4dF", "visibility": "everyone"}, {"text": "4dF", "x": 1}):
+    assert (
+        served.client.post(f"/api/rooms/{room}/members", json={"name": "n" * 61}).status_code == 413
+    )
+    for body in (
+        {},
+        {"text": 4},
+        {"text": "4dF", "visibility": "everyone"},
+        {"text": "4dF", "x": 1},
+    ):
         answer = served.client.post(path, json=body, headers=headers)
         assert answer.status_code == 422, body
         assert set(answer.json()) <= {"error", "position", "hint"} and answer.json()["error"]
     assert served.client.post(path, content=b"{not json", headers=headers).status_code == 422
     assert served.client.post("/api/rooms", json={"name": "  "}).status_code == 422
-    assert served.client.post("/api/rooms", json={"name": "a", "system": "chess"}).status_code == 422
+    assert (
+        served.client.post("/api/rooms", json={"name": "a", "system": "chess"}).status_code == 422
+    )
     assert served.rolls(room, gm["token"]) == []
 
 
@@ -216,7 +251,10 @@ def test_paging_and_filtering(served: Any) -> None:
     room, gm, ann, bob = _players(served, name="pages")
     for index in range(12):
         served.roll(room, (ann if index % 3 else bob)["token"], "4dF")
-    seqs = lambda **params: [r["seq"] for r in served.rolls(room, gm["token"], **params)]  # noqa: E731
+
+    def seqs(**params: Any) -> list[int]:
+        return [r["seq"] for r in served.rolls(room, gm["token"], **params)]
+
     assert seqs() == list(range(1, 13))
     assert seqs(after=5, limit=3) == [6, 7, 8]
     assert seqs(before=5, limit=3) == [2, 3, 4]
@@ -224,7 +262,9 @@ def test_paging_and_filtering(served: Any) -> None:
     assert seqs(member=bob["member"]) == [1, 4, 7, 10]
     assert seqs(member=bob["member"], before=10, limit=2) == [4, 7]
     assert served.get(f"/api/rooms/{room}/rolls", gm["token"], limit=501).status_code == 422
-    csv_rows = served.get(f"/api/rooms/{room}/export", gm["token"], format="csv", member=ann["member"])
+    csv_rows = served.get(
+        f"/api/rooms/{room}/export", gm["token"], format="csv", member=ann["member"]
+    )
     assert len(csv_rows.text.strip().splitlines()) == 1 + 8
 
 
@@ -262,7 +302,9 @@ def _check_chain(log: dict[str, Any]) -> None:
         seed = seeds[entry["commitment"]]["server_seed"]
         if seed is not None and not entry["by_hand"]:
             context = fair.context(log["room"], entry["client_seed"], entry["nonce"])
-            again = fair.roll(fudgedice.api.DICE.compile(entry["text"]), bytes.fromhex(seed), context)
+            again = fair.roll(
+                fudgedice.api.DICE.compile(entry["text"]), bytes.fromhex(seed), context
+            )
             assert fair.faces(again.to_dict()) == entry["result"]["faces"]
         prev = item["hash"]
 
@@ -271,18 +313,31 @@ def test_reveal_publishes_the_seed_and_marks_rolls_verified(served: Any) -> None
     room, gm, ann, bob = _post_all_visibilities(served)
     served.roll(room, ann["token"], "3d6", client_seed="lucky")
     before = served.get(f"/api/rooms/{room}", bob["token"]).json()
-    assert served.client.post(f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {bob['token']}"}).status_code == 403
-    answer = served.client.post(f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {gm['token']}"})
+    assert (
+        served.client.post(
+            f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {bob['token']}"}
+        ).status_code
+        == 403
+    )
+    answer = served.client.post(
+        f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {gm['token']}"}
+    )
     assert answer.status_code == 200
     revealed = answer.json()
     assert revealed["commitment"] == before["commitment"]
-    assert hashlib.sha256(bytes.fromhex(revealed["server_seed"])).hexdigest() == before["commitment"]
+    assert (
+        hashlib.sha256(bytes.fromhex(revealed["server_seed"])).hexdigest() == before["commitment"]
+    )
     assert revealed["next_commitment"] != before["commitment"]
     after = served.get(f"/api/rooms/{room}", bob["token"]).json()
     assert after["commitment"] == revealed["next_commitment"]
     assert all(r["verified"] is True for r in served.rolls(room, bob["token"]))
     later = served.roll(room, bob["token"], "4dF").json()
-    assert (later["nonce"], later["commitment"], later["verified"]) == (0, after["commitment"], None)
+    assert (later["nonce"], later["commitment"], later["verified"]) == (
+        0,
+        after["commitment"],
+        None,
+    )
     log = served.get(f"/api/rooms/{room}/log", bob["token"]).json()
     assert [e["seq"] for e in log["entries"]] == list(range(1, 8))
     assert all("entry" in e for e in log["entries"] if e.get("hidden"))  # revealed: checkable

@@ -24,7 +24,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return _sqlite(tmp_path)
     pg = request.getfixturevalue("postgres")
-    name = f"durable_{request.node.name}".lower().replace("[", "_").replace("]", "").replace("-", "_")
+    name = (
+        f"durable_{request.node.name}".lower().replace("[", "_").replace("]", "").replace("-", "_")
+    )
     url: str = pg.create_database(name)
     return url
 
@@ -96,7 +98,10 @@ def test_two_processes_on_one_postgresql(
     created = one.room("two doors")
     room = created["room"]
     ann = two.join(room, "Ann")
-    with one.live(room, created["gm_token"]) as through_one, two.live(room, ann["token"]) as through_two:
+    with (
+        one.live(room, created["gm_token"]) as through_one,
+        two.live(room, ann["token"]) as through_two,
+    ):
         assert next(e for e in through_one if e[0] == "ready")
         assert next(e for e in through_two if e[0] == "ready")
         by_ann = two.roll(room, ann["token"], "4dF+1").json()
@@ -119,7 +124,9 @@ def test_each_member_is_rate_limited(
     table = table_of(start_server(_sqlite(tmp_path), "--rate", "0.01", "--burst", "3"))
     created = table.room("slow down")
     ann = table.join(created["room"], "Ann")
-    assert [table.roll(created["room"], ann["token"], "4dF").status_code for _ in range(3)] == [201] * 3
+    assert [table.roll(created["room"], ann["token"], "4dF").status_code for _ in range(3)] == [
+        201
+    ] * 3
     refused = table.roll(created["room"], ann["token"], "4dF")
     assert refused.status_code == 429 and refused.json()["error"]
     assert refused.headers["retry-after"]

@@ -8,6 +8,7 @@ live feed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,7 +28,7 @@ from .db import Database
 from .guards import BodyLimit, RateLimit
 from .live import Event, Hub, Listener
 from .problems import Problem, unauthorized, unprocessable
-from .records import VISIBILITIES, Member, Room, RollRecord, Visibility
+from .records import Member, RollRecord, Room, Visibility
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
@@ -87,9 +88,12 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
             await listener.stop()
 
     app = FastAPI(
-        title="fudgedice table", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json"
+        title="fudgedice table",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
     )
-    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit)
     app.state.db, app.state.hub = db, hub
 
     @app.exception_handler(Problem)
@@ -108,7 +112,9 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     async def _http(_: Request, error: HTTPException) -> JSONResponse:
         return JSONResponse({"error": str(error.detail)}, error.status_code, headers=error.headers)
 
-    def member_of(room: str, authorization: str | None, token: str | None = None) -> tuple[Room, Member]:
+    def member_of(
+        room: str, authorization: str | None, token: str | None = None
+    ) -> tuple[Room, Member]:
         given = token
         if authorization is not None:
             scheme, _, given = authorization.partition(" ")
@@ -147,11 +153,20 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         found, me = member_of(room, authorization)
         if body.visibility == "secret" and not me.gm:
             raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
-        label = None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
+        label = (
+            None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
+        )
         faces = rolling.faces(body.faces)
         limiter.take(me.id)
         record = store.add_roll(
-            db, found, me, body.text, body.visibility, label, rolling.client_seed(body.client_seed), faces
+            db,
+            found,
+            me,
+            body.text,
+            body.visibility,
+            label,
+            rolling.client_seed(body.client_seed),
+            faces,
         )
         if not db.postgres:  # PostgreSQL's NOTIFY brings it back to every process
             hub.publish_threadsafe(room, Event("roll", record))
@@ -213,7 +228,11 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
             return Response(body, media_type="text/csv; charset=utf-8", headers=disposition)
         rolls = [record.for_viewer(me) for record in records]
         document = {"room": found.id, "name": found.name, "system": found.system, "rolls": rolls}
-        return Response(json.dumps(document, ensure_ascii=False), media_type="application/json", headers=disposition)
+        return Response(
+            json.dumps(document, ensure_ascii=False),
+            media_type="application/json",
+            headers=disposition,
+        )
 
     @app.get("/api/rooms/{room}/live")
     async def live(
@@ -226,15 +245,20 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     ) -> StreamingResponse:
         found, me = await run_in_threadpool(member_of, room, authorization, token)
         if after is None:
-            after = int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
+            after = (
+                int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
+            )
         watcher = hub.watch(room)
 
         async def catch_up(last: int, before: int | None = None) -> AsyncIterator[RollRecord]:
+            """The rolls after ``last`` (and before ``before``) from the database."""
             while True:
                 page = await run_in_threadpool(
-                    lambda: store.list_rolls(db, room, after=last, before=before, limit=PAGE_LIMIT)
+                    functools.partial(store.list_rolls, db, room, after=last, limit=PAGE_LIMIT)
                 )
                 for record in page:
+                    if before is not None and record.seq >= before:
+                        return
                     yield record
                     last = record.seq
                 if len(page) < PAGE_LIMIT:
@@ -256,17 +280,17 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
                     if event.kind == "reveal":
                         yield f"event: reveal\ndata: {json.dumps(event.data)}\n\n"
                         continue
-                    record = event.roll
-                    if record is not None and record.seq <= last:
+                    rolled = event.roll
+                    if rolled is not None and rolled.seq <= last:
                         continue
-                    gap = event.kind == "resync" or (record is not None and record.seq > last + 1)
+                    gap = event.kind == "resync" or (rolled is not None and rolled.seq > last + 1)
                     if gap:
-                        async for missed in catch_up(last, None if record is None else record.seq):
+                        async for missed in catch_up(last, None if rolled is None else rolled.seq):
                             last = missed.seq
                             yield _roll_frame(missed, me)
-                    if record is not None:
-                        last = record.seq
-                        yield _roll_frame(record, me)
+                    if rolled is not None:
+                        last = rolled.seq
+                        yield _roll_frame(rolled, me)
             finally:
                 hub.leave(watcher)
 
@@ -296,7 +320,10 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     return app
 
 
-CSP = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'"
+CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
 """The page runs no script from elsewhere and loads no image from elsewhere."""
 
 

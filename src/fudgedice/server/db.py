@@ -82,7 +82,9 @@ def connect(given: str) -> Database:
         database = url.database or ""
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        db = Database(url, _sqlite_engine(url, immediate=False), _sqlite_engine(url, immediate=True))
+        db = Database(
+            url, _sqlite_engine(url, immediate=False), _sqlite_engine(url, immediate=True)
+        )
     elif url.get_backend_name() == "postgresql":
         reader = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
         writer = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)

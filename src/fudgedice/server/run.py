@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
@@ -42,8 +42,6 @@ def serve(
     echo(f"fudgedice table: http://{host}:{port}/ (Ctrl+C stops)")
     app = create_app(db, rolls_per_second=rolls_per_second, burst=burst)
     try:
-        uvicorn.run(
-            app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
-        )
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     finally:
         db.dispose()

@@ -21,7 +21,7 @@ from ..errors import DiceError
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
 from .problems import Problem, not_found, unauthorized
-from .records import Member, Room, RollRecord, Visibility
+from .records import Member, RollRecord, Room, Visibility
 from .schema import members, rolls, rooms, seeds
 
 
@@ -79,7 +79,9 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     with db.write() as connection:
         if _room_row(connection, room_id) is None:
             raise not_found()
-        count = len(connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all())
+        count = len(
+            connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all()
+        )
         if count >= MAX_MEMBERS:
             raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
         _insert_member(connection, member, token, now())
@@ -92,7 +94,9 @@ def _room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[A
 
 
 def _room(row: Row[Any]) -> Room:
-    return Room(row.id, row.name, row.system, row.epoch, row.commitment, row.last_seq, row.created_at)
+    return Room(
+        row.id, row.name, row.system, row.epoch, row.commitment, row.last_seq, row.created_at
+    )
 
 
 def room(db: Database, room_id: str) -> Room:
@@ -189,7 +193,9 @@ def add_roll(
 
 def _notify(connection: Connection, payload: str) -> None:
     """Delivered to every listening process when the transaction commits."""
-    connection.exec_driver_sql(f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload})
+    connection.exec_driver_sql(
+        f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload}
+    )
 
 
 def log_entry(record: RollRecord) -> dict[str, Any]:
