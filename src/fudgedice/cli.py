@@ -369,23 +369,14 @@ def ladder(system: str, as_json: bool) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option(
-    "--db",
-    "database",
-    metavar="URL",
-    help="postgresql://... or an SQLite file (default: table.sqlite3 in your data folder).",
-)
-@click.option(
-    "--rate",
-    default=5.0,
-    show_default=True,
-    type=click.FloatRange(min=0.01),
-    help="Rolls a second each member may make, after a first burst of --burst.",
-)
+@click.option("--db", "database", metavar="URL", help="postgresql://... or an SQLite file.")
+@click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
 @click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
 def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a
-    group rolls together, live (docs/table.md).
+    group rolls together, live (docs/table.md). With no --db, the rolls are
+    kept in table.sqlite3 in your data folder.
 
     \b
     Examples:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
+from sqlalchemy.exc import SQLAlchemyError
 
 from .app import create_app
 from .db import connect
@@ -36,7 +37,11 @@ def serve(
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address."""
     given = database or str(default_database())
-    db = connect(given)
+    try:
+        db = connect(given)
+    except (SQLAlchemyError, ValueError, OSError) as error:
+        # a message, never a traceback: the likeliest causes are a typo or a server that is down
+        raise SystemExit(f"error: cannot open the database {given!r}: {error}") from None
     shown = db.url.render_as_string(hide_password=True)
     echo(f"fudgedice table: data in {shown}")
     echo(f"fudgedice table: http://{host}:{port}/ (Ctrl+C stops)")
