@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -11,12 +10,11 @@ import click
 from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
+from .console import check_run, run_summary
 from .console import friendly as _friendly
 from .console import show as _show
 from .dice.program import Program
-from .errors import DiceError, LimitError
-from .exact.odds import approximate, decimal
-from .limits import DEFAULT_LIMITS
+from .errors import DiceError
 from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
@@ -158,7 +156,6 @@ def roll(
             secret=secret,
             client_seed=client_seed,
             refused={"--seed": seed, "--d100-table": d100_table},
-            check_run=_check_run,
         )
     else:
         session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
@@ -174,7 +171,7 @@ def roll(
     for index, entry in enumerate(logged):
         blocks[index] += "\n" + session_commands.logged_line(entry)
     if times > 1:
-        blocks.append(_summary([r.total for r in rolls]))
+        blocks.append(run_summary([r.total for r in rolls]))
     click.echo("\n\n".join(blocks))
 
 
@@ -187,30 +184,8 @@ def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
         each = base if times == 1 or base is None else _nth_seed(base, index)
         rolls.append(program.roll(fresh() if each is None else seeded(each), each))
         if index == 0:
-            _check_run(rolls[0], times)
+            check_run(rolls[0], times)
     return rolls
-
-
-def _check_run(first: Roll, times: int) -> None:
-    """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll: each roll is in bounds, their sum not."""
-    limit = DEFAULT_LIMITS.max_request_dice
-    each = max(1, len(first.dice))
-    if each * times > limit:
-        raise LimitError(
-            f"{times} rolls of {first.notation} would roll about {each * times:,} dice, "
-            f"more than the limit of {limit:,} in one request",
-            hint=f"at most -n {max(1, limit // each)} for this roll",
-        )
-
-
-def _summary(totals: list[int]) -> str:
-    """One line over a run of rolls: every total, their mean and range."""
-    mean = approximate(decimal(Fraction(sum(totals), len(totals))))
-    return (
-        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
-        f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
-    )
 
 
 def _seed(text: str) -> int | str:
@@ -379,6 +354,30 @@ def ladder(system: str, as_json: bool) -> None:
     """
     result = api.ladder(system)
     _show(as_json, result.to_dict, lambda: table_text(result))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--db", "database", metavar="URL", help="postgresql://... or an SQLite file.")
+@click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
+@click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
+def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
+    """Run the table: the web page at / and the HTTP API under /api, where a
+    group rolls together, live (docs/table.md). With no --db, the rolls are
+    kept in table.sqlite3 in your data folder.
+
+    \b
+    Examples:
+      fudgedice serve
+      fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
+    """
+    # Imported here: FastAPI, SQLAlchemy and uvicorn take longer to load than
+    # every other command takes to run.
+    from .server import serve as run
+
+    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
 
 
 main.add_command(session_commands.session)

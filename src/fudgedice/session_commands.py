@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .console import friendly
+from .console import check_run, friendly
 from .errors import DiceValueError
 from .log import Session, verify
 from .log.session import CLI_ROOM
@@ -78,7 +78,6 @@ def roll_into(
     secret: bool,
     client_seed: str | None,
     refused: Mapping[str, str | None],
-    check_run: Callable[[Roll, int], None],
 ) -> tuple[list[Roll], list[dict[str, Any]]]:
     """``times`` rolls of ``text`` from the session in ``path``, each added to
     its log; the file is replaced once, when every roll is made."""

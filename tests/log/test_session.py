@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 
 import fudgedice
 from fudgedice import DiceError, DiceValueError, LimitError, Session, verify
-from fudgedice.log import storage
+from fudgedice.log import roll_entry, storage
 from fudgedice.log.canonical import GENESIS
 from fudgedice.stream import commitment, room_stream
 
@@ -153,7 +153,7 @@ def test_an_update_is_whole_or_nothing(tmp_path: Path, monkeypatch: pytest.Monke
 
 _ROLLER = """
 import sys
-from fudgedice.log import storage
+from fudgedice.log import roll_entry, storage
 for _ in range(int(sys.argv[2])):
     with storage.updating(sys.argv[1]) as session:
         session.roll("4dF+1", roller=sys.argv[3])
@@ -291,3 +291,44 @@ def test_a_log_past_the_limits_is_refused() -> None:
     heavy["entries"][0]["faces"] = [1] * 1_000_001
     with pytest.raises(LimitError, match="faces is more than the limit of 1,000,000"):
         verify(heavy)
+
+
+def test_a_table_builds_entries_with_fields_of_its_own() -> None:
+    """What a server stores per roll (a member id, a label) rides in the entry:
+    hashed, hidden with a hidden roll unless shown on purpose."""
+    seed = bytes(range(32))
+    made = roll_entry(
+        server_seed=seed,
+        commitment=commitment(seed),
+        room="room7",
+        seq=1,
+        nonce=0,
+        prev=GENESIS,
+        text="d6: 3D+1",
+        roller="Ann",
+        visibility="gm",
+        extra={"label": "<b>sneak</b>"},
+        extra_shown={"member": "m-12"},
+    )
+    assert made.entry["member"] == "m-12" and "label" not in made.entry
+    assert made.opening is not None and made.opening["entry"]["label"] == "<b>sneak</b>"
+    log = {
+        "format": "fudgedice-log/1",
+        "room": "room7",
+        "seeds": [{"commitment": commitment(seed), "server_seed": seed.hex(), "rolls": 1}],
+        "entries": [{**made.entry, "opening": made.opening}],
+        "head": {"seq": 1, "hash": made.hash},
+    }
+    assert verify(log).complete
+    with pytest.raises(DiceValueError, match="named as the log's own"):
+        roll_entry(
+            server_seed=seed,
+            commitment=commitment(seed),
+            room="room7",
+            seq=1,
+            nonce=0,
+            prev=GENESIS,
+            text="4dF",
+            roller="Ann",
+            extra={"total": 99},
+        )

@@ -231,3 +231,29 @@ def test_a_rewrite_that_keeps_the_dice_is_caught_by_a_published_hash() -> None:
     assert verify(copy.deepcopy(LOG), published=published).complete
     cut = verify(copy.deepcopy(LOG), published={9: "0" * 16}).failure
     assert cut is not None and cut.seq == 9
+
+
+def test_dice_read_by_hand_take_their_place_and_no_nonce() -> None:
+    session = Session.new(server_seed=SEED)
+    session.roll("4dF")
+    read = session.read("Good vs Great", ["+", "+", "0", "-"], roller="Ann")
+    assert read.entry["by_hand"] is True and read.entry["nonce"] is None
+    assert read.entry["faces"] == ["+", "+", "0", "-"] and read.entry["total"] == 2
+    hidden = session.read("d6: 2D", ["4", "w6", "w2"], visibility="secret")
+    assert hidden.entry["nonce"] is None and "faces" not in hidden.entry
+    assert session.roll("4dF").entry["nonce"] == 1  # the reads took none
+    before = verify(session.export())
+    assert before.ok and (before.checked, before.pending, before.by_hand) == (1, 3, 1)
+    session.reveal()
+    log = session.export()
+    report = verify(log)
+    assert report.complete and (report.checked, report.by_hand) == (4, 2)
+    assert "2 of them were dice read by hand" in str(report)
+    assert log["seeds"][0]["rolls"] == 2
+    log["entries"][1]["total"] = 3
+    failure = verify(rechain(log)).failure
+    assert failure is not None and failure.seq == 2 and "reading's total" in failure.reason
+    log = session.export()
+    log["entries"][1]["nonce"] = 1
+    failure = verify(rechain(log)).failure
+    assert failure is not None and failure.seq == 2 and "take no nonce" in failure.reason

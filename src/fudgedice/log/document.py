@@ -34,9 +34,9 @@ class Seed:
     matches: bool = True
     """Its revealed server seed (if any) hashes to its commitment."""
     used: int = 0
-    """Entries under it so far."""
-    first: int = 0
-    """The seq of its first entry (0: none yet)."""
+    """Nonces taken under it so far."""
+    positions: list[int] = dataclasses.field(default_factory=list)
+    """The seq of each entry that took one of its nonces."""
 
 
 def whole(value: object) -> TypeGuard[int]:
@@ -51,8 +51,15 @@ def roll_fields_error(fields: Mapping[str, Any]) -> str | None:
     for name in ("at", "roller", "text", "client_seed"):
         if not isinstance(fields[name], str):
             return f"its {name} is not text"
-    faces = fields["faces"]
-    if not isinstance(faces, list) or not all(whole(face) for face in faces):
+    faces, by_hand = fields["faces"], fields.get("by_hand", False)
+    if by_hand is not True and by_hand is not False:
+        return "its by_hand is not true or false"
+    if by_hand:
+        if fields["nonce"] is not None:
+            return "dice read by hand take no nonce"
+        if not isinstance(faces, list) or not all(isinstance(face, str) for face in faces):
+            return "its faces read by hand are not a list of text"
+    elif not isinstance(faces, list) or not all(whole(face) for face in faces):
         return "its faces are not a list of whole numbers"
     if not whole(fields["total"]):
         return "its total is not a whole number"
@@ -70,6 +77,8 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
     for name in ("at", "roller"):
         if not isinstance(entry[name], str):
             return f"its {name} is not text"
+    if entry["nonce"] is not None and not whole(entry["nonce"]):
+        return "its nonce is not a whole number (or null, for dice read by hand)"
     if "text" in entry or "faces" in entry or "total" in entry:
         return "a hidden roll's placeholder shows its text, faces or total"
     return None

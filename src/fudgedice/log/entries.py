@@ -8,6 +8,7 @@ table server in its database, and both export the same document.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,14 @@ from .. import api
 from ..errors import DiceTypeError, DiceValueError
 from ..results.roll import Roll
 from ..stream import room_stream
-from .canonical import VISIBILITIES, Visibility, digest, entry_hash
+from .canonical import (
+    PLACEHOLDER_FIELDS,
+    ROLL_FIELDS,
+    VISIBILITIES,
+    Visibility,
+    digest,
+    entry_hash,
+)
 
 NAME_CHARACTERS = 64
 """Characters in a roller's name, a room's id or a client seed."""
@@ -97,17 +105,33 @@ def roll_entry(
     visibility: str = "public",
     client_seed: str = "",
     at: str | None = None,
+    read: Sequence[str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    extra_shown: Mapping[str, Any] | None = None,
 ) -> Logged:
     """Roll ``text`` from the room's stream for ``nonce`` and make its entry.
 
-    The arguments are checked first: a bad roll text raises the project's own
-    error and makes no entry."""
+    With ``read``, the dice were rolled by hand and these are their faces as
+    written: the entry is ``by_hand``, takes no nonce (``null``) and draws
+    nothing. ``extra`` fields join the roll's own (a table's member id, a
+    label: hidden with the roll); ``extra_shown`` ones are also on a hidden
+    roll's placeholder. The arguments are checked first: a bad roll text
+    raises the project's own error and makes no entry."""
     shown = checked_visibility(visibility)
     if at is not None and not isinstance(at, str):
         raise DiceTypeError(f"an entry's time is ISO 8601 text, not {type(at).__name__}")
     roller = checked_name(roller, "a roller's name")
     client_seed = checked_name(client_seed, "a client seed", empty=True)
-    rolled = api.roll(text, stream=room_stream(server_seed, room, client_seed, nonce))
+    more = {**(extra or {}), **(extra_shown or {})}
+    if set(more) & {*ROLL_FIELDS, *PLACEHOLDER_FIELDS, "by_hand", "prev", "hash", "opening"}:
+        raise DiceValueError(f"extra fields may not be named as the log's own: {sorted(more)}")
+    if read is None:
+        rolled = api.roll(text, stream=room_stream(server_seed, room, client_seed, nonce))
+        faces: list[Any] = rolled.tosses
+        used: int | None = nonce
+    else:
+        rolled = api.read(text, list(read))
+        faces, used = list(read), None
     fields: dict[str, Any] = {
         "seq": seq,
         "at": now() if at is None else at,
@@ -115,10 +139,12 @@ def roll_entry(
         "text": text,
         "visibility": shown,
         "client_seed": client_seed,
-        "nonce": nonce,
+        "nonce": used,
         "commitment": commitment,
-        "faces": rolled.tosses,
+        "faces": faces,
         "total": rolled.total,
+        **({"by_hand": True} if read is not None else {}),
+        **more,
     }
     if shown == "public":
         return Logged(chained(fields, prev), None, rolled)
@@ -129,8 +155,9 @@ def roll_entry(
         "roller": roller,
         "visibility": shown,
         "hidden": True,
-        "nonce": nonce,
+        "nonce": used,
         "commitment": commitment,
         "digest": digest(salt, fields),
+        **(extra_shown or {}),
     }
     return Logged(chained(placeholder, prev), {"salt": salt.hex(), "entry": fields}, rolled)

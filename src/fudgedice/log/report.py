@@ -36,6 +36,10 @@ class Report:
     seeds: int
     revealed: int
     failure: Failure | None = None
+    by_hand: int = 0
+    """Of the entries checked, those of dice read by hand: their reading is
+    checked (the text reads the faces to the total), not where the faces
+    came from."""
 
     @property
     def ok(self) -> bool:
@@ -57,6 +61,7 @@ class Report:
             "pending": self.pending,
             "seeds": self.seeds,
             "revealed": self.revealed,
+            "by_hand": self.by_hand,
             "failure": None
             if self.failure is None
             else {"seq": self.failure.seq, "reason": self.failure.reason},
@@ -78,5 +83,10 @@ class Report:
             lines.append(
                 f"verified: all {self.checked} rolls follow from their revealed seeds, the hash "
                 "chain is unbroken and gap-free, every hidden roll matches its placeholder"
+            )
+        if self.by_hand:
+            lines.append(
+                f"{self.by_hand} of them were dice read by hand: their reading is checked, not "
+                "the dice"
             )
         return "\n".join(lines)

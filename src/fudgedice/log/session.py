@@ -8,6 +8,7 @@ builds them with the same :func:`~.entries.roll_entry`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,12 +79,7 @@ class Session:
         self._entries = entries
         self._server_seed = server_seed
         self._openings = openings
-        current = seeds[-1]["commitment"]
-        self._nonce = 0
-        for entry in reversed(entries):
-            if entry.get("commitment") != current:
-                break
-            self._nonce += 1
+        self._nonce = sum(entry.get("nonce") is not None for entry in self._under_current())
 
     @classmethod
     def new(cls, *, room: str = CLI_ROOM, server_seed: bytes | None = None) -> Session:
@@ -124,6 +120,30 @@ class Session:
     ) -> Logged:
         """Roll ``text`` from the seed in force and append its entry; a hidden
         roll (any visibility but ``public``) enters as a placeholder."""
+        return self._append(text, roller, visibility, client_seed, at, None)
+
+    def read(
+        self,
+        text: str,
+        faces: Sequence[str],
+        *,
+        roller: str = "GM",
+        visibility: str = "public",
+        at: str | None = None,
+    ) -> Logged:
+        """Append dice rolled by hand (``faces`` as written): the entry takes
+        its place in the chain and no nonce; ``verify`` checks the reading."""
+        return self._append(text, roller, visibility, "", at, faces)
+
+    def _append(
+        self,
+        text: str,
+        roller: str,
+        visibility: str,
+        client_seed: str,
+        at: str | None,
+        read: Sequence[str] | None,
+    ) -> Logged:
         if self._server_seed is None:
             raise DiceValueError(
                 "this session's seed is revealed, so it rolls no more",
@@ -142,11 +162,12 @@ class Session:
             visibility=visibility,
             client_seed=client_seed,
             at=at,
+            read=read,
         )
         self._entries.append(logged.entry)
         if logged.opening is not None:
             self._openings[logged.entry["seq"]] = logged.opening
-        self._nonce += 1
+        self._nonce += read is None
         return logged
 
     def reveal(self, *, new_seed: bool | bytes = False) -> Reveal:
@@ -159,7 +180,7 @@ class Session:
         current = self._seeds[-1]
         current["server_seed"] = seed.hex()
         current["rolls"] = self._nonce
-        for entry in self._entries[len(self._entries) - self._nonce :]:
+        for entry in self._under_current():
             opening = self._openings.pop(entry["seq"], None)
             if opening is not None:
                 entry["opening"] = opening
@@ -172,6 +193,16 @@ class Session:
         reveal = Reveal(seed.hex(), str(current["commitment"]), self._nonce, self.head, after)
         self._nonce = 0
         return reveal
+
+    def _under_current(self) -> list[dict[str, Any]]:
+        """The entries made under the seed in force: the log's last ones."""
+        current = self._seeds[-1]["commitment"]
+        under: list[dict[str, Any]] = []
+        for entry in reversed(self._entries):
+            if entry.get("commitment") != current:
+                break
+            under.append(entry)
+        return under
 
     def export(self) -> dict[str, Any]:
         """The log document of docs/fairness.md: what ``fudgedice verify``

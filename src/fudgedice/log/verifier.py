@@ -91,6 +91,7 @@ class _Checker:
         """The index of the seed in force."""
         self.checked = 0
         self.pending = 0
+        self.by_hand = 0
 
     def report(self, failure: Failure | None) -> Report:
         revealed = sum(seed.server_seed is not None for seed in self.seeds)
@@ -102,6 +103,7 @@ class _Checker:
             len(self.seeds),
             revealed,
             failure,
+            self.by_hand,
         )
 
     def entry(self, position: int, entry: object) -> None:
@@ -139,7 +141,11 @@ class _Checker:
             raise Failed(position, wrong)
         seed = self._seed_of(position, entry)
         fields = self._opened(position, entry, seed) if hidden else entry
-        if fields is None or seed.server_seed is None:
+        if fields is not None and fields.get("by_hand") is True:
+            self._read(position, fields)  # its seed plays no part
+            self.checked += 1
+            self.by_hand += 1
+        elif fields is None or seed.server_seed is None:
             self.pending += 1
         else:
             self._reroll(position, fields, seed.server_seed)
@@ -162,6 +168,8 @@ class _Checker:
         if not seed.matches:
             raise Failed(position, "the revealed server seed of its commitment does not hash to it")
         nonce = entry["nonce"]
+        if nonce is None:
+            return seed  # dice read by hand take no nonce
         if nonce != seed.used or not whole(nonce):
             raise Failed(
                 position,
@@ -169,7 +177,7 @@ class _Checker:
                 "is missing, repeated or out of order",
             )
         seed.used += 1
-        seed.first = seed.first or position
+        seed.positions.append(position)
         return seed
 
     def _opened(
@@ -230,6 +238,17 @@ class _Checker:
                 position, f"its total {fields['total']} is not its roll's total {rolled.total}"
             )
 
+    def _read(self, position: int, fields: Mapping[str, Any]) -> None:
+        """Dice rolled by hand: the text must read its faces to its total."""
+        try:
+            read = api.read(fields["text"], fields["faces"])
+        except DiceError as error:
+            raise Failed(position, f"its dice read by hand do not read: {error.message}") from None
+        if read.total != fields["total"]:
+            raise Failed(
+                position, f"its total {fields['total']} is not its reading's total {read.total}"
+            )
+
     def finish(self, head: object) -> None:
         """Each revealed seed's roll count is the number of its entries, and
         the head names the last entry: nothing was cut from an end."""
@@ -238,9 +257,9 @@ class _Checker:
                 raise Failed(None, f"seed {index}'s revealed server seed does not hash to it")
             if seed.rolls is not None and seed.rolls != seed.used:
                 if seed.rolls > seed.used:
-                    named = seed.first + seed.used if seed.first else None
+                    named = seed.positions[-1] + 1 if seed.positions else None
                 else:
-                    named = seed.first + seed.rolls
+                    named = seed.positions[seed.rolls]
                 raise Failed(
                     named,
                     f"seed {index} was revealed after {seed.rolls} rolls, and the log holds "
