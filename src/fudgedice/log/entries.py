@@ -8,6 +8,7 @@ table server in its database, and both export the same document.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -57,14 +58,15 @@ def now() -> str:
 
 def checked_name(value: object, what: str, *, empty: bool = False) -> str:
     """A roller's name, a room's id or a client seed: text of at most
-    NAME_CHARACTERS characters, none of them a control character."""
+    NAME_CHARACTERS characters, none of them a control character (C0, DEL,
+    C1), so that every field of a log stays on its line."""
     if not isinstance(value, str):
         raise DiceTypeError(f"{what} is text, not {type(value).__name__}")
     if not value and not empty:
         raise DiceValueError(f"{what} is empty")
     if len(value) > NAME_CHARACTERS:
         raise DiceValueError(f"{what} has at most {NAME_CHARACTERS} characters, not {len(value)}")
-    if any(not char.isprintable() for char in value):
+    if any(unicodedata.category(char) == "Cc" for char in value):
         raise DiceValueError(f"{what} {value!r} holds a control character")
     return value
 
