@@ -60,13 +60,18 @@ SHARED_FIELDS: Final = ("seq", "at", "roller", "visibility", "nonce", "commitmen
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
+_encode = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
+"""Made once: ``json.dumps`` with options builds an encoder on every call."""
+
+
 def canonical(value: Any) -> bytes:
     """Canonical JSON: keys sorted, no spaces, non-ASCII written as itself,
     UTF-8 (the escapes of JSON.stringify: ``\\"``, ``\\\\``, ``\\n`` and
     ``\\u001f`` for the other control characters)."""
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8")
+        return _encode(value).encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError) as error:
         raise DiceValueError(f"not a canonical JSON value: {error}") from None
 
