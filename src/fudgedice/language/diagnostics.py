@@ -29,6 +29,7 @@ _EXPECTED_NAMES = {
     "FAILURE": "f<=N",
     "VS": "'vs'",
     "OPP": "'opp'",
+    "DMG": "'dmg'",
     "LABEL": "'# label'",
     "TECHNIQUE": "'@' and a technique",
     "SETTING": "an option=value",
@@ -134,8 +135,14 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         # only stumbles on the token after it.
         hint = suggest_other(word_before.group(1), vocabulary)
     if hint is None and word_here:
-        if word_here.group(0).lower() in ("vs", "opp"):
-            hint = "a roll has one 'vs' or 'opp', and the options (such as fp or adv) go before it"
-        elif re.search(r"\b(?:vs|opp)\b", text[:position], re.IGNORECASE):
+        check = re.search(r"\b(vs|opp|dmg)\b", text[:position], re.IGNORECASE)
+        if word_here.group(0).lower() in ("vs", "opp", "dmg"):
+            hint = (
+                "a roll has one 'vs', 'opp' or 'dmg', and the options (such as fp or adv) "
+                "go before it"
+            )
+        elif check and check.group(1).lower() == "dmg":
+            hint = f"options such as '{word_here.group(0)}' go before 'dmg'"
+        elif check:
             hint = f"options such as '{word_here.group(0)}' go before 'vs' or 'opp'"
     return DiceSyntaxError(message, text=text, position=position, hint=hint)

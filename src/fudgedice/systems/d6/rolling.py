@@ -141,6 +141,10 @@ def _hand_face(token: str) -> tuple[FaceKind, int]:
     return kind, face
 
 
+def _actions(count: int) -> str:
+    return "1 action" if count == 1 else f"{count} actions"
+
+
 def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
@@ -153,6 +157,13 @@ class D6Details:
     critical_failure: bool
     complication: bool
     difficulty: int | None = None
+    result_points: int | None = None
+    """Total less difficulty, for a success (OpenD6); None otherwise."""
+    degree: str | None = None
+    """The success's degree by its result points: Minimal .. Incredible."""
+    wound: str | None = None
+    """For damage rolled against resistance (``dmg``): the wound it deals."""
+    actions: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -206,10 +217,17 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     if rules.raw != (rules.written.dice, rules.written.pips):
         dice, pips = rules.raw
         details.append(f"{dice}D{pips:+d} reads as {rules.written} (three pips make a die)")
+    if rules.actions > 1:
+        beyond = rules.actions - 1
+        details.append(
+            f"actions={rules.actions}: -{beyond}D for {_actions(beyond)} beyond the first, "
+            f"{rules.written} rolls as {rules.acting}"
+        )
     if rules.fate_point:
-        doubled = str(Code(2 * rules.written.dice, 2 * rules.written.pips))
+        acting = rules.acting
+        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
         same = "" if doubled == str(code) else f" = {code}"
-        details.append(f"Fate Point: {rules.written} doubled to {doubled}{same}")
+        details.append(f"Fate Point: {acting} doubled to {doubled}{same}")
     if rules.reduction == "fast" and rules.bonus:
         details.append(
             f"fast: {rules.rolled} of {code.dice}D rolled, "
@@ -270,5 +288,5 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
         if number:
             parts.append((Number(number), NumberRoll(number)))
     part = _sum_parts(parts)
-    figures = D6Details(str(code), critical, "complication" in events)
+    figures = D6Details(str(code), critical, "complication" in events, actions=rules.actions)
     return SideRoll(part.total, part, events, details, figures)
