@@ -138,8 +138,8 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         check = re.search(r"\b(vs|opp|dmg)\b", text[:position], re.IGNORECASE)
         if word_here.group(0).lower() in ("vs", "opp", "dmg"):
             hint = (
-                "a roll has one 'vs', 'opp' or 'dmg', and the options (such as fp or adv) "
-                "go before it"
+                "a roll has one 'vs' or 'opp' (or a D6 System 'dmg'), and the options "
+                "(such as fp or adv) go before it"
             )
         elif check and check.group(1).lower() == "dmg":
             hint = f"options such as '{word_here.group(0)}' go before 'dmg'"
