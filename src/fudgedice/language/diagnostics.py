@@ -129,7 +129,7 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         message += ": expected " + ", ".join(names)
     word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
     hint = suggest_other(word_here.group(0), vocabulary) if word_here else None
-    word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
+    word_before = re.search(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
     if hint is None and word_before:
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
