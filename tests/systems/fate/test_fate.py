@@ -127,8 +127,14 @@ def test_outcome_by_shifts(shifts: int, name: str) -> None:
     assert outcome(shifts) == name
     # Good (+3) against an opposition `shifts` below a roll of 0 dice
     rolled = read(f"fate: Good vs {3 - shifts}", "+ - 0 0")
-    assert (rolled.margin, rolled.events) == (shifts, [name])
+    assert (rolled.margin, rolled.events) == (shifts, events_of(name))
     assert rolled.details is not None and rolled.details.to_dict()["outcome"] == name
+
+
+def events_of(outcome_name: str) -> list[str]:
+    """A roll's events: its verdict (as every system's), then its outcome."""
+    verdict = {"fail": "failure", "tie": "tie"}.get(outcome_name, "success")
+    return [outcome_name] if verdict == outcome_name else [verdict, outcome_name]
 
 
 def test_a_check_names_result_opposition_outcome_and_ladder() -> None:
@@ -169,12 +175,14 @@ def test_numbers_words_and_situational_rolls() -> None:
         "tie": Fraction(16, 81),
         "succeed": Fraction(14, 81),
         "succeed with style": Fraction(1, 81),
+        "success": Fraction(15, 81),
+        "failure": Fraction(50, 81),
     }
 
 
 def test_active_opposition_both_sides_roll() -> None:
     rolled = read("fate: Good opp Fair", "+ + 0 0 opp - 0 0 0")
-    assert (rolled.total, rolled.margin, rolled.events) == (4, 4, ["succeed with style"])
+    assert (rolled.total, rolled.margin, rolled.events) == (4, 4, events_of("succeed with style"))
     assert rolled.result == "+4 shifts: succeed with style (Fate Core)"
     assert [side.total for side in rolled.sides] == [5, 1]
     # the same dice without the word opp between the sides
@@ -186,6 +194,8 @@ def test_active_opposition_both_sides_roll() -> None:
         "tie": Fraction(1016, 6561),
         "succeed": Fraction(2123, 6561),
         "succeed with style": Fraction(1711, 6561),
+        "success": Fraction(2123 + 1711, 6561),
+        "failure": Fraction(1711, 6561),
     }
 
 
@@ -194,7 +204,7 @@ def test_active_opposition_both_sides_roll() -> None:
 
 def test_reroll_policy_is_stated_and_followed() -> None:
     rolled = read("fate: Good reroll vs Great", "- - 0 0 + 0 0 +")
-    assert rolled.total == 5 and rolled.events == ["succeed"]
+    assert rolled.total == 5 and rolled.events == ["success", "succeed"]
     assert rolled.steps[:2] == [
         "policy: reroll invoke: all four dice are rerolled once when the roll fails; "
         "the new roll stands",
@@ -211,7 +221,7 @@ def test_reroll_policy_is_stated_and_followed() -> None:
 
 def test_the_new_roll_stands_even_when_worse() -> None:
     rolled = read("fate: Good reroll vs Great", "0 0 0 - - - - -")
-    assert (rolled.total, rolled.events) == (-1, ["fail"])
+    assert (rolled.total, rolled.events) == (-1, ["failure", "fail"])
 
 
 @pytest.mark.parametrize(
@@ -259,7 +269,7 @@ def test_hand_reading_says_what_the_policy_needs() -> None:
 def test_an_opposed_reroll_acts_against_what_the_other_side_rolled() -> None:
     # Good (+3) rolls -1 = 2; Fair (+2) rolls +1 = 3: a failure, rerolled to 3 + 2 = 5
     rolled = read("fate: Good reroll opp Fair", "- 0 0 0 opp + 0 0 0 + + 0 0")
-    assert (rolled.total, rolled.events) == (2, ["succeed"])
+    assert (rolled.total, rolled.events) == (2, ["success", "succeed"])
     assert rolled.sides[0].total == 5
 
 
@@ -271,6 +281,8 @@ def test_reroll_odds_name_the_chance_of_spending_it() -> None:
         "tie": Fraction(16, 81) * (1 + fail),
         "succeed": Fraction(14, 81) * (1 + fail),
         "succeed with style": Fraction(1, 81) * (1 + fail),
+        "success": Fraction(15, 81) * (1 + fail),
+        "failure": fail * fail,
         "reroll invoke spent": fail,
     }
 

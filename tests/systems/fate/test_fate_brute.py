@@ -54,6 +54,8 @@ def outcome_chances(chances: dict[int, Fraction], against: int) -> dict[str, Fra
     out = dict.fromkeys(("fail", "tie", "succeed", "succeed with style"), Fraction(0))
     for value, p in chances.items():
         out[named(value - against)] += p
+    out["success"] = out["succeed"] + out["succeed with style"]
+    out["failure"] = out["fail"]
     return out
 
 
@@ -70,7 +72,10 @@ def test_every_skill_against_every_opposition(skill: int) -> None:
         odds = fudgedice.odds(f"fate: {skill} vs {against}")
         assert exact(odds) == chances
         assert odds.events == outcome_chances(chances, against)
-        assert sum(odds.events.values()) == 1
+        assert (
+            sum(odds.events[name] for name in ("fail", "tie", "succeed", "succeed with style")) == 1
+        )
+        assert odds.events["success"] + odds.events["tie"] + odds.events["failure"] == 1
 
 
 CASES = [
@@ -169,7 +174,8 @@ def test_opposed_dice_read_by_hand_tally_to_the_odds() -> None:
     for a in ROLLS:
         for b in ROLLS:
             rolled = fudgedice.read("fate: Good opp Fair", [*written(a), "opp", *written(b)])
-            assert rolled.events == [named(rolled.total)]
+            assert rolled.events[-1] == named(rolled.total)
+            assert rolled.verdict in rolled.events
             counts[rolled.total] += 1
     assert exact(fudgedice.odds("fate: Good opp Fair")) == as_chances(counts, len(ROLLS) ** 2)
 

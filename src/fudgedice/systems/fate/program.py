@@ -120,7 +120,10 @@ class FateProgram(Program):
         shifts = part.total - against
         said = outcome(shifts)
         details.opposition, details.shifts, details.outcome = against, shifts, said
-        rolled.verdict, rolled.margin, rolled.events = _VERDICTS[said], shifts, [said]
+        verdict = _VERDICTS[said]
+        # the verdict among the events, as every system's: one vocabulary with the odds
+        events = [said] if verdict == said else [verdict, said]
+        rolled.verdict, rolled.margin, rolled.events = verdict, shifts, events
         if right is None:
             rolled.result = (
                 f"{self.ladder.describe(part.total)} vs {self.ladder.describe(against)} "
@@ -181,6 +184,9 @@ class FateProgram(Program):
         assert against is not None
         ways = outcome_counts(exact, against)
         events: dict[str, Fraction] = {name: Fraction(n, exact.total) for name, n in ways.items()}
+        # the verdicts every system's checks share: success, failure (and tie)
+        events["success"] = events["succeed"] + events["succeed with style"]
+        events["failure"] = events["fail"]
         if plan.left.policy.times:
             events[REROLL_EVENT] = reroll_chance(plan.left, plan.opposition, plan.right)
         naming: Callable[[int], str] = outcome
