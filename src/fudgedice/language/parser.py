@@ -127,7 +127,8 @@ class _Builder(Transformer[Token, Expression]):
         for item in items[1:]:
             if str(item).lower() in ("vs", "opp", "dmg"):
                 raise self._fail(
-                    f"a roll has one 'vs' or 'opp' (or a D6 System 'dmg'); this '{item}' is a second",
+                    f"a roll has one 'vs' or 'opp' (or a D6 System 'dmg'); "
+                    f"this '{item}' is a second",
                     item,
                 )
         return Word(" ".join(str(item) for item in items), position=items[0].start_pos or 0)

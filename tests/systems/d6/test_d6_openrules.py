@@ -331,10 +331,13 @@ def test_damage_against_brute_force() -> None:
 
 
 def test_damage_read_by_hand_and_refused_elsewhere() -> None:
+    by_word = fudgedice.read("d6: 2D dmg 2D", "3 w4 dmg 5 w2")
+    assert fudgedice.read("d6: 2D dmg 2D", "3 w4 opp 5 w2").total == by_word.total == 0
     with pytest.raises(DiceValueError) as caught:
-        fudgedice.read("d6: 2D dmg 2D", "3 w4 opp 5 w2")
+        fudgedice.read("d6: 2D dmg 2D", "3 w4 5 w2")
     assert caught.value.message == (
-        "this roll read by hand gives the damage dice, then 'dmg', then the resistance's"
+        "a damage roll read by hand gives the damage dice, then 'dmg' (or 'opp'), "
+        "then the resistance's"
     )
     for text in (
         "Good dmg Fair",

@@ -267,10 +267,16 @@ def test_hand_reading_says_what_the_policy_needs() -> None:
 
 
 def test_an_opposed_reroll_acts_against_what_the_other_side_rolled() -> None:
-    # Good (+3) rolls -1 = 2; Fair (+2) rolls +1 = 3: a failure, rerolled to 3 + 2 = 5
-    rolled = read("fate: Good reroll opp Fair", "- 0 0 0 opp + 0 0 0 + + 0 0")
+    # Good (+3) rolls -1 = 2; Fair (+2) rolls +1 = 3: a failure, rerolled to 3 + 2 = 5;
+    # each side's dice are written together, the reroll's after the left side's first four
+    rolled = read("fate: Good reroll opp Fair", "- 0 0 0 + + 0 0 opp + 0 0 0")
     assert (rolled.total, rolled.events) == (2, ["success", "succeed"])
     assert rolled.sides[0].total == 5
+    assert read("fate: Good reroll opp Fair", "- 0 0 0 + + 0 0 + 0 0 0").total == 2
+    # a left side that wins needs no reroll: the last four are the right side's
+    assert read("fate: Good reroll opp Fair", "+ 0 0 0 + 0 0 0").total == 1
+    with pytest.raises(DiceValueError, match="not enough dice"):
+        read("fate: Good reroll opp Fair", "- 0 0 0 opp + 0 0 0")
 
 
 def test_reroll_odds_name_the_chance_of_spending_it() -> None:

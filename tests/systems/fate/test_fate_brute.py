@@ -182,7 +182,7 @@ def test_opposed_dice_read_by_hand_tally_to_the_odds() -> None:
 
 def test_opposed_reroll_read_by_hand_follows_the_policy() -> None:
     """Every first roll of both sides; the reroll, when the policy calls for
-    one, from a spread of second rolls."""
+    one, from a spread of second rolls, written with the left side's dice."""
     seconds = ROLLS[::20]
     for a in ROLLS:
         for b in ROLLS:
@@ -192,5 +192,7 @@ def test_opposed_reroll_read_by_hand_follows_the_policy() -> None:
                 assert fudgedice.read("fate: Good reroll opp Fair", faces).total == left - right
                 continue
             for second in seconds:
-                rolled = fudgedice.read("fate: Good reroll opp Fair", faces + written(second))
+                # each side's dice together: the reroll's after the left side's first four
+                again = [*written(a), *written(second), "opp", *written(b)]
+                rolled = fudgedice.read("fate: Good reroll opp Fair", again)
                 assert rolled.total == 3 + sum(second) - right

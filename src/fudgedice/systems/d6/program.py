@@ -188,9 +188,8 @@ class D6Program(Program):
         )
 
     def _split_hand(self, tokens: list[str]) -> tuple[list[str], list[str] | None]:
-        """Dice read by hand: the other side's faces follow the word that
-        introduces it in the roll, ``opp`` or ``dmg``."""
-        word = "dmg" if self.damage else "opp"
+        """Dice read by hand: the other side's faces follow the word ``opp``
+        (or, in a damage roll, ``dmg``, the word that introduces it)."""
         marks = [i for i, token in enumerate(tokens) if token.strip().lower() in ("opp", "dmg")]
         if self.right is None:
             if marks:
@@ -199,17 +198,17 @@ class D6Program(Program):
                     "damage roll only"
                 )
             return tokens, None
-        if len(marks) != 1 or tokens[marks[0]].strip().lower() != word:
-            whose = "the damage dice" if self.damage else "the initiator's dice"
-            other = "the resistance's" if self.damage else "the opponent's"
-            example = (
-                "'d6: 4D dmg 3D' 4 2 w5 dmg 3 2 w6 w1"
-                if self.damage
-                else ("'d6: 3D opp 2D' 4 2 w5 opp 3 w6 w1")
-            )
+        if len(marks) != 1:
+            if self.damage:
+                raise DiceValueError(
+                    "a damage roll read by hand gives the damage dice, then 'dmg' (or 'opp'), "
+                    "then the resistance's",
+                    hint="fudgedice read 'd6: 4D dmg 3D' 4 2 3 w5 dmg 3 2 w6 w1",
+                )
             raise DiceValueError(
-                f"this roll read by hand gives {whose}, then '{word}', then {other}",
-                hint=f"fudgedice read {example}",
+                "an opposed roll read by hand gives the initiator's dice, then 'opp', "
+                "then the opponent's",
+                hint="fudgedice read 'd6: 3D opp 2D' 4 2 w5 opp 3 w6 w1",
             )
         return tokens[: marks[0]], tokens[marks[0] + 1 :]
 

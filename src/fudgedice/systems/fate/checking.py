@@ -64,6 +64,12 @@ class RerollPolicy:
     def below(self) -> int:
         return POLICIES[self.name]
 
+    def short(self) -> str:
+        """The policy in a few words, for the odds' heading: ``reroll once on a fail``."""
+        when = {"fail": "a fail", "tie": "a fail or tie", "style": "anything short of style"}
+        times = "once" if self.times == 1 else f"up to {self.times} times"
+        return f"reroll {times} on {when[self.name]}"
+
     def describe(self) -> str:
         when = {
             "fail": "when the roll fails",

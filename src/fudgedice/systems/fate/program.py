@@ -83,18 +83,27 @@ class FateProgram(Program):
         plan = self.plan
         expression = self.expression
         steps: list[str] = []
-        part = roll_side(plan.left, roller, self.word_value)
+        left_roller, right_roller = roller, roller
+        apart = isinstance(roller, HandRoller) and plan.right is not None and plan.left.policy.times
+        if apart:
+            left_roller, right_roller = self._split_hand(roller)
+        part = roll_side(plan.left, left_roller, self.word_value)
         right: Roll | None = None
         against = plan.opposition
         if plan.right is not None:
-            roller.between_sides()
-            right_part = roll_side(plan.right, roller, self.word_value)
+            if not apart:
+                roller.between_sides()
+            right_part = roll_side(plan.right, right_roller, self.word_value)
             right = self._side_roll(_side_texts(expression)[1], right_part)
             against = right_part.total
         if against is not None:
-            part = reroll_side(part, plan.left, against, roller, steps)
+            # rolled after the other side, whose result the policy looks at
+            part = reroll_side(part, plan.left, against, left_roller, steps)
         spent = len(steps)
-        self._no_faces_left(roller, part, against)
+        self._no_faces_left(left_roller, part, against)
+        if apart:
+            assert isinstance(right_roller, HandRoller)
+            right_roller.finish()
         details = FateDetails(self.title, part.total)
         if plan.left.policy.times:
             details.policy, details.rerolls = plan.left.policy.describe(), spent
@@ -150,6 +159,19 @@ class FateProgram(Program):
             quick_read=True,
         )
 
+    def _split_hand(self, roller: HandRoller) -> tuple[HandRoller, HandRoller]:
+        """Dice read by hand for an opposed roll whose left side may reroll:
+        each side's dice together, the left side's rerolls after its first
+        four, then the right side's four (after the word ``opp``, or the last
+        four given)."""
+        faces = roller.take_rest()
+        marks = [index for index, face in enumerate(faces) if face.strip().lower() == "opp"]
+        if len(marks) > 1:
+            raise DiceValueError("'opp' separates the two sides of an opposed roll only once")
+        cut = marks[0] if marks else max(0, len(faces) - self.plan.left.pool.count)
+        rest = faces[cut + 1 :] if marks else faces[cut:]
+        return HandRoller(faces[:cut]), HandRoller(rest)
+
     def _no_faces_left(self, roller: Roller, part: Part, against: int | None) -> None:
         """Dice read by hand beyond those the policy rerolled: say why they
         were not needed (the generic check would only count them)."""
@@ -187,11 +209,14 @@ class FateProgram(Program):
         # the verdicts every system's checks share: success, failure (and tie)
         events["success"] = events["succeed"] + events["succeed with style"]
         events["failure"] = events["fail"]
+        policy = ""
         if plan.left.policy.times:
             events[REROLL_EVENT] = reroll_chance(plan.left, plan.opposition, plan.right)
+            policy = f"; {plan.left.policy.short()}"  # the odds say which policy they follow
+            title = f"result ({self.title}{policy})"
         naming: Callable[[int], str] = outcome
         if plan.right is not None:
-            title = f"shifts ({self.title})"
+            title = f"shifts ({self.title}{policy})"
         else:
             name = self.ladder.name
             naming = lambda value: f"{name(value)}: {outcome(value - against)}"  # noqa: E731
