@@ -22,7 +22,7 @@ from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
-from ...language.tree import Expression
+from ...language.tree import Expression, Opposed
 from ...language.words import Vocabulary
 from ...render.ladder import Ladder
 from ...results.dice import Part
@@ -227,10 +227,16 @@ _OPP = re.compile(r"\bopp\b", re.IGNORECASE)
 
 
 def _side_texts(expression: Expression) -> tuple[str, str]:
-    """The two sides of an opposed roll as they were written."""
-    body = expression.text.split("#", 1)[0].split(":", 1)[-1]
-    parts = [part.strip() for part in _OPP.split(body, maxsplit=1)]
-    left, right = parts[0], parts[1] if len(parts) > 1 else ""
+    """The two sides of an opposed roll as they were written, options left out."""
+    text = expression.text.split("#", 1)[0]
+    start = text.find(":") + 1
+    found = _OPP.search(text, start)
+    if found is None or not isinstance(expression.check, Opposed):
+        return "the left side", "the right side"
+    left_end = min((option.position for option in expression.side.options), default=found.start())
+    right_options = expression.check.other.options
+    right_end = min((option.position for option in right_options), default=len(text))
+    left, right = text[start:left_end].strip(), text[found.end() : right_end].strip()
     if left == right or not left or not right:
         return f"the left side ({left or '4dF'})", f"the right side ({right or '4dF'})"
     return left, right
