@@ -84,8 +84,9 @@ class FateProgram(Program):
         expression = self.expression
         steps: list[str] = []
         left_roller, right_roller = roller, roller
-        apart = isinstance(roller, HandRoller) and plan.right is not None and plan.left.policy.times
-        if apart:
+        apart = False
+        if isinstance(roller, HandRoller) and plan.right is not None and plan.left.policy.times:
+            apart = True
             left_roller, right_roller = self._split_hand(roller)
         part = roll_side(plan.left, left_roller, self.word_value)
         right: Roll | None = None
@@ -131,7 +132,7 @@ class FateProgram(Program):
         details.opposition, details.shifts, details.outcome = against, shifts, said
         verdict = _VERDICTS[said]
         # the verdict among the events, as every system's: one vocabulary with the odds
-        events = [said] if verdict == said else [verdict, said]
+        events: list[str] = [said] if verdict == said else [verdict, said]
         rolled.verdict, rolled.margin, rolled.events = verdict, shifts, events
         if right is None:
             rolled.result = (
