@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint bench fuzz clean
+.PHONY: demo test lint bench bench-table fuzz serve postgres clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -34,12 +34,28 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks fuzz
 	$(BIN)/mypy
 
-test: lint
+test: lint postgres
 	$(BIN)/pytest
+
+# The table: http://127.0.0.1:8000/ (make serve ARGS="--port 8080 --db postgresql://...")
+serve: $(STAMP)
+	$(BIN)/fudgedice serve $(ARGS)
+
+# The table's tests start a PostgreSQL server of their own: Debian's postgresql,
+# installed here unless it already is (as root, or through sudo).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; }
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh
 	$(BIN)/python benchmarks/run.py
+
+# The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
+# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md).
+bench-table: $(STAMP)
+	$(BIN)/python benchmarks/table_load.py
 
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.

@@ -368,3 +368,27 @@ def ladder(system: str, as_json: bool) -> None:
     """
     result = api.ladder(system)
     _show(as_json, result.to_dict, lambda: table_text(result))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--db", "database", metavar="URL", help="postgresql://... or an SQLite file.")
+@click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
+@click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
+def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
+    """Run the table: the web page at / and the HTTP API under /api, where a
+    group rolls together, live (docs/table.md). With no --db, the rolls are
+    kept in table.sqlite3 in your data folder.
+
+    \b
+    Examples:
+      fudgedice serve
+      fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
+    """
+    # Imported here: FastAPI, SQLAlchemy and uvicorn take longer to load than
+    # every other command takes to run.
+    from .server import serve as run
+
+    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
