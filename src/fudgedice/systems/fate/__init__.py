@@ -16,6 +16,7 @@ from .tables import (
     condensed_outcome_table,
     fate_ladder_table,
     fate_outcome_table,
+    stress_table,
 )
 
 FATE_SYSTEM = System(
@@ -31,6 +32,9 @@ FATE_SYSTEM = System(
             ),
             "fate-ladder": TableSpec(
                 "the Fate Core ladder, Terrible -2 .. Legendary +8", fate_ladder_table
+            ),
+            "fate-stress": TableSpec(
+                "Fate Core: stress boxes and consequences by Physique or Will", stress_table
             ),
         }
     ),

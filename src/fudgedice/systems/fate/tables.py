@@ -1,5 +1,5 @@
-"""Fate's tables: its two ladders, and the chance of each outcome for every
-skill level against every opposition."""
+"""Fate's tables: its two ladders, the chance of each outcome for every
+skill level against every opposition, and Fate Core's stress tracks."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from ...results.table import Table, TableMaker, TableOptions
 from .checking import FATE_DICE, NO_REROLL, FateSide
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, OUTCOMES
 from .measure import outcome_counts, side_dist
+from .stress import SUPERB, consequences, largest_hit, stress_boxes
+
+SUPERB_AND_UP = SUPERB
+"""The stress table's top row stands for Superb and every level above it."""
 
 
 def _levels(ladder: Ladder) -> list[int]:
@@ -71,3 +75,23 @@ fate_ladder_table = ladder_table(FATE_CORE)
 condensed_ladder_table = ladder_table(FATE_CONDENSED)
 fate_outcome_table = outcome_table(FATE_CORE)
 condensed_outcome_table = outcome_table(FATE_CONDENSED)
+
+
+def stress_table(options: TableOptions) -> Table:
+    rows = []
+    for level in range(SUPERB_AND_UP, FATE_CORE.bands[0][0] - 1, -1):
+        named = FATE_CORE.describe(level) + (" or more" if level == SUPERB_AND_UP else "")
+        boxes = " ".join(str(box) for box in stress_boxes(level))
+        taken = ", ".join(f"{name} {value}" for name, value in consequences(level).items())
+        rows.append((named, boxes, taken, str(largest_hit(level))))
+    return Table(
+        "Fate Core: stress boxes and consequences by Physique (physical) or Will (mental)",
+        ("skill", "stress boxes", "consequences (shifts absorbed)", "largest hit survived"),
+        tuple(rows),
+        notes=(
+            "A hit of N shifts checks one box worth N or more, and consequences take their "
+            "share first;",
+            "what is left takes the character out. Fate Condensed: boxes absorb 1 each, in "
+            "any number.",
+        ),
+    )
