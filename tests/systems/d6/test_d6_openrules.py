@@ -459,3 +459,39 @@ def test_the_wound_and_result_point_tables() -> None:
         ("13-16", "Spectacular"),
         ("17+", "Incredible"),
     )
+
+
+# --- a wound's penalty on later rolls ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "same_as"),
+    [
+        ("d6: 4D+1 wound=stunned", "d6: 3D+1"),
+        ("d6: 4D+1 wound=wounded", "d6: 3D+1"),
+        ("d6: 4D+1 wound=severely", "d6: 2D+1"),  # a second Wounded: -2D
+        ("d6: 5D wound=wounded actions=2 fp", "d6: 6D"),  # 3D, then doubled
+        ("d6: 3D wound=wounded dmg 3D wound=severely", "d6: 2D dmg 1D"),
+    ],
+)
+def test_a_wound_costs_dice_of_later_rolls(text: str, same_as: str) -> None:
+    assert fudgedice.odds(text).dist == fudgedice.odds(same_as).dist
+
+
+def test_a_wound_is_explained_and_refused_past_the_dice() -> None:
+    rolled = fudgedice.read("d6: 5D+1 wound=severely actions=2", "4 w3")
+    assert rolled.steps[0] == (
+        "actions=2: -1D for 1 action beyond the first; wound=severely: -2D (Severely Wounded), "
+        "5D+1 rolls as 2D+1"
+    )
+    assert exact(fudgedice.odds("d6: 3D wound=stunned nowild")) == side(2, wild=False)
+    error = refused("d6: 3D actions=2 wound=severely")
+    assert error.message == (
+        "3D with actions=2 and wound=severely leaves no die: Severely Wounded costs 2D and "
+        "the actions 1D, and 3D has 3"
+    )
+    assert error.hint == "wounded so, 3D can take at most actions=1"
+    assert refused("d6: 3D wound=incapacitated").message == (
+        "an Incapacitated character takes no action: there is no roll to make"
+    )
+    assert refused("d6: 3D wound=ouch").message == "wound takes one of stunned, wounded, severely"

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ...results.table import TableSpec
 from ..base import System, words_of
-from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED
+from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED, WOUND_PENALTIES
 from .program import SYSTEM, d6_program
 from .rules import DIFFICULTIES
 from .tables import difficulty_table, reduction_table, result_points_table, wounds_table
@@ -18,7 +18,16 @@ D6_SYSTEM = System(
     name=SYSTEM,
     description="the D6 System (seed 002): die codes, the Wild Die, Character and Fate Points",
     compile=d6_program,
-    words=words_of(OPTIONS, CRIT_RULES, ALLOW_BOTH, "faster", DIFFICULTIES, TIES, UNCAPPED),
+    words=words_of(
+        OPTIONS,
+        CRIT_RULES,
+        ALLOW_BOTH,
+        "faster",
+        DIFFICULTIES,
+        TIES,
+        UNCAPPED,
+        WOUND_PENALTIES,
+    ),
     damage=True,
     tables=MappingProxyType(
         {

@@ -1,7 +1,7 @@
 """The options of one side of a ``d6:`` roll, read and checked one by one:
 ``nowild``, ``crit=...``, ``cpN``, ``fp``, ``fast``/``wildonly``,
-``allow=cpfp``, and the OpenD6 settings ``actions=N``, ``cpcap=N`` and
-``ties=initiator|meet`` (RULES.md sections 4 and 6).
+``allow=cpfp``, and the OpenD6 settings ``actions=N``, ``wound=...``,
+``cpcap=N`` and ``ties=initiator|meet`` (RULES.md sections 4 and 6).
 
 What the options mean together (a cap against the Character Points spent, a
 Fate Point beside them) is judged in :mod:`.rules`, which knows both sides.
@@ -29,7 +29,31 @@ or, with ``meet``, the opponent, whose total the initiator met but did not beat.
 UNCAPPED = ("none", "unlimited")
 """``cpcap=none``: Character Points per roll are capped only by the engine's limit."""
 
-OPTIONS = ("nowild", "crit", "cp", "fp", "fast", "wildonly", "allow", "actions", "cpcap", "ties")
+WOUND_PENALTIES = {"stunned": 1, "wounded": 1, "severely": 2}
+"""``wound=...``: the dice a wound takes from later rolls (Severely Wounded: -2D)."""
+OUT_OF_ACTION = ("incapacitated", "mortally", "dead")
+
+
+def wound_name(value: str) -> str:
+    """``severely`` as the rules name it: Severely Wounded."""
+    return {"severely": "Severely Wounded", "mortally": "Mortally Wounded"}.get(
+        value, value.capitalize()
+    )
+
+
+OPTIONS = (
+    "nowild",
+    "crit",
+    "cp",
+    "fp",
+    "fast",
+    "wildonly",
+    "allow",
+    "actions",
+    "wound",
+    "cpcap",
+    "ties",
+)
 ALLOW_BOTH = "cpfp"
 """``allow=cpfp``: the GM lets Character Points and a Fate Point share a roll."""
 
@@ -49,6 +73,8 @@ class SideOptions:
     reduction: Reduction | None = None
     allowed: bool = False
     actions: int = 1
+    wound: str | None = None
+    """The wound the character carries: ``stunned``, ``wounded`` or ``severely``."""
     cp_cap: int | None = None
     """The most Character Points one roll may spend; None: no cap."""
     cp_cap_given: bool = False
@@ -97,7 +123,7 @@ def read_options(expression: Expression, options: tuple[Option, ...]) -> SideOpt
         read.seen[key] = option
         if cp:
             _character_points(expression, option, cp.group(1), read)
-        elif name in ("crit", "ties", "allow", "actions", "cpcap"):
+        elif name in ("crit", "ties", "allow", "actions", "wound", "cpcap"):
             _setting(expression, option, read)
         elif value is not None:
             raise _fail(expression, f"'{name}' takes no value", option)
@@ -114,7 +140,7 @@ def read_options(expression: Expression, options: tuple[Option, ...]) -> SideOpt
                 option,
                 suggest(name, [*OPTIONS, "cp2", "crit=cancel"])
                 or f"options: nowild, crit=..., cpN, fp, fast, wildonly, allow={ALLOW_BOTH}, "
-                "actions=N, cpcap=N, ties=initiator|meet",
+                "actions=N, wound=..., cpcap=N, ties=initiator|meet",
             )
     return read
 
@@ -145,7 +171,7 @@ def _character_points(
 
 
 def _setting(expression: Expression, option: Option, read: SideOptions) -> None:
-    """``name=value`` options: crit, ties, allow, actions, cpcap."""
+    """``name=value`` options: crit, ties, allow, actions, wound, cpcap."""
     name, value = option.name, option.value or ""
     if name == "crit":
         if value not in CRIT_RULES:
@@ -175,6 +201,23 @@ def _setting(expression: Expression, option: Option, read: SideOptions) -> None:
                 option,
             )
         read.allowed = True
+    elif name == "wound":
+        if value in OUT_OF_ACTION:
+            article = "an" if value == "incapacitated" else "a"
+            raise _fail(
+                expression,
+                f"{article} {wound_name(value)} character takes no action: there is no roll "
+                "to make",
+                option,
+            )
+        if value not in WOUND_PENALTIES:
+            raise _fail(
+                expression,
+                f"wound takes one of {', '.join(WOUND_PENALTIES)}",
+                option,
+                "stunned and wounded cost 1D, severely (Severely Wounded) 2D",
+            )
+        read.wound = value
     elif name == "actions":
         read.actions = _count(expression, option, value, "the actions taken this round")
         if read.actions < 1:

@@ -13,6 +13,7 @@ from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES
+from .options import wound_name
 from .rules import Code, SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
@@ -217,12 +218,15 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     if rules.raw != (rules.written.dice, rules.written.pips):
         dice, pips = rules.raw
         details.append(f"{dice}D{pips:+d} reads as {rules.written} (three pips make a die)")
+    costs = []
     if rules.actions > 1:
         beyond = rules.actions - 1
-        details.append(
-            f"actions={rules.actions}: -{beyond}D for {_actions(beyond)} beyond the first, "
-            f"{rules.written} rolls as {rules.acting}"
-        )
+        costs.append(f"actions={rules.actions}: -{beyond}D for {_actions(beyond)} beyond the first")
+    if rules.wound:
+        taken = rules.penalty - (rules.actions - 1)
+        costs.append(f"wound={rules.wound}: -{taken}D ({wound_name(rules.wound)})")
+    if costs:
+        details.append(f"{'; '.join(costs)}, {rules.written} rolls as {rules.acting}")
     if rules.fate_point:
         acting = rules.acting
         doubled = str(Code(2 * acting.dice, 2 * acting.pips))

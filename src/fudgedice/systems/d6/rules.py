@@ -19,7 +19,14 @@ from ...language.diagnostics import suggest
 from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
 from ...limits import DEFAULT_LIMITS
 from .measure import CritRule, SideShape
-from .options import ALLOW_BOTH, Reduction, SideOptions, read_options
+from .options import (
+    ALLOW_BOTH,
+    WOUND_PENALTIES,
+    Reduction,
+    SideOptions,
+    read_options,
+    wound_name,
+)
 
 DIFFICULTIES: dict[str, int] = {
     "very easy": 5,
@@ -84,11 +91,18 @@ class SideRules:
     actions: int = 1
     """Actions this round: each beyond the first costs 1D (OpenD6), taken
     before a Fate Point doubles the code and before dice reduction."""
+    wound: str | None = None
+    """A wound the character carries, whose penalty is taken with the actions'."""
+
+    @property
+    def penalty(self) -> int:
+        """Dice taken from the code: 1D per action beyond the first, and the wound's."""
+        return self.actions - 1 + WOUND_PENALTIES.get(self.wound or "", 0)
 
     @property
     def acting(self) -> Code:
-        """The code as written, less 1D for each action beyond the first."""
-        return Code(self.written.dice - (self.actions - 1), self.written.pips)
+        """The code as written, less the penalty's dice."""
+        return Code(self.written.dice - self.penalty, self.written.pips)
 
     @property
     def code(self) -> Code:
@@ -258,6 +272,7 @@ def side_rules(
         read.fate_point,
         read.reduction,
         read.actions,
+        read.wound,
     )
     if rules.code.dice > DEFAULT_LIMITS.max_dice:
         raise LimitError(
@@ -268,19 +283,23 @@ def side_rules(
 
 
 def _check_actions(expression: Expression, written: Code, read: SideOptions, role: Role) -> None:
-    """Each action beyond the first costs 1D of a skill or attribute roll."""
-    if read.actions == 1:
+    """Each action beyond the first costs 1D of a skill or attribute roll, and
+    a wound its penalty of any later roll."""
+    wound = WOUND_PENALTIES.get(read.wound or "", 0)
+    if read.actions == 1 and not wound:
         return
-    option = read.seen["actions"]
-    if role != "skill":
+    option = read.seen["actions" if read.actions > 1 else "wound"]
+    if read.actions > 1 and role != "skill":
         raise _fail(
             expression,
             f"multiple actions cost dice of skill and attribute rolls, not of {role}",
             option.position,
             "write actions=N on the attack or skill roll; damage and resistance roll in full",
         )
-    left = written.dice - (read.actions - 1)
-    if left < 1:
+    left = written.dice - (read.actions - 1) - wound
+    if left >= 1:
+        return
+    if not wound:
         raise _fail(
             expression,
             f"{written} with actions={read.actions} leaves no die: each action beyond the "
@@ -288,6 +307,19 @@ def _check_actions(expression: Expression, written: Code, read: SideOptions, rol
             option.position,
             f"{written} can take at most actions={written.dice}",
         )
+    assert read.wound is not None
+    asked = [f"actions={read.actions}"] if read.actions > 1 else []
+    raise _fail(
+        expression,
+        f"{written} with {' and '.join([*asked, f'wound={read.wound}'])} leaves no die: "
+        f"{wound_name(read.wound)} costs {wound}D"
+        + (f" and the actions {read.actions - 1}D" if asked else "")
+        + f", and {written} has {written.dice}",
+        option.position,
+        f"wounded so, {written} can take at most actions={written.dice - wound}"
+        if written.dice > wound
+        else f"{wound_name(read.wound)} leaves {written} no die to roll",
+    )
 
 
 def _difficulty_key(text: str) -> str:

@@ -63,6 +63,8 @@ def wounds_table(options: TableOptions) -> Table:
         ("Damage - resistance", "Wound", "Effect"),
         tuple(rows),
         (
+            "A wound's penalty on later rolls: wound=stunned, wound=wounded (-1D), "
+            "wound=severely (-2D).",
             "Multiple actions never reduce damage or resistance rolls.",
             "The odds of each wound: fudgedice odds 'd6: 5D+1 dmg 3D+2'.",
         ),
