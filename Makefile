@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint bench bench-table fuzz serve postgres clean
+.PHONY: demo test lint bench bench-table fuzz serve postgres chromium screenshot clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -34,7 +34,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks fuzz
 	$(BIN)/mypy
 
-test: lint postgres
+test: lint postgres chromium
 	$(BIN)/pytest
 
 # The table: http://127.0.0.1:8000/ (make serve ARGS="--port 8080 --db postgresql://...")
@@ -47,6 +47,17 @@ postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; }
+
+# The page's tests drive Debian's chromium through Playwright (never a browser
+# download): installed here unless it already is (as root, or through sudo).
+chromium:
+	@[ -x /usr/bin/chromium ] || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+
+# The README's pictures of the page (docs/table.png, docs/table-phone.png), from the current code.
+screenshot: $(STAMP) chromium
+	PYTHONPATH=src $(BIN)/python -m tests.page.screenshot docs
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh

@@ -27,6 +27,11 @@ function text(value) {
   return value === undefined || value === null ? "" : String(value);
 }
 
+/** A roll as written, less its "#label" (shown on its own beside it). */
+function withoutLabel(notation) {
+  return text(notation).replace(/\s*#.*$/s, "");
+}
+
 function dieTitle(face, marks, reason) {
   const parts = [face === " " ? "blank" : face];
   if (marks.length) parts.push(marks.join(", "));
@@ -132,7 +137,7 @@ export function rollCard(roll) {
       "div",
       { class: "what" },
       roll.label && el("span", { class: "label", text: roll.label }),
-      el("code", { class: "notation", text: text(roll.notation) }),
+      el("code", { class: "notation", text: roll.label ? withoutLabel(roll.notation) : text(roll.notation) }),
     ),
   );
   const sides = Array.isArray(roll.sides) ? roll.sides : [];

@@ -96,7 +96,7 @@ export function historyPanel(room, seat) {
     const chosen = filter.value;
     filter.replaceChildren(
       el("option", { value: "", text: "Everyone" }),
-      all.map((one) => el("option", { value: one.member, text: one.gm ? `${one.name} (GM)` : one.name })),
+      ...all.map((one) => el("option", { value: one.member, text: one.gm ? `${one.name} (GM)` : one.name })),
     );
     filter.value = all.some((one) => one.member === chosen) ? chosen : "";
   }
