@@ -114,3 +114,21 @@ def test_the_phone_layout(server: Server, seats: Callable[..., Seat]) -> None:
             .map(node => node.tagName + '.' + node.className)"""
     )
     assert wide == [], f"elements past the right edge: {wide}"
+
+
+def test_the_page_runs_only_its_own_files(server: Server, seats: Callable[..., Seat]) -> None:
+    gm = seats("Gemma")
+    asked: list[str] = []
+    gm.page.on("request", lambda request: asked.append(request.url))
+    answer = gm.page.goto(server.url)
+    assert answer is not None
+    policy = answer.headers["content-security-policy"]
+    assert "script-src 'self';" in policy and "'unsafe-inline'" not in policy
+    create_room(gm, server.url, "Own files")
+    gm.page.fill("#roll-text", "4dF")
+    expect(gm.page.locator("#odds-chart")).to_be_visible()
+    # no script is written into the page: every one is a file of the server's own
+    inline = gm.page.evaluate("() => [...document.scripts].filter(script => !script.src).length")
+    assert inline == 0
+    elsewhere = [url for url in asked if not url.startswith((server.url, "data:"))]
+    assert elsewhere == []
