@@ -63,6 +63,11 @@ bench: $(STAMP)
 	bash benchmarks/d20_env.sh
 	$(BIN)/python benchmarks/run.py
 
+# The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
+# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md).
+bench-table: $(STAMP)
+	$(BIN)/python benchmarks/table_load.py
+
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.
 fuzz: $(STAMP)

@@ -23,7 +23,6 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
-from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -126,8 +125,3 @@ def migrate(db: Database) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-
-
-def single_connection(given: str) -> Engine:
-    """An engine of one connection at a time (tests that inspect the database)."""
-    return create_engine(database_url(given), poolclass=NullPool)
