@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize, sync_playwright
 
 from tests.server.conftest import Server, Table
 
@@ -52,10 +52,11 @@ def _scene(server: Server, folder: Path) -> list[Path]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
-            for path, who, viewport in (
+            views: tuple[tuple[Path, str, ViewportSize], ...] = (
                 (laptop, "GM", {"width": 1200, "height": 980}),
                 (phone, "Ann", {"width": 375, "height": 812}),
-            ):
+            )
+            for path, who, viewport in views:
                 context = browser.new_context(viewport=viewport, device_scale_factor=1)
                 page = context.new_page()
                 page.goto(f"{server.url}/r/{room}#token={tokens[who]}")
