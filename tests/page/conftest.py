@@ -4,26 +4,117 @@ used) against a real ``fudgedice serve`` on a free port of 127.0.0.1.
 
 Each test's screenshots are kept under ``test-artifacts/page/`` (git-ignored).
 Waits are Playwright's, bounded by ``WAIT_MS``: a page that never shows what
-is awaited fails the test; no test asserts how long anything took.
+is awaited fails the test; no test asserts how long anything took. The tests
+reach all of this through fixtures (tests never import each other).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, sync_playwright
 
-from tests.server.conftest import ROOT, Server, Table
-
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "page"
 WAIT_MS = 20_000
 """Milliseconds a test waits for the page to show something before it fails."""
+START_WITHIN = 60.0
+"""Seconds the server may take to start before the tests fail."""
+
+
+@dataclass
+class Served:
+    """One ``fudgedice serve`` process on SQLite, and a client of its API to
+    set a scene faster than clicking."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    client: httpx.Client
+
+    def room(self, name: str, **extra: Any) -> dict[str, Any]:
+        return self._created("/api/rooms", {"name": name, **extra})
+
+    def join(self, room: str, name: str) -> dict[str, Any]:
+        return self._created(f"/api/rooms/{room}/members", {"name": name})
+
+    def roll(self, room: str, token: str, text: str, **extra: Any) -> dict[str, Any]:
+        return self._created(f"/api/rooms/{room}/rolls", {"text": text, **extra}, token)
+
+    def _created(self, path: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = self.client.post(path, json=body, headers=headers)
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, log: Path) -> Served:
+    """``fudgedice serve`` in a child process, once it answers."""
+    port = _free_port()
+    path = os.environ.get("PYTHONPATH")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), *([path] if path else [])]),
+    }
+    command = [
+        sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
+        "--port", str(port), "--db", str(db), "--rate", "1000", "--burst", "1000",
+    ]  # fmt: skip
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_WITHIN
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server stopped at start:\n{log.read_text('utf-8')}")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return Served(url, process, httpx.Client(base_url=url, timeout=30))
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    stop_server(process)
+    raise AssertionError(f"the server did not answer within {START_WITHIN} s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for a module's tests (each test makes its own room)."""
+    folder = tmp_path_factory.mktemp("page")
+    served = start_server(folder / "table.sqlite3", folder / "serve.log")
+    try:
+        yield served
+    finally:
+        served.client.close()
+        stop_server(served.process)
 
 
 @pytest.fixture(scope="session")
@@ -39,27 +130,6 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One SQLite server for a module's tests (each test makes its own room)."""
-    db = str(tmp_path_factory.mktemp("page") / "table.sqlite3")
-    started = Server(db, ("--rate", "1000", "--burst", "1000")).start()
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
-@pytest.fixture
-def api(server: Server) -> Iterator[Table]:
-    """The HTTP API of the same server, to set a scene faster than clicking."""
-    table = Table(server.url)
-    try:
-        yield table
-    finally:
-        table.client.close()
-
-
 @dataclass
 class Seat:
     """One person at the table: a browser context of their own and its page."""
@@ -69,6 +139,31 @@ class Seat:
     page: Page
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+
+    def create_room(self, url: str, name: str, system: str = "fudge") -> str:
+        """As the GM, create a room on the landing page; returns its share link."""
+        page = self.page
+        page.goto(url)
+        page.fill("#room-name", name)
+        page.select_option("#room-system", system)
+        page.fill("#gm-name", self.name)
+        page.click("#create-room button[type=submit]")
+        self.wait_until_live()
+        link = page.input_value("#share-link")
+        assert re.fullmatch(re.escape(url) + r"/r/[A-Za-z0-9_-]+", link), link
+        return link
+
+    def join(self, link: str) -> None:
+        """As a player, open the share link and join under this seat's name."""
+        self.page.goto(link)
+        self.page.fill("#join-name", self.name)
+        self.page.click("#join button[type=submit]")
+        self.wait_until_live()
+
+    def wait_until_live(self) -> None:
+        """The room is shown and its feed subscribed: rolls made from now on reach it."""
+        self.page.locator("#roll-text").wait_for()
+        self.page.locator("#live:not(.off)", has_text="live").wait_for()
 
     def card(self, seq: int) -> Locator:
         return self.page.locator(f'#rolls .roll[data-seq="{seq}"]')
@@ -84,6 +179,17 @@ class Seat:
         page.fill("#roll-label", options.get("label", ""))
         page.select_option("#roll-visibility", options.get("visibility", "public"))
         page.click("#roll-submit")
+
+    def stored(self) -> dict[str, Any]:
+        """What the page keeps in localStorage: each room's token and who this is."""
+        kept: dict[str, Any] = self.page.evaluate(
+            "() => JSON.parse(localStorage.getItem('fudgedice:rooms') || '{}')"
+        )
+        return kept
+
+    def read(self, download: Any) -> str:
+        """The text of a file the page downloaded."""
+        return Path(download.path()).read_text("utf-8")
 
 
 @pytest.fixture
@@ -120,35 +226,8 @@ def seats(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable
         assert not seat.errors, f"{seat.name}'s page raised: {seat.errors}"
 
 
-def create_room(seat: Seat, url: str, name: str, system: str = "fudge") -> str:
-    """The GM creates a room on the landing page; returns its share link."""
-    page = seat.page
-    page.goto(url)
-    page.fill("#room-name", name)
-    page.select_option("#room-system", system)
-    page.fill("#gm-name", seat.name)
-    page.click("#create-room button[type=submit]")
-    page.locator("#roll-text").wait_for()
-    page.locator("#live:not(.off)", has_text="live").wait_for()
-    link = page.input_value("#share-link")
-    assert re.fullmatch(re.escape(url) + r"/r/[A-Za-z0-9_-]+", link), link
-    return link
-
-
-def join(seat: Seat, link: str) -> None:
-    """A player opens the share link and joins under their name."""
-    page = seat.page
-    page.goto(link)
-    page.fill("#join-name", seat.name)
-    page.click("#join button[type=submit]")
-    page.locator("#roll-text").wait_for()
-    # the feed is subscribed once it says so: rolls made from now on reach this page live
-    page.locator("#live:not(.off)", has_text="live").wait_for()
-
-
-def stored(seat: Seat) -> dict[str, Any]:
-    """What the page keeps in localStorage: each room's token and who this is."""
-    kept: dict[str, Any] = seat.page.evaluate(
-        "() => JSON.parse(localStorage.getItem('fudgedice:rooms') || '{}')"
-    )
-    return kept
+@pytest.fixture
+def artifacts() -> Path:
+    """Where a test keeps what it made for people to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -11,14 +11,10 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.server.conftest import Server, Table
 
-from .conftest import Seat, create_room, join, stored
-
-
-def test_the_odds_of_what_is_typed(server: Server, seats: Callable[..., Seat]) -> None:
+def test_the_odds_of_what_is_typed(server: Any, seats: Callable[..., Any]) -> None:
     gm = seats("Gemma")
-    create_room(gm, server.url, "Odds")
+    gm.create_room(server.url, "Odds")
     page = gm.page
     page.fill("#roll-text", "Good")
     page.fill("#roll-difficulty", "Great")
@@ -37,9 +33,9 @@ def test_the_odds_of_what_is_typed(server: Server, seats: Callable[..., Seat]) -
     expect(error.locator("pre.caret")).to_have_text("4dF+\n    ^")
 
 
-def test_dice_read_by_hand(server: Server, seats: Callable[..., Seat]) -> None:
+def test_dice_read_by_hand(server: Any, seats: Callable[..., Any]) -> None:
     gm = seats("Gemma")
-    create_room(gm, server.url, "Read")
+    gm.create_room(server.url, "Read")
     page = gm.page
     page.check("#roll-read")
     page.fill("#roll-text", "4dF+1")
@@ -57,9 +53,9 @@ def test_dice_read_by_hand(server: Server, seats: Callable[..., Seat]) -> None:
     expect(page.locator("#rolls .roll")).to_have_count(1)
 
 
-def test_the_wild_die_pips_and_struck_dice(server: Server, seats: Callable[..., Seat]) -> None:
+def test_the_wild_die_pips_and_struck_dice(server: Any, seats: Callable[..., Any]) -> None:
     gm = seats("Gemma")
-    create_room(gm, server.url, "D6", "d6")
+    gm.create_room(server.url, "D6", "d6")
     page = gm.page
     page.check("#roll-read")
     page.fill("#roll-text", "4D+2 vs Moderate")
@@ -97,21 +93,19 @@ def test_the_wild_die_pips_and_struck_dice(server: Server, seats: Callable[..., 
     expect(dropped).to_have_attribute("title", re.compile(r"^\d · dropped · lowest$"))
 
 
-def test_history_pages_filters_and_exports(
-    server: Server, api: Table, seats: Callable[..., Seat]
-) -> None:
-    created = api.room("History")
+def test_history_pages_filters_and_exports(server: Any, seats: Callable[..., Any]) -> None:
+    created = server.room("History")
     room, gm_token = created["room"], created["gm_token"]
-    ann, bob = api.join(room, "Ann"), api.join(room, "Bob")
+    ann, bob = server.join(room, "Ann"), server.join(room, "Bob")
     for turn in range(30):
         who = bob if turn % 3 == 0 else ann
-        assert api.roll(room, who["token"], f"{turn + 1}d6").status_code == 201
+        server.roll(room, who["token"], f"{turn + 1}d6")
     gm = seats("Gemma")
     # the GM's own link carries the token in its fragment, which the page keeps and hides
     gm.page.goto(f"{server.url}/r/{room}#token={gm_token}")
     first = gm.wait_for_roll(30)
     assert gm.page.url == f"{server.url}/r/{room}"
-    assert stored(gm)[room]["gm"] is True
+    assert gm.stored()[room]["gm"] is True
     expect(first.locator(".notation")).to_have_text("30d6")
     cards = gm.page.locator("#rolls .roll")
     expect(cards).to_have_count(25)  # one page
@@ -126,33 +120,27 @@ def test_history_pages_filters_and_exports(
     assert {card.get_attribute("data-member") for card in cards.all()} == {bob["member"]}
     with gm.page.expect_download() as caught:
         gm.page.click("#export-json")
-    exported: dict[str, Any] = json.loads(_read(caught.value))
+    exported: dict[str, Any] = json.loads(gm.read(caught.value))
     assert [roll["seq"] for roll in exported["rolls"]] == list(range(1, 31, 3))
     assert {roll["name"] for roll in exported["rolls"]} == {"Bob"}
     with gm.page.expect_download() as caught:
         gm.page.click("#export-csv")
-    rows = list(csv.DictReader(io.StringIO(_read(caught.value))))
+    rows = list(csv.DictReader(io.StringIO(gm.read(caught.value))))
     assert [int(row["seq"]) for row in rows] == list(range(1, 31, 3))
 
     # a roll of someone else, made while the filter is on, stays out of the list
-    assert api.roll(room, ann["token"], "d6").status_code == 201
-    assert api.roll(room, bob["token"], "d8").status_code == 201
+    server.roll(room, ann["token"], "d6")
+    server.roll(room, bob["token"], "d8")
     expect(gm.wait_for_roll(32).locator(".notation")).to_have_text("d8")
     expect(gm.card(31)).to_have_count(0)
     gm.page.select_option("#filter", label="Everyone")
     expect(gm.wait_for_roll(31).locator(".notation")).to_have_text("d6")
 
 
-def _read(download: Any) -> str:
-    path = download.path()
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
-def test_a_reveal_marks_every_roll_verified(server: Server, seats: Callable[..., Seat]) -> None:
+def test_a_reveal_marks_every_roll_verified(server: Any, seats: Callable[..., Any]) -> None:
     gm, ann = seats("Gemma"), seats("Ann")
-    link = create_room(gm, server.url, "Reveal")
-    join(ann, link)
+    link = gm.create_room(server.url, "Reveal")
+    ann.join(link)
     commitment = gm.page.locator("#commitment").inner_text()
     assert len(commitment) == 64
     expect(ann.page.locator("#commitment")).to_have_text(commitment)
@@ -178,6 +166,6 @@ def test_a_reveal_marks_every_roll_verified(server: Server, seats: Callable[...,
     expect(ann.card(3)).to_have_class("roll vis-secret hidden-roll")
     with ann.page.expect_download() as caught:
         ann.page.click("#download-log")
-    log = json.loads(_read(caught.value))
+    log = json.loads(ann.read(caught.value))
     assert [entry["seq"] for entry in log["entries"]] == [1, 2, 3]
     assert log["entries"][0]["client_seed"] == "lucky"

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from playwright.sync_api import expect
-
-from tests.server.conftest import Server
-
-from .conftest import Seat, create_room, join
 
 XSS_NAME = "<img src=x onerror=alert(1)>"
 
 
-def _dice(seat: Seat, seq: int) -> list[str | None]:
+def _dice(seat: Any, seq: int) -> list[str | None]:
     return [die.get_attribute("data-face") for die in seat.card(seq).locator(".dice .die").all()]
 
 
-def test_a_public_roll_reaches_everyone(server: Server, seats: Callable[..., Seat]) -> None:
+def test_a_public_roll_reaches_everyone(server: Any, seats: Callable[..., Any]) -> None:
     gm, ann, bob = seats("Gemma"), seats("Ann"), seats("Bob")
-    link = create_room(gm, server.url, "Friday game")
-    join(ann, link)
-    join(bob, link)
+    link = gm.create_room(server.url, "Friday game")
+    ann.join(link)
+    bob.join(link)
     ann.roll("4dF+1", label="sneak")
     mine = ann.wait_for_roll(1)
     expect(mine.locator(".who")).to_have_text("Ann")
@@ -41,12 +38,12 @@ def test_a_public_roll_reaches_everyone(server: Server, seats: Callable[..., Sea
 
 
 def test_a_gm_secret_roll_is_a_placeholder_to_players(
-    server: Server, seats: Callable[..., Seat]
+    server: Any, seats: Callable[..., Any]
 ) -> None:
     gm, ann, bob = seats("Gemma"), seats("Ann"), seats("Bob")
-    link = create_room(gm, server.url, "Secrets")
-    join(ann, link)
-    join(bob, link)
+    link = gm.create_room(server.url, "Secrets")
+    ann.join(link)
+    bob.join(link)
     gm.roll("Superb+3 vs Legendary", label="ambush-check", visibility="secret")
     own = gm.wait_for_roll(1)
     expect(own.locator(".badge.vis-secret")).to_have_text("GM secret")
@@ -66,10 +63,10 @@ def test_a_gm_secret_roll_is_a_placeholder_to_players(
         expect(seat.wait_for_roll(2).locator(".who")).to_have_text("Bob")
 
 
-def test_a_name_of_markup_is_shown_as_text(server: Server, seats: Callable[..., Seat]) -> None:
+def test_a_name_of_markup_is_shown_as_text(server: Any, seats: Callable[..., Any]) -> None:
     gm, mallory = seats("Gemma"), seats(XSS_NAME)
-    link = create_room(gm, server.url, "<b>room</b><script>alert(2)</script>")
-    join(mallory, link)
+    link = gm.create_room(server.url, "<b>room</b><script>alert(2)</script>")
+    mallory.join(link)
     expect(mallory.page.locator("#room-title")).to_have_text("<b>room</b><script>alert(2)</script>")
     expect(mallory.page.locator("#me")).to_have_text(XSS_NAME)
     mallory.roll("4dF", label="<svg onload=alert(3)>")
@@ -88,11 +85,11 @@ def test_a_name_of_markup_is_shown_as_text(server: Server, seats: Callable[..., 
         assert seat.dialogs == []
 
 
-def test_the_phone_layout(server: Server, seats: Callable[..., Seat]) -> None:
+def test_the_phone_layout(server: Any, seats: Callable[..., Any]) -> None:
     gm = seats("Gemma")
     phone = seats("Pat on a phone", width=375, height=812, is_mobile=True, has_touch=True)
-    link = create_room(gm, server.url, "A room with a rather long name for a small screen", "d6")
-    join(phone, link)
+    link = gm.create_room(server.url, "A room with a rather long name for a small screen", "d6")
+    phone.join(link)
     page = phone.page
     page.fill("#roll-text", "4D+2")
     page.fill("#roll-difficulty", "Moderate")
@@ -116,7 +113,7 @@ def test_the_phone_layout(server: Server, seats: Callable[..., Seat]) -> None:
     assert wide == [], f"elements past the right edge: {wide}"
 
 
-def test_the_page_runs_only_its_own_files(server: Server, seats: Callable[..., Seat]) -> None:
+def test_the_page_runs_only_its_own_files(server: Any, seats: Callable[..., Any]) -> None:
     gm = seats("Gemma")
     asked: list[str] = []
     gm.page.on("request", lambda request: asked.append(request.url))
@@ -124,7 +121,7 @@ def test_the_page_runs_only_its_own_files(server: Server, seats: Callable[..., S
     assert answer is not None
     policy = answer.headers["content-security-policy"]
     assert "script-src 'self';" in policy and "'unsafe-inline'" not in policy
-    create_room(gm, server.url, "Own files")
+    gm.create_room(server.url, "Own files")
     gm.page.fill("#roll-text", "4dF")
     expect(gm.page.locator("#odds-chart")).to_be_visible()
     # no script is written into the page: every one is a file of the server's own
