@@ -40,6 +40,7 @@ class Served:
     set a scene faster than clicking."""
 
     url: str
+    port: int
     process: subprocess.Popen[bytes]
     client: httpx.Client
 
@@ -67,9 +68,9 @@ def _free_port() -> int:
         return port
 
 
-def start_server(db: Path, log: Path) -> Served:
-    """``fudgedice serve`` in a child process, once it answers."""
-    port = _free_port()
+def start_server(db: Path, log: Path, port: int = 0) -> Served:
+    """``fudgedice serve`` in a child process (on ``port``, or a free one), once it answers."""
+    port = port or _free_port()
     path = os.environ.get("PYTHONPATH")
     env = {
         **os.environ,
@@ -88,7 +89,7 @@ def start_server(db: Path, log: Path) -> Served:
             raise AssertionError(f"the server stopped at start:\n{log.read_text('utf-8')}")
         try:
             if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                return Served(url, process, httpx.Client(base_url=url, timeout=30))
+                return Served(url, port, process, httpx.Client(base_url=url, timeout=30))
         except httpx.HTTPError:
             time.sleep(0.05)
     stop_server(process)
@@ -113,6 +114,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     try:
         yield served
     finally:
+        served.client.close()
+        stop_server(served.process)
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """Servers of a test's own, all on one database (to kill one and start
+    another in its place); every one is stopped after the test."""
+    started: list[Served] = []
+
+    def start(port: int = 0) -> Served:
+        started.append(start_server(tmp_path / "table.sqlite3", tmp_path / "serve.log", port))
+        return started[-1]
+
+    yield start
+    for served in started:
         served.client.close()
         stop_server(served.process)
 

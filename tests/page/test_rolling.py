@@ -169,3 +169,21 @@ def test_a_reveal_marks_every_roll_verified(server: Any, seats: Callable[..., An
     log = json.loads(ann.read(caught.value))
     assert [entry["seq"] for entry in log["entries"]] == [1, 2, 3]
     assert log["entries"][0]["client_seed"] == "lucky"
+
+
+def test_the_feed_reconnects_and_misses_nothing(
+    servers: Callable[..., Any], seats: Callable[..., Any]
+) -> None:
+    first = servers()
+    gm = seats("Gemma")
+    room = gm.create_room(first.url, "Outage").rsplit("/", 1)[1]
+    gm.roll("4dF")
+    gm.wait_for_roll(1)
+    first.process.kill()  # SIGKILL: the feed breaks with no goodbye
+    first.process.wait(timeout=30)
+    expect(gm.page.locator("#live")).to_have_text("reconnecting")
+    second = servers(port=first.port)
+    second.roll(room, gm.stored()[room]["token"], "3d6", label="while the page was away")
+    expect(gm.wait_for_roll(2).locator(".label")).to_have_text("while the page was away")
+    expect(gm.page.locator("#live")).to_have_text("live")
+    expect(gm.page.locator("#rolls .roll")).to_have_count(2)

@@ -120,19 +120,32 @@ async function tokenFromFragment(roomId) {
 
 function shareLinks(roomId, mine) {
   const link = `${location.origin}/r/${roomId}`;
-  const copy = (value) => () => navigator.clipboard?.writeText(value).catch(() => {});
+  // the clipboard API exists only on https and localhost: elsewhere the link is selected for Ctrl+C
+  function copier(input) {
+    const button = el("button", { type: "button", class: "quiet", text: "Copy" });
+    button.addEventListener("click", async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        button.textContent = "Copied";
+        setTimeout(() => (button.textContent = "Copy"), 2000);
+      } catch {
+        button.textContent = "Press Ctrl+C";
+      }
+    });
+    return el("div", { class: "line" }, input, button);
+  }
   const share = el("input", { id: "share-link", type: "text", readonly: true, value: link, "aria-label": "share link" });
   share.addEventListener("focus", () => share.select());
-  const parts = [el("div", { class: "line" }, share, el("button", { type: "button", class: "quiet", text: "Copy", onclick: copy(link) }))];
+  const parts = [copier(share)];
   if (mine.gm) {
-    const own = `${link}#token=${mine.token}`;
+    const own = el("input", { type: "text", readonly: true, value: `${link}#token=${mine.token}`, "aria-label": "GM link" });
     parts.push(
       el(
         "details",
         { class: "gm-link" },
         el("summary", { text: "Your GM link, for your other devices (keep it to yourself)" }),
-        el("div", { class: "line" }, el("input", { type: "text", readonly: true, value: own, "aria-label": "GM link" }),
-          el("button", { type: "button", class: "quiet", text: "Copy", onclick: copy(own) })),
+        copier(own),
       ),
     );
   }
@@ -164,6 +177,7 @@ async function openRoom(roomId) {
   const people = el("p", { class: "people", id: "members" });
   const live = el("span", { class: "live", id: "live", text: "connecting" });
   let known = new Set();
+  let connected = false;
 
   function showMembers(all) {
     const list = Array.isArray(all) ? all : [];
@@ -211,7 +225,12 @@ async function openRoom(roomId) {
       fairness.show(data?.seeds);
       await history.refresh();
     },
-    ready: again,
+    ready() {
+      again();
+      // after a reconnect: a reveal may have been missed, and with it the rolls' marks
+      if (connected) history.refresh();
+      connected = true;
+    },
     status(state) {
       live.textContent = state === "live" ? "live" : "reconnecting";
       live.classList.toggle("off", state !== "live");
