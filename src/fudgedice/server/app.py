@@ -314,7 +314,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     page = files(__package__).joinpath("static", "index.html").read_text("utf-8")
     # the page's script and style are files of their own, so that the CSP can
     # forbid every inline script: a name that slipped into markup would not run
-    static = StaticFiles(directory=str(files(__package__).joinpath("static")))
+    static = _PageFiles(directory=str(files(__package__).joinpath("static")))
     app.mount("/static", static, name="static")
 
     @app.get("/", response_class=HTMLResponse)
@@ -332,6 +332,17 @@ CSP = (
 )
 """The page runs only its own script files (nothing inline, nothing from
 elsewhere) and loads nothing from elsewhere."""
+
+
+class _PageFiles(StaticFiles):
+    """The page's script and style files, checked again (by ETag) at every
+    load: a browser never runs a new module beside an old one it cached."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
 
 
 def _roll_frame(record: RollRecord, viewer: Member) -> str:
