@@ -129,3 +129,8 @@ def test_the_page_runs_only_its_own_files(server: Any, seats: Callable[..., Any]
     assert inline == 0
     elsewhere = [url for url in asked if not url.startswith((server.url, "data:"))]
     assert elsewhere == []
+    # checked again at every load, so a new version of the page never runs beside an old one
+    script = server.client.get("/static/main.js")
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "no-cache"
+    assert server.client.get("/static/%2e%2e/app.py").status_code == 404

@@ -76,6 +76,7 @@ export async function download(path, token, params, filename) {
 const KEY = "fudgedice:rooms";
 
 function rooms() {
+  if (memory) return { ...memory };
   try {
     const kept = JSON.parse(localStorage.getItem(KEY) || "{}");
     return kept && typeof kept === "object" ? kept : {};
@@ -90,16 +91,27 @@ export function seat(room) {
   return kept && typeof kept.token === "string" ? kept : null;
 }
 
+function store(all) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // storage refused (full, or a private window): the seat lasts until the page closes
+    memory = all;
+  }
+}
+
+let memory = null;
+
 export function keepSeat(room, kept) {
   const all = rooms();
   all[room] = { ...(all[room] || {}), ...kept };
-  localStorage.setItem(KEY, JSON.stringify(all));
+  store(all);
 }
 
 export function leaveSeat(room) {
   const all = rooms();
   delete all[room];
-  localStorage.setItem(KEY, JSON.stringify(all));
+  store(all);
 }
 
 /** The rooms this browser sits in: [{room, roomName, name, gm}]. */
