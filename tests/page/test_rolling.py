@@ -187,3 +187,21 @@ def test_the_feed_reconnects_and_misses_nothing(
     expect(gm.wait_for_roll(2).locator(".label")).to_have_text("while the page was away")
     expect(gm.page.locator("#live")).to_have_text("live")
     expect(gm.page.locator("#rolls .roll")).to_have_count(2)
+
+
+def test_every_example_offered_is_a_roll(server: Any, seats: Callable[..., Any]) -> None:
+    for system in ("fudge", "power", "3d6fudge", "d6"):
+        gm = seats(f"GM of {system}")
+        gm.create_room(server.url, f"Examples of {system}", system)
+        page = gm.page
+        chips = page.locator(".examples .chip")
+        examples = chips.all_inner_texts()
+        assert len(examples) >= 4
+        for seq, example in enumerate(examples, 1):
+            chips.nth(seq - 1).click()
+            expect(page.locator("#roll-text")).to_have_value(example)
+            expect(page.locator("#odds .notation")).to_contain_text(example)
+            expect(page.locator("#odds .error")).to_have_count(0)
+            page.click("#roll-submit")
+            expect(gm.wait_for_roll(seq).locator(".notation")).to_contain_text(example)
+        expect(page.locator("#roll-status .error")).to_have_count(0)

@@ -28,7 +28,7 @@ const FUDGE = [
 export const LANGUAGE = {
   fudge: { examples: ["Good", "4dF+1", "Good vs Great", "Good opp Fair"], forms: [...FUDGE, ...COMMON], faces: "+ 0 - +" },
   power: {
-    examples: ["4dF+2 adv", "Good vs Superhuman", "4dF dis2", "Good take0"],
+    examples: ["4dF+2 adv", "Good vs Superb", "4dF dis2", "Good take0"],
     forms: [...FUDGE, ["... adv, adv2, dis, dis2", "advantage / disadvantage"], ["... take0", "take zero"], ...COMMON],
     faces: "+ 0 - +",
   },

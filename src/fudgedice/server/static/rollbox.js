@@ -45,6 +45,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
   const status = el("div", { class: "status", id: "roll-status", "aria-live": "polite" });
   const odds = el("div", { class: "odds", id: "odds" });
 
+  // an error of the last roll goes once its text is changed
+  for (const input of [text, faces]) input.addEventListener("input", () => status.replaceChildren());
   read.addEventListener("change", () => {
     facesField.hidden = !read.checked;
     faces.required = read.checked;
