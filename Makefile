@@ -41,19 +41,20 @@ test: lint postgres chromium
 serve: $(STAMP)
 	$(BIN)/fudgedice serve $(ARGS)
 
+# Installs Debian packages (as root, or through sudo); used only when one is missing.
+APT_INSTALL = SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq
+
 # The table's tests start a PostgreSQL server of their own: Debian's postgresql,
-# installed here unless it already is (as root, or through sudo).
+# installed here unless it already is.
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; }
+		$(APT_INSTALL) postgresql; }
 
 # The page's tests drive Debian's chromium through Playwright (never a browser
-# download): installed here unless it already is (as root, or through sudo).
+# download): installed here unless it already is.
 chromium:
-	@[ -x /usr/bin/chromium ] || { \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+	@[ -x /usr/bin/chromium ] || { $(APT_INSTALL) chromium; }
 
 # The README's pictures of the page (docs/table.png, docs/table-phone.png), taken
 # from the current code by a test of the page, then copied from its artifacts.
