@@ -101,6 +101,8 @@ def test_history_pages_filters_and_exports(server: Any, seats: Callable[..., Any
         who = bob if turn % 3 == 0 else ann
         server.roll(room, who["token"], f"{turn + 1}d6")
     gm = seats("Gemma")
+    asked: list[str] = []
+    gm.page.on("request", lambda request: asked.append(request.url))
     # the GM's own link carries the token in its fragment, which the page keeps and hides
     gm.page.goto(f"{server.url}/r/{room}#token={gm_token}")
     first = gm.wait_for_roll(30)
@@ -135,6 +137,9 @@ def test_history_pages_filters_and_exports(server: Any, seats: Callable[..., Any
     expect(gm.card(31)).to_have_count(0)
     gm.page.select_option("#filter", label="Everyone")
     expect(gm.wait_for_roll(31).locator(".notation")).to_have_text("d6")
+    # the token went only in headers: no address the page asked for holds it
+    assert any("/live" in url for url in asked) and any("/export" in url for url in asked)
+    assert [url for url in asked if gm_token in url] == []
 
 
 def test_a_reveal_marks_every_roll_verified(server: Any, seats: Callable[..., Any]) -> None:

@@ -61,6 +61,20 @@ def test_a_gm_secret_roll_is_a_placeholder_to_players(
     bob.roll("4dF")
     for seat in (gm, ann, bob):
         expect(seat.wait_for_roll(2).locator(".who")).to_have_text("Bob")
+    # only the GM may roll in secret; a player's roll "to the GM" is the GM's and theirs
+    visibilities = ann.page.locator("#roll-visibility option").evaluate_all(
+        "options => options.map(option => option.value)"
+    )
+    assert visibilities == ["public", "gm", "self"]
+    ann.roll("2d6", label="for-the-gm", visibility="gm")
+    expect(gm.wait_for_roll(3).locator(".label")).to_have_text("for-the-gm")
+    expect(ann.wait_for_roll(3).locator(".label")).to_have_text("for-the-gm")
+    expect(bob.wait_for_roll(3)).to_have_class("roll vis-gm hidden-roll")
+    ann.roll("2d6", label="mine-alone", visibility="self")
+    expect(ann.wait_for_roll(4).locator(".label")).to_have_text("mine-alone")
+    for other in (gm, bob):
+        expect(other.wait_for_roll(4)).to_have_class("roll vis-self hidden-roll")
+        assert "mine-alone" not in other.page.locator("#history").inner_text()
 
 
 def test_a_name_of_markup_is_shown_as_text(server: Any, seats: Callable[..., Any]) -> None:
