@@ -74,7 +74,8 @@ export function historyPanel(room, seat) {
     shown.clear();
     oldest = null;
     complete = false;
-    await guarded(() => page(highest + 1));
+    // the latest page: before the last roll known, or before any roll there could be
+    await guarded(() => page(highest > 0 ? highest + 1 : Number.MAX_SAFE_INTEGER));
   }
 
   /** Every loaded roll again, for the marks a reveal set. */
