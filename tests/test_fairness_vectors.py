@@ -168,7 +168,7 @@ def test_whole_rolls(roll: WholeRoll) -> None:
 def test_every_system_has_a_whole_roll_vector() -> None:
     texts = [roll.text for roll in whole_rolls()]
     prefixes = {text.split(":")[0] if ":" in text else "fudge" for text in texts}
-    assert prefixes >= {"fudge", "power", "3d6fudge", "d6"}
+    assert prefixes >= {"fudge", "power", "3d6fudge", "d6", "fate"}
     assert any("@" in text for text in texts), "a technique"
     assert any(" opp " in text for text in texts), "an opposed roll"
     assert any(roll.context for roll in whole_rolls()), "a room roll"

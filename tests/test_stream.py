@@ -48,6 +48,12 @@ ORDERED = (
     "d6: 4D+2 vs Moderate",
     "d6: 3D cp2",
     "d6: 5D opp 4D crit=cancel",
+    "d6: 5D+1 dmg 3D+2",
+    "d6: 4D actions=2 vs 10",
+    "fate: Good vs Great",
+    "fate: Good reroll vs Great",
+    "fate: Fair opp Good",
+    "fatecondensed: Good+2 vs Great",
 )
 """Rolls of every system, with every way a toss can follow another."""
 
