@@ -63,7 +63,7 @@ def refuse_without_session(*, roller: str | None, secret: bool, client: str | No
     given = [
         name
         for name, value in (("--as", roller), ("--secret", secret), ("--client-seed", client))
-        if value
+        if value is not None and value is not False
     ]
     if given:
         raise click.UsageError(f"{', '.join(given)} only go with a roll into a --session FILE")
