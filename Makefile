@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint bench fuzz clean
+.PHONY: demo test lint bench bench-table fuzz serve postgres chromium screenshot clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -36,13 +36,43 @@ lint: $(STAMP)
 
 # The suite, then the fuzzer for a minute with a fixed seed: any finding fails the
 # build (its time limits are CPU time, so a busy machine makes no call late).
-test: lint
+test: lint postgres chromium
 	$(BIN)/pytest
 	PYTHONPATH=src $(BIN)/python -m fuzz --seconds 60 --seed 1
+
+# The table: http://127.0.0.1:8000/ (make serve ARGS="--port 8080 --db postgresql://...")
+serve: $(STAMP)
+	$(BIN)/fudgedice serve $(ARGS)
+
+# Installs Debian packages (as root, or through sudo); used only when one is missing.
+APT_INSTALL = SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq
+
+# The table's tests start a PostgreSQL server of their own: Debian's postgresql,
+# installed here unless it already is.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { \
+		$(APT_INSTALL) postgresql; }
+
+# The page's tests drive Debian's chromium through Playwright (never a browser
+# download): installed here unless it already is.
+chromium:
+	@[ -x /usr/bin/chromium ] || { $(APT_INSTALL) chromium; }
+
+# The README's pictures of the page (docs/table.png, docs/table-phone.png), taken
+# from the current code by a test of the page, then copied from its artifacts.
+screenshot: $(STAMP) chromium
+	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py
+	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png docs/
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh
 	$(BIN)/python benchmarks/run.py
+
+# The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
+# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md).
+bench-table: $(STAMP)
+	$(BIN)/python benchmarks/table_load.py
 
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.

@@ -67,6 +67,14 @@ class Limits:
     """Estimated work of one request, every step of it together, in
     nanoseconds of CPU on the reference machine (:mod:`fudgedice.budget`):
     0.6 s, leaving room under a second for what the estimates miss."""
+    max_log_bytes: int = 32 * 2**20
+    """Bytes of a log or session file read: about 100,000 rolls, parsed in
+    well under a second and a few hundred MB."""
+    max_log_entries: int = 100_000
+    """Entries in one log: verifying 10,000 takes well under a second."""
+    max_log_faces: int = 1_000_000
+    """Faces a log's entries list in all: verifying re-rolls every one, and
+    each roll may toss no more dice than its entry lists."""
 
 
 DEFAULT_LIMITS = Limits()

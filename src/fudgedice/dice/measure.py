@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..budget import costed_cache
 from ..errors import DiceValueError
-from ..exact import dist
+from ..exact import dist, pairs
 from ..exact.dist import Bound, Cut, Dist, Image, normal
 from ..exact.keep import keep_extreme
 from ..language.tree import BinOp, Count, Group, Neg, Node, Number, Pool, Word, walk
@@ -212,12 +212,12 @@ def measure(
             return dist.apply(left, lambda value: value * right.lo, _times(right.lo))
         if len(left.counts) == 1 and left.total == 1:
             return dist.apply(right, lambda value: value * left.lo, _times(left.lo))
-        return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
+        return pairs.combine(left, right, lambda x, y: x * y, "a product of dice")
     if any(value == 0 for value in right.support()):
         raise DiceValueError("division by zero: the divisor can come up 0")
     if len(right.counts) == 1 and right.total == 1:
         return dist.apply(left, lambda value: value // right.lo, _over(right.lo))
-    return dist.combine(left, right, _divide, "a quotient of dice")
+    return pairs.combine(left, right, _divide, "a quotient of dice")
 
 
 def _terms(node: Node, sign: int, out: list[tuple[int, Node]]) -> None:

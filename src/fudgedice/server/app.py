@@ -1,0 +1,347 @@
+"""The table's HTTP API (docs/table.md; the contract is TABLE.md) and its page.
+
+Handlers that touch the database are plain functions: FastAPI runs them on
+its worker threads, so a commit never stalls the event loop that carries the
+live feed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+
+from ..errors import DiceError
+from . import exports, rolling, store
+from .db import Database
+from .guards import BodyLimit, RateLimit
+from .live import Event, Hub, Listener
+from .problems import Problem, unauthorized, unprocessable
+from .records import Member, RollRecord, Room, Visibility
+
+PAGE_LIMIT = 500
+"""Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
+KEEP_ALIVE = 15.0
+"""Seconds of silence after which the live feed sends a comment line, so that
+proxies keep the connection and a vanished client is noticed."""
+
+
+Auth = Annotated[str | None, Header()]
+"""``Authorization: Bearer TOKEN``."""
+
+
+class NewRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+    system: str | None = None
+    gm_name: str = "GM"
+
+
+class NewMember(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+
+
+class NewRoll(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str
+    visibility: Visibility = "public"
+    label: str | None = None
+    client_seed: str | None = None
+    faces: list[str] | None = None
+    """Dice rolled by hand, as written (``["+", "0", "-", "+"]``): the roll is
+    read from them instead of drawn from the room's seed."""
+
+
+def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) -> FastAPI:
+    hub = Hub()
+    limiter = RateLimit(rolls_per_second, burst)
+
+    async def fetch(room: str, seq: int) -> RollRecord | None:
+        return await run_in_threadpool(store.roll_at, db, room, seq)
+
+    async def revealed(room: str) -> dict[str, Any]:
+        seeds = await run_in_threadpool(store.seed_list, db, room)
+        return {"seeds": seeds}
+
+    listener = Listener(db, hub, fetch, revealed) if db.postgres else None
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        if listener is not None:
+            listener.start()
+            await listener.ready.wait()
+        yield
+        if listener is not None:
+            await listener.stop()
+
+    app = FastAPI(
+        title="fudgedice table",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+    )
+    app.add_middleware(BodyLimit)
+    app.state.db, app.state.hub = db, hub
+
+    @app.exception_handler(Problem)
+    async def _problem(_: Request, problem: Problem) -> JSONResponse:
+        headers = {"Retry-After": "1"} if problem.status == 429 else None
+        return JSONResponse(problem.body(), problem.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg', 'malformed')}" if where else first.get("msg", "")
+        return JSONResponse(unprocessable(message or "malformed request").body(), 422)
+
+    @app.exception_handler(HTTPException)
+    async def _http(_: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(error.detail)}, error.status_code, headers=error.headers)
+
+    def member_of(
+        room: str, authorization: str | None, token: str | None = None
+    ) -> tuple[Room, Member]:
+        given = token
+        if authorization is not None:
+            scheme, _, given = authorization.partition(" ")
+            if scheme.lower() != "bearer":
+                raise unauthorized("the Authorization header is 'Bearer TOKEN'")
+        return store.authenticate(db, room, given.strip() if given else None)
+
+    @app.post("/api/rooms", status_code=201)
+    def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+        name = rolling.name(body.name, "a room's name")
+        system = rolling.system_name(body.system)
+        room, gm, token = store.create_room(db, name, system, rolling.name(body.gm_name))
+        return {
+            "room": room.id, "name": room.name, "system": room.system, "gm_token": token,
+            "member": gm.id, "commitment": room.commitment,
+            "url": f"{str(request.base_url).rstrip('/')}/r/{room.id}",
+        }  # fmt: skip
+
+    @app.get("/api/rooms/{room}")
+    def room_info(room: str, authorization: Auth = None) -> dict[str, Any]:
+        found, me = member_of(room, authorization)
+        return {
+            "room": found.id, "name": found.name, "system": found.system,
+            "commitment": found.commitment, "epoch": found.epoch, "last_seq": found.last_seq,
+            "me": me.to_dict(), "members": [m.to_dict() for m in store.room_members(db, room)],
+            "seeds": store.seed_list(db, room),
+        }  # fmt: skip
+
+    @app.post("/api/rooms/{room}/members", status_code=201)
+    def join(room: str, body: NewMember) -> dict[str, Any]:
+        member, token = store.join(db, room, rolling.name(body.name))
+        return {"member": member.id, "name": member.name, "token": token, "gm": False}
+
+    @app.post("/api/rooms/{room}/rolls", status_code=201)
+    def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
+        found, me = member_of(room, authorization)
+        if body.visibility == "secret" and not me.gm:
+            raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
+        label = (
+            None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
+        )
+        faces = rolling.faces(body.faces)
+        limiter.take(me.id)
+        record = store.add_roll(
+            db,
+            found,
+            me,
+            body.text,
+            body.visibility,
+            label,
+            rolling.client_seed(body.client_seed),
+            faces,
+        )
+        if not db.postgres:  # PostgreSQL's NOTIFY brings it back to every process
+            hub.publish_threadsafe(room, Event("roll", record))
+        return Response(record.full_json, 201, media_type="application/json")
+
+    @app.get("/api/rooms/{room}/rolls")
+    def list_rolls(
+        room: str,
+        authorization: Auth = None,
+        after: Annotated[int, Query(ge=0)] = 0,
+        before: Annotated[int | None, Query(ge=1)] = None,
+        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT)] = 100,
+        member: str | None = None,
+    ) -> Response:
+        found, me = member_of(room, authorization)
+        records = store.list_rolls(db, room, after=after, before=before, limit=limit, member=member)
+        shown = ",".join(record.json_for(me) for record in records)
+        body = f'{{"rolls":[{shown}],"last_seq":{found.last_seq}}}'
+        return Response(body, media_type="application/json")
+
+    @app.post("/api/rooms/{room}/reveal")
+    def reveal(room: str, authorization: Auth = None) -> dict[str, Any]:
+        _, me = member_of(room, authorization)
+        if not me.gm:
+            raise Problem(403, "only the GM reveals the seed")
+        revealed_seed = store.reveal(db, room)
+        if not db.postgres:
+            hub.publish_threadsafe(room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
+        return revealed_seed
+
+    def all_rolls(room: str, member: str | None = None) -> list[RollRecord]:
+        records: list[RollRecord] = []
+        while page := store.list_rolls(
+            db, room, after=records[-1].seq if records else 0, limit=PAGE_LIMIT, member=member
+        ):
+            records.extend(page)
+        return records
+
+    @app.get("/api/rooms/{room}/log")
+    def log(room: str, authorization: Auth = None) -> dict[str, Any]:
+        _, me = member_of(room, authorization)
+        return exports.log_document(room, store.seed_list(db, room), all_rolls(room), me)
+
+    @app.get("/api/rooms/{room}/export")
+    def export(
+        room: str,
+        authorization: Auth = None,
+        format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
+        member: str | None = None,
+    ) -> Response:
+        found, me = member_of(room, authorization)
+        records = all_rolls(room, member)
+        name = f"fudgedice-{found.id}.{format}"
+        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
+        if format == "csv":
+            body = "".join(exports.csv_rows(records, me))
+            return Response(body, media_type="text/csv; charset=utf-8", headers=disposition)
+        rolls = [record.for_viewer(me) for record in records]
+        document = {"room": found.id, "name": found.name, "system": found.system, "rolls": rolls}
+        return Response(
+            json.dumps(document, ensure_ascii=False),
+            media_type="application/json",
+            headers=disposition,
+        )
+
+    @app.get("/api/rooms/{room}/live")
+    async def live(
+        room: str,
+        request: Request,
+        authorization: Auth = None,
+        token: str | None = None,
+        after: Annotated[int | None, Query(ge=0)] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        found, me = await run_in_threadpool(member_of, room, authorization, token)
+        if after is None:
+            after = (
+                int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
+            )
+        watcher = hub.watch(room)
+
+        async def catch_up(last: int, before: int | None = None) -> AsyncIterator[RollRecord]:
+            """The rolls after ``last`` (and before ``before``) from the database."""
+            while True:
+                page = await run_in_threadpool(
+                    functools.partial(store.list_rolls, db, room, after=last, limit=PAGE_LIMIT)
+                )
+                for record in page:
+                    if before is not None and record.seq >= before:
+                        return
+                    yield record
+                    last = record.seq
+                if len(page) < PAGE_LIMIT:
+                    return
+
+        async def frames() -> AsyncIterator[str]:
+            last = after
+            try:
+                async for record in catch_up(last):
+                    last = record.seq
+                    yield _roll_frame(record, me)
+                yield f"event: ready\ndata: {json.dumps({'last_seq': last})}\n\n"
+                while True:
+                    try:
+                        event = await asyncio.wait_for(watcher.queue.get(), KEEP_ALIVE)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if event.kind == "reveal":
+                        yield f"event: reveal\ndata: {json.dumps(event.data)}\n\n"
+                        continue
+                    rolled = event.roll
+                    if rolled is not None and rolled.seq <= last:
+                        continue
+                    gap = event.kind == "resync" or (rolled is not None and rolled.seq > last + 1)
+                    if gap:
+                        async for missed in catch_up(last, None if rolled is None else rolled.seq):
+                            last = missed.seq
+                            yield _roll_frame(missed, me)
+                    if rolled is not None:
+                        last = rolled.seq
+                        yield _roll_frame(rolled, me)
+            finally:
+                hub.leave(watcher)
+
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(frames(), media_type="text/event-stream", headers=headers)
+
+    @app.get("/api/odds")
+    def odds(text: str, system: str = "fudge") -> Response:
+        program = rolling.program(text, rolling.system_name(system))
+        try:
+            measured = program.odds()
+        except DiceError as error:
+            raise Problem.from_dice(error) from None
+        return Response(json.dumps(measured.to_dict()), media_type="application/json")
+
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "database": db.url.get_backend_name(), "watching": hub.watching()}
+
+    page = files(__package__).joinpath("static", "index.html").read_text("utf-8")
+    # the page's script and style are files of their own, so that the CSP can
+    # forbid every inline script: a name that slipped into markup would not run
+    static = _PageFiles(directory=str(files(__package__).joinpath("static")))
+    app.mount("/static", static, name="static")
+
+    @app.get("/", response_class=HTMLResponse)
+    @app.get("/r/{room}", response_class=HTMLResponse)
+    def index(room: str | None = None) -> HTMLResponse:
+        return HTMLResponse(page, headers={"Content-Security-Policy": CSP})
+
+    return app
+
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+"""The page runs only its own script files (nothing inline, nothing from
+elsewhere) and loads nothing from elsewhere."""
+
+
+class _PageFiles(StaticFiles):
+    """The page's script and style files, checked again (by ETag) at every
+    load: a browser never runs a new module beside an old one it cached."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+def _roll_frame(record: RollRecord, viewer: Member) -> str:
+    return f"id: {record.seq}\nevent: roll\ndata: {record.json_for(viewer)}\n\n"

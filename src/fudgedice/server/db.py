@@ -1,0 +1,127 @@
+"""The database: SQLite (the default, one file) or PostgreSQL (``--db
+postgresql://...``, shared by several processes), migrated at start.
+
+Writes that advance a room's ``seq`` are serialized per room: on PostgreSQL by
+a row lock (``SELECT ... FOR UPDATE``) in the writing transaction, on SQLite
+by ``BEGIN IMMEDIATE`` (the database's one write lock, taken before the first
+read, so two processes never read the same ``last_seq``), and inside one
+process by a lock that spares SQLite's busy-waiting. SQLite runs in WAL mode:
+readers never wait for the writer, and a committed transaction is in the WAL
+file before the commit returns, so it survives the process being killed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.engine import URL
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+_MIGRATION_LOCK = 0x66_75_64_67
+"""PostgreSQL advisory lock id held while migrating: two processes started at
+once migrate one after the other."""
+
+NOTIFY_CHANNEL = "fudgedice_table"
+"""PostgreSQL's channel for the live feed: each committed roll or reveal."""
+
+
+def database_url(given: str) -> URL:
+    """``postgresql://`` means psycopg 3; a bare path means an SQLite file."""
+    if "://" not in given:
+        return URL.create("sqlite", database=str(Path(given).expanduser()))
+    url = make_url(given)
+    if url.drivername in {"postgresql", "postgres"}:
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+@dataclass
+class Database:
+    """Engines for reading and for writing, and the lock that orders writes."""
+
+    url: URL
+    reader: Engine
+    writer: Engine
+    _local: threading.Lock | None = field(default_factory=threading.Lock)
+
+    @property
+    def postgres(self) -> bool:
+        return self.url.get_backend_name() == "postgresql"
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction that may advance a room: committed on leaving, rolled
+        back on an error. On SQLite it holds the write lock from its start."""
+        with self._local or nullcontext(), self.writer.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self.reader.connect() as connection:
+            yield connection
+
+    def dispose(self) -> None:
+        self.reader.dispose()
+        self.writer.dispose()
+
+
+def connect(given: str) -> Database:
+    """Open (creating an SQLite file's folder) and migrate the database."""
+    url = database_url(given)
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        db = Database(
+            url, _sqlite_engine(url, immediate=False), _sqlite_engine(url, immediate=True)
+        )
+    elif url.get_backend_name() == "postgresql":
+        reader = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        writer = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # rooms are locked one at a time by PostgreSQL: no process-wide lock
+        db = Database(url, reader, writer, None)
+    else:
+        raise ValueError(f"the table keeps its data in SQLite or PostgreSQL, not {url.drivername}")
+    migrate(db)
+    return db
+
+
+def _sqlite_engine(url: URL, *, immediate: bool) -> Engine:
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _set_up(dbapi_connection: Any, _record: Any) -> None:
+        # Python's sqlite3 would open its own deferred transactions: turn that
+        # off, so the "begin" hook below decides how each one starts.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def migrate(db: Database) -> None:
+    """Bring the schema to the newest migration (Alembic), one process at a time."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with db.write() as connection:
+        if db.postgres:
+            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,116 @@
+"""Bounds on what one client may ask: the size of a request's body, and how
+fast one member may roll."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from .problems import Problem
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 16 * 1024
+"""Bytes in a request's body: a roll text of 1,000 characters and its faces fit
+many times over."""
+
+
+class BodyLimit:
+    """Refuses (413) a body longer than ``limit``: at once when its declared
+    length says so, or as soon as the bytes received pass it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received = 0
+        too_long = False
+        refused = False
+
+        async def counted() -> Message:
+            nonlocal received, too_long
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    too_long = True
+                    raise _TooLong
+            return message
+
+        async def sending(message: Message) -> None:
+            # the framework may turn the error raised from receive() into an
+            # answer of its own (a 400): the answer is the 413, whatever it says
+            nonlocal refused
+            if not too_long:
+                await send(message)
+            elif not refused:
+                refused = True
+                await self._refuse(send)
+
+        try:
+            await self.app(scope, counted, sending)
+        except _TooLong:
+            if not refused:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps(Problem(413, f"a request body is at most {self.limit} bytes").body())
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+class _TooLong(Exception):
+    """Raised into the app from ``receive`` when a body passes the limit."""
+
+
+class RateLimit:
+    """A token bucket per member: ``burst`` rolls at once, then ``per_second``
+    more each second. Kept in memory, so each process counts its own."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, member: str) -> None:
+        """Spend one roll of ``member``'s allowance, or refuse with 429."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, then = self._buckets.get(member, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
+            if tokens < 1:
+                wait = (1 - tokens) / self.per_second
+                raise Problem(
+                    429, "too many rolls: wait a moment", hint=f"try again in {wait:.1f} s"
+                )
+            self._buckets[member] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:
+                self._forget_full(now)
+
+    def _forget_full(self, now: float) -> None:
+        """Drop buckets that have refilled: they hold nothing worth keeping."""
+        for member, (tokens, then) in list(self._buckets.items()):
+            if tokens + (now - then) * self.per_second >= self.burst:
+                del self._buckets[member]

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the table's database, run by :func:`..db.migrate` at start."""

@@ -1,0 +1,1 @@
+"""The migrations, one a file, in order."""

@@ -1,0 +1,123 @@
+"""What the store hands the API: a room, a member, a roll as kept; and who may
+see which roll.
+
+A roll's two JSON forms (the whole roll, and the placeholder of a hidden one)
+are built once per roll, however many readers it goes to.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+Visibility = Literal["public", "gm", "self", "secret"]
+VISIBILITIES: tuple[Visibility, ...] = ("public", "gm", "self", "secret")
+
+
+@dataclass(frozen=True)
+class Member:
+    id: str
+    room: str
+    name: str
+    gm: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"member": self.id, "name": self.name, "gm": self.gm}
+
+
+@dataclass(frozen=True)
+class Room:
+    id: str
+    name: str
+    system: str
+    epoch: int
+    commitment: str
+    last_seq: int
+    created_at: str
+
+
+@dataclass(eq=False)
+class RollRecord:
+    """One roll as stored."""
+
+    room: str
+    seq: int
+    member: str
+    name: str
+    visibility: Visibility
+    epoch: int
+    commitment: str
+    nonce: int | None
+    client_seed: str
+    text: str
+    label: str | None
+    faces: list[str] | None
+    result: dict[str, Any]
+    at: str
+    salt: str | None
+    hash: str
+    verified: bool | None
+    entry: dict[str, Any] | None = None
+    """The roll's entry in the log (docs/fairness.md): a hidden roll's placeholder."""
+    opening: dict[str, Any] | None = None
+    """A hidden roll's salt and whole entry: shown to those who may see the
+    roll, and to everyone once its seed is revealed."""
+
+    @property
+    def hidden(self) -> bool:
+        """Kept from someone: chained as a placeholder in the log."""
+        return self.visibility != "public"
+
+    def visible_to(self, viewer: Member) -> bool:
+        if self.visibility == "public" or viewer.id == self.member:
+            return True
+        # "gm": the roller and the GM; "secret": the GM's own; "self": the roller only
+        return viewer.gm and self.visibility in {"gm", "secret"}
+
+    def full(self) -> dict[str, Any]:
+        """The project's roll JSON and where the roll stands in the room."""
+        return {
+            **self.result,
+            "label": self.label if self.label is not None else self.result.get("label"),
+            "seq": self.seq,
+            "member": self.member,
+            "name": self.name,
+            "visibility": self.visibility,
+            "nonce": self.nonce,
+            "client_seed": self.client_seed,
+            "commitment": self.commitment,
+            "by_hand": self.faces is not None,
+            "faces_given": self.faces,
+            "at": self.at,
+            "hash": self.hash,
+            "verified": self.verified,
+        }
+
+    def placeholder(self) -> dict[str, Any]:
+        """What a reader who may not see the roll gets: that it was made, by
+        whom and how hidden; no face, total, text or label."""
+        return {
+            "seq": self.seq,
+            "member": self.member,
+            "name": self.name,
+            "visibility": self.visibility,
+            "hidden": True,
+            "at": self.at,
+            "verified": self.verified,
+        }
+
+    @cached_property
+    def full_json(self) -> str:
+        return json.dumps(self.full(), ensure_ascii=False)
+
+    @cached_property
+    def placeholder_json(self) -> str:
+        return json.dumps(self.placeholder(), ensure_ascii=False)
+
+    def for_viewer(self, viewer: Member) -> dict[str, Any]:
+        return self.full() if self.visible_to(viewer) else self.placeholder()
+
+    def json_for(self, viewer: Member) -> str:
+        return self.full_json if self.visible_to(viewer) else self.placeholder_json

@@ -1,0 +1,52 @@
+"""``fudgedice serve``: open the database, then serve the API and the page."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import uvicorn
+from sqlalchemy.exc import SQLAlchemyError
+
+from .app import create_app
+from .db import connect
+
+
+def default_database() -> Path:
+    """The SQLite file in the user's data folder ($XDG_DATA_HOME, or the
+    platform's own place for an application's data)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "fudgedice" / "table.sqlite3"
+
+
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    *,
+    rolls_per_second: float,
+    burst: int,
+    echo: Callable[[str], None] = print,
+) -> None:
+    """Run until interrupted. Prints where the data is kept and the address."""
+    given = database or str(default_database())
+    try:
+        db = connect(given)
+    except (SQLAlchemyError, ValueError, OSError) as error:
+        # a message, never a traceback: the likeliest causes are a typo or a server that is down
+        raise SystemExit(f"error: cannot open the database {given!r}: {error}") from None
+    shown = db.url.render_as_string(hide_password=True)
+    echo(f"fudgedice table: data in {shown}")
+    echo(f"fudgedice table: http://{host}:{port}/ (Ctrl+C stops)")
+    app = create_app(db, rolls_per_second=rolls_per_second, burst=burst)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    finally:
+        db.dispose()

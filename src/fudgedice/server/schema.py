@@ -1,0 +1,88 @@
+"""The table's tables: rooms, their seeds, members and rolls (SQLAlchemy Core).
+
+The migrations in ``migrations/versions`` create these; this module is what the
+queries are written against. A roll's ``seq`` is its room's own counter, kept
+in ``rooms.last_seq`` and advanced only inside a transaction that holds the
+room (a row lock on PostgreSQL, the write lock on SQLite), so it has no gaps.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("system", String(32), nullable=False),
+    Column("created_at", String(40), nullable=False),
+    # the current seed's number: 0, then one more at each reveal
+    Column("epoch", Integer, nullable=False),
+    # the current server seed (hex), secret until revealed, and its commitment
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    # the next roll's nonce under the current seed
+    Column("nonce", Integer, nullable=False),
+    Column("last_seq", Integer, nullable=False),
+    # the hash of the log's last entry: the next entry's "prev"
+    Column("last_hash", String(64), nullable=False),
+)
+
+seeds = Table(
+    "seeds",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("epoch", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("revealed_at", String(40), nullable=True),
+)
+
+members = Table(
+    "members",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False, index=True),
+    Column("name", Text, nullable=False),
+    # SHA-256 of the token: the token itself is never stored
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("gm", Boolean, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+rolls = Table(
+    "rolls",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("member_id", String(16), ForeignKey("members.id"), nullable=False),
+    # the roller's name, as it was: names never change, and the feed needs no join
+    Column("name", Text, nullable=False),
+    Column("visibility", String(8), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    # None for dice read by hand: they draw nothing from the stream
+    Column("nonce", Integer, nullable=True),
+    Column("client_seed", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("label", Text, nullable=True),
+    # the faces given by hand (JSON), for a roll read rather than rolled
+    Column("faces", Text, nullable=True),
+    # the roll's JSON, as Roll.to_dict() gives it
+    Column("result", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+    # for a hidden roll: the salt of its placeholder's digest
+    Column("salt", String(64), nullable=True),
+    Column("hash", String(64), nullable=False),
+    # once its seed is revealed: whether the roll follows from it
+    Column("verified", Boolean, nullable=True),
+    # the roll's entry in the log (JSON; a hidden roll's placeholder), and a
+    # hidden roll's opening (JSON: its salt and whole entry)
+    Column("entry", Text, nullable=True),
+    Column("opening", Text, nullable=True),
+)
+
+Index("rolls_by_member", rolls.c.room_id, rolls.c.member_id, rolls.c.seq)

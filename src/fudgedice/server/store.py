@@ -1,0 +1,327 @@
+"""The table's reads and writes: rooms, members, rolls, reveals.
+
+Every write that gives a roll its ``seq`` and nonce holds the room (see
+:mod:`.db`) from reading ``last_seq`` to the commit, and the API answers 201
+only once that commit has returned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, and_, insert, select, update
+
+from ..errors import DiceError
+from ..log import roll_entry
+from ..log.canonical import GENESIS
+from . import fair, rolling
+from .db import NOTIFY_CHANNEL, Database
+from .problems import Problem, not_found, unauthorized
+from .records import Member, RollRecord, Room, Visibility
+from .schema import members, rolls, rooms, seeds
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def token_hash(token: str) -> str:
+    """Tokens carry 256 random bits: one SHA-256 is enough to keep them unreadable."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Room, Member, str]:
+    """A room with its first seed committed, and its GM's member and token."""
+    room_id = secrets.token_urlsafe(16)  # the share link: as hard to guess as a token
+    seed = fair.new_server_seed()
+    commitment = fair.commitment(seed)
+    at = now()
+    token = _new_token()
+    gm = Member(secrets.token_urlsafe(6), room_id, gm_name, True)
+    with db.write() as connection:
+        connection.execute(
+            insert(rooms).values(
+                id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
+                commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS,
+            )
+        )  # fmt: skip
+        connection.execute(
+            insert(seeds).values(room_id=room_id, epoch=0, seed=seed.hex(), commitment=commitment)
+        )
+        _insert_member(connection, gm, token, at)
+    return Room(room_id, name, system, 0, commitment, 0, at), gm, token
+
+
+def _insert_member(connection: Connection, member: Member, token: str, at: str) -> None:
+    connection.execute(
+        insert(members).values(
+            id=member.id, room_id=member.room, name=member.name, token_hash=token_hash(token),
+            gm=member.gm, created_at=at,
+        )
+    )  # fmt: skip
+
+
+MAX_MEMBERS = 500
+"""Members of one room: joining is open to anyone with the link, so it is bounded."""
+
+
+def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
+    token = _new_token()
+    member = Member(secrets.token_urlsafe(6), room_id, name, False)
+    with db.write() as connection:
+        if _room_row(connection, room_id) is None:
+            raise not_found()
+        count = len(
+            connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all()
+        )
+        if count >= MAX_MEMBERS:
+            raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
+        _insert_member(connection, member, token, now())
+    return member, token
+
+
+def _room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:
+    query = select(rooms).where(rooms.c.id == room_id)
+    return connection.execute(query.with_for_update() if lock else query).first()
+
+
+def _room(row: Row[Any]) -> Room:
+    return Room(
+        row.id, row.name, row.system, row.epoch, row.commitment, row.last_seq, row.created_at
+    )
+
+
+def room(db: Database, room_id: str) -> Room:
+    with db.read() as connection:
+        row = _room_row(connection, room_id)
+    if row is None:
+        raise not_found()
+    return _room(row)
+
+
+def authenticate(db: Database, room_id: str, token: str | None) -> tuple[Room, Member]:
+    """The room and the member whose token this is: 404 for an unknown room or
+    a token of another room, 401 for a missing or unknown token."""
+    with db.read() as connection:
+        row = _room_row(connection, room_id)
+        if row is None:
+            raise not_found()
+        if not token:
+            raise unauthorized("this needs a member token")
+        wanted = token_hash(token)
+        found = connection.execute(select(members).where(members.c.token_hash == wanted)).first()
+    if found is None or not hmac.compare_digest(found.token_hash, wanted):
+        raise unauthorized("unknown token")
+    if found.room_id != room_id:
+        raise not_found()  # says nothing of the other room, not even that the token is good
+    return _room(row), Member(found.id, found.room_id, found.name, found.gm)
+
+
+def room_members(db: Database, room_id: str) -> list[Member]:
+    with db.read() as connection:
+        rows = connection.execute(
+            select(members).where(members.c.room_id == room_id).order_by(members.c.created_at)
+        ).all()
+    return [Member(row.id, row.room_id, row.name, row.gm) for row in rows]
+
+
+def add_roll(
+    db: Database,
+    at_room: Room,
+    member: Member,
+    text: str,
+    visibility: Visibility,
+    label: str | None,
+    client_seed: str,
+    faces: list[str] | None,
+) -> RollRecord:
+    """Roll (or read the faces given) and append the roll to the room's log."""
+    room_id = at_room.id
+    rolling.program(text, at_room.system)  # a bad text is a 400 that names its column
+    with db.write() as connection:
+        row = _room_row(connection, room_id, lock=True)
+        if row is None:
+            raise not_found()
+        seq = row.last_seq + 1
+        at = now()
+        try:
+            logged = roll_entry(
+                server_seed=bytes.fromhex(row.seed),
+                commitment=row.commitment,
+                room=room_id,
+                seq=seq,
+                nonce=row.nonce,
+                prev=row.last_hash,
+                text=rolling.log_text(text, at_room.system),
+                roller=member.name,
+                visibility=visibility,
+                client_seed=client_seed,
+                at=at,
+                read=faces,
+                extra=None if label is None else {"label": label},
+                extra_shown={"member": member.id},
+            )
+        except DiceError as error:
+            raise Problem.from_dice(rolling.as_typed(error, text, at_room.system)) from None
+        nonce: int | None = None if faces is not None else row.nonce
+        opening = logged.opening
+        record = RollRecord(
+            room_id, seq, member.id, member.name, visibility, row.epoch, row.commitment, nonce,
+            client_seed, text, label, faces, logged.roll.to_dict(), at,
+            None if opening is None else opening["salt"], logged.hash, None,
+            logged.entry, opening,
+        )  # fmt: skip
+        connection.execute(
+            insert(rolls).values(
+                room_id=room_id, seq=seq, member_id=member.id, name=member.name,
+                visibility=visibility, epoch=row.epoch, commitment=row.commitment, nonce=nonce,
+                client_seed=client_seed, text=text, label=label,
+                faces=None if faces is None else json.dumps(faces),
+                result=json.dumps(record.result), at=record.at, salt=record.salt,
+                hash=record.hash, entry=json.dumps(logged.entry, ensure_ascii=False),
+                opening=None if opening is None else json.dumps(opening, ensure_ascii=False),
+            )
+        )  # fmt: skip
+        connection.execute(
+            update(rooms)
+            .where(rooms.c.id == room_id)
+            .values(last_seq=seq, last_hash=record.hash, nonce=row.nonce + (faces is None))
+        )
+        if db.postgres:
+            _notify(connection, f"roll {room_id} {seq}")
+    return record
+
+
+def _notify(connection: Connection, payload: str) -> None:
+    """Delivered to every listening process when the transaction commits."""
+    connection.exec_driver_sql(
+        f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload}
+    )
+
+
+def _record(row: Row[Any]) -> RollRecord:
+    return RollRecord(
+        row.room_id, row.seq, row.member_id, row.name, row.visibility, row.epoch, row.commitment,
+        row.nonce, row.client_seed, row.text, row.label,
+        None if row.faces is None else json.loads(row.faces), json.loads(row.result), row.at,
+        row.salt, row.hash, row.verified,
+        None if row.entry is None else json.loads(row.entry),
+        None if row.opening is None else json.loads(row.opening),
+    )  # fmt: skip
+
+
+def list_rolls(
+    db: Database,
+    room_id: str,
+    *,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = 100,
+    member: str | None = None,
+) -> list[RollRecord]:
+    """Rolls in ascending ``seq``: the first ``limit`` after ``after``, or,
+    with ``before``, the last ``limit`` before it (paging back)."""
+    where = [rolls.c.room_id == room_id, rolls.c.seq > after]
+    if before is not None:
+        where.append(rolls.c.seq < before)
+    if member is not None:
+        where.append(rolls.c.member_id == member)
+    order = rolls.c.seq.desc() if before is not None else rolls.c.seq
+    with db.read() as connection:
+        rows = connection.execute(select(rolls).where(and_(*where)).order_by(order).limit(limit))
+        found = [_record(row) for row in rows]
+    return sorted(found, key=lambda record: record.seq)
+
+
+def roll_at(db: Database, room_id: str, seq: int) -> RollRecord | None:
+    with db.read() as connection:
+        row = connection.execute(
+            select(rolls).where(rolls.c.room_id == room_id, rolls.c.seq == seq)
+        ).first()
+    return None if row is None else _record(row)
+
+
+def reveal(db: Database, room_id: str) -> dict[str, Any]:
+    """Publish the current seed, mark each of its rolls verified or not, and
+    commit to a new seed (the nonce starts again at 0)."""
+    fresh = fair.new_server_seed()
+    next_commitment = fair.commitment(fresh)
+    with db.write() as connection:
+        row = _room_row(connection, room_id, lock=True)
+        if row is None:
+            raise not_found()
+        seed = bytes.fromhex(row.seed)
+        revealed = connection.execute(
+            select(rolls).where(rolls.c.room_id == room_id, rolls.c.epoch == row.epoch)
+        ).all()
+        for each in map(_record, revealed):
+            connection.execute(
+                update(rolls)
+                .where(rolls.c.room_id == room_id, rolls.c.seq == each.seq)
+                .values(verified=_verify(each, seed, row.system))
+            )
+        at = now()
+        connection.execute(
+            update(seeds)
+            .where(seeds.c.room_id == room_id, seeds.c.epoch == row.epoch)
+            .values(revealed_at=at)
+        )
+        connection.execute(
+            insert(seeds).values(
+                room_id=room_id, epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment
+            )
+        )
+        connection.execute(
+            update(rooms)
+            .where(rooms.c.id == room_id)
+            .values(epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment, nonce=0)
+        )
+        if db.postgres:
+            _notify(connection, f"reveal {room_id} {row.epoch}")
+    return {
+        "server_seed": seed.hex(),
+        "commitment": row.commitment,
+        "next_commitment": next_commitment,
+        "epoch": row.epoch,
+        "revealed_at": at,
+    }
+
+
+def _verify(record: RollRecord, seed: bytes, system: str) -> bool:
+    """Whether the stored roll follows from the revealed seed (or, read by
+    hand, from the faces given)."""
+    try:
+        program = rolling.program(record.text, system)
+        if record.faces is not None:
+            again = program.read(record.faces).to_dict()
+            return fair.faces(again) == fair.faces(record.result)
+        context = fair.context(record.room, record.client_seed, record.nonce or 0)
+        return fair.reproduces(program, seed, context, record.result)
+    except (DiceError, Problem):
+        return False
+
+
+def seed_list(db: Database, room_id: str) -> list[dict[str, Any]]:
+    """Every seed of the room in order: revealed ones with the seed itself."""
+    with db.read() as connection:
+        rows = connection.execute(
+            select(seeds).where(seeds.c.room_id == room_id).order_by(seeds.c.epoch)
+        ).all()
+    return [
+        {
+            "epoch": row.epoch,
+            "commitment": row.commitment,
+            "server_seed": row.seed if row.revealed_at else None,
+            "revealed_at": row.revealed_at,
+        }
+        for row in rows
+    ]

@@ -1,0 +1,1 @@
+"""The table: fudgedice serve and its HTTP API, run as real servers."""

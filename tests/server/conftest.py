@@ -1,0 +1,285 @@
+"""Real servers for the table's tests: ``fudgedice serve`` in a child process
+on a free port of 127.0.0.1, on SQLite or on a PostgreSQL server that these
+fixtures start (Debian's ``postgresql``, run as the ``postgres`` user when the
+tests run as root) and stop.
+
+Waiting here is bounded (a server that never answers fails the test), and no
+test asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+START_WITHIN = 60.0
+"""Seconds a server may take to start before the test fails."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """One ``fudgedice serve`` process."""
+
+    db: str
+    args: tuple[str, ...] = ()
+    port: int = 0
+    process: subprocess.Popen[str] | None = None
+    log: Path | None = None
+    started: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        self.port = free_port()
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), *([path] if path else [])])}
+        command = [
+            sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
+            "--port", str(self.port), "--db", self.db, *self.args,
+        ]  # fmt: skip
+        handle, name = tempfile.mkstemp(prefix="fudgedice-serve-", suffix=".log")
+        self.log = Path(name)
+        self.process = subprocess.Popen(
+            command, stdout=handle, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
+        )
+        os.close(handle)
+        deadline = time.monotonic() + START_WITHIN
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server stopped at start:\n{self.output()}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not answer within {START_WITHIN} s:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text("utf-8", "replace") if self.log else ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, no goodbye."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.log is not None:
+            self.log.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def start_server() -> Iterator[Callable[..., Server]]:
+    """Start servers on a database; every one is stopped after the test."""
+    servers: list[Server] = []
+
+    def start(db: str, *args: str) -> Server:
+        server = Server(db, args).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+# ------------------------------------------------------------------ PostgreSQL
+
+
+def _pg_bin(name: str) -> str:
+    found = shutil.which(name) or next(
+        iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None
+    )
+    if found is None:
+        raise AssertionError(
+            f"PostgreSQL's {name} is not installed: 'make postgres' installs Debian's postgresql"
+        )
+    return found
+
+
+@dataclass
+class Postgres:
+    """A PostgreSQL server of the tests' own, in a temporary folder."""
+
+    folder: Path
+    port: int
+    as_user: list[str]
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        with psycopg.connect(self.url("postgres"), autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def run(self, *command: str) -> None:
+        subprocess.run(
+            [*self.as_user, *command], check=True, capture_output=True, text=True, timeout=120
+        )
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    # PostgreSQL refuses to run as root: as root, run it as the postgres user
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    folder = Path(tempfile.mkdtemp(prefix="fudgedice-pg-"))
+    if as_user:
+        shutil.chown(folder, "postgres")
+    server = Postgres(folder, free_port(), as_user)
+    data = folder / "data"
+    server.run(_pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
+    options = f"-h 127.0.0.1 -p {server.port} -k {folder} -F -c max_connections=300"
+    server.run(
+        _pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"
+    )
+    try:
+        yield server
+    finally:
+        with contextlib.suppress(subprocess.SubprocessError):
+            server.run(_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------------------- a room to use
+
+
+@dataclass
+class Table:
+    """A client of one server: room, members and their tokens."""
+
+    url: str
+    client: httpx.Client = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.client = httpx.Client(base_url=self.url, timeout=30)
+
+    def room(self, name: str = "Table", **extra: Any) -> dict[str, Any]:
+        answer = self.client.post("/api/rooms", json={"name": name, **extra})
+        assert answer.status_code == 201, answer.text
+        room: dict[str, Any] = answer.json()
+        return room
+
+    def join(self, room: str, name: str) -> dict[str, Any]:
+        answer = self.client.post(f"/api/rooms/{room}/members", json={"name": name})
+        assert answer.status_code == 201, answer.text
+        member: dict[str, Any] = answer.json()
+        return member
+
+    def roll(self, room: str, token: str, text: str, **extra: Any) -> httpx.Response:
+        return self.client.post(
+            f"/api/rooms/{room}/rolls", json={"text": text, **extra}, headers=bearer(token)
+        )
+
+    def get(self, path: str, token: str | None = None, **params: Any) -> httpx.Response:
+        return self.client.get(path, headers=bearer(token) if token else {}, params=params)
+
+    def rolls(self, room: str, token: str, **params: Any) -> list[dict[str, Any]]:
+        answer = self.get(f"/api/rooms/{room}/rolls", token, **params)
+        assert answer.status_code == 200, answer.text
+        rolls: list[dict[str, Any]] = answer.json()["rolls"]
+        return rolls
+
+    @contextlib.contextmanager
+    def live(self, room: str, token: str, **params: Any) -> Iterator[Iterator[tuple[str, Any]]]:
+        """The live feed's events, ``("ready", ...)`` first once it is subscribed."""
+        with self.client.stream(
+            "GET", f"/api/rooms/{room}/live", headers=bearer(token), params=params
+        ) as answer:
+            assert answer.status_code == 200, answer.read().decode()
+            assert answer.headers["content-type"].startswith("text/event-stream")
+            yield sse_events(answer.iter_lines())
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+EVENT_WITHIN = 30.0
+"""Seconds a test waits for an awaited live event before it fails (the feed's
+keep-alive lines let it check while nothing comes)."""
+
+
+def sse_events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+    """(event, data) pairs read from a text/event-stream's lines."""
+    event, data = "message", list[str]()
+    deadline = time.monotonic() + EVENT_WITHIN
+    for line in lines:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no awaited live event within {EVENT_WITHIN} s")
+        if line == "":
+            if data:
+                yield event, json.loads("\n".join(data))
+                deadline = time.monotonic() + EVENT_WITHIN
+            event, data = "message", []
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].strip())
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Table]:
+    """One server for a whole module, on each database in turn."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("table") / "table.sqlite3")
+    else:
+        pg: Postgres = request.getfixturevalue("postgres")
+        db = pg.create_database(f"api_{os.getpid()}_{free_port()}")
+    server = Server(db, ("--rate", "1000", "--burst", "1000")).start()
+    table = Table(server.url)
+    try:
+        yield table
+    finally:
+        table.client.close()
+        server.stop()
+
+
+@pytest.fixture
+def table_of() -> Iterator[Callable[[Server], Table]]:
+    """Clients of servers a test started itself, closed after it."""
+    tables: list[Table] = []
+
+    def of(server: Server) -> Table:
+        tables.append(Table(server.url))
+        return tables[-1]
+
+    yield of
+    for table in tables:
+        table.client.close()

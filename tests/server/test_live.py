@@ -1,0 +1,73 @@
+"""The live feed: every roll to every member watching, hidden ones as placeholders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PLACEHOLDER = {"seq", "member", "name", "visibility", "hidden", "at", "verified"}
+
+
+def _until(events: Any, kind: str) -> Any:
+    for event, data in events:
+        if event == kind:
+            return data
+    raise AssertionError(f"the feed ended before a {kind!r} event")
+
+
+def test_watchers_see_each_roll_as_they_may(served: Any) -> None:
+    created = served.room("live")
+    room, gm_token = created["room"], created["gm_token"]
+    ann = served.join(room, "Ann")
+    bob = served.join(room, "<img src=x onerror=alert(1)>")
+    with served.live(room, gm_token) as gm_feed, served.live(room, ann["token"]) as ann_feed:
+        assert _until(gm_feed, "ready") == {"last_seq": 0}
+        assert _until(ann_feed, "ready") == {"last_seq": 0}
+        made = [
+            served.roll(room, bob["token"], "4dF+2", label="public").json(),
+            served.roll(room, bob["token"], "3d6", visibility="self", label="LBL-self").json(),
+            served.roll(room, gm_token, "Good vs Great", visibility="secret", label="LBL-s").json(),
+            served.roll(room, bob["token"], "2d6", visibility="gm", label="LBL-gm").json(),
+        ]
+        seen_by_gm = [_until(gm_feed, "roll") for _ in made]
+        seen_by_ann = [_until(ann_feed, "roll") for _ in made]
+    assert [r["seq"] for r in seen_by_gm] == [r["seq"] for r in seen_by_ann] == [1, 2, 3, 4]
+    assert seen_by_ann[0] == made[0] and seen_by_gm[0] == made[0]
+    assert made[0]["name"] == "<img src=x onerror=alert(1)>"
+    for hidden in seen_by_ann[1:]:
+        assert set(hidden) == PLACEHOLDER and hidden["hidden"] is True
+    assert set(seen_by_gm[1]) == PLACEHOLDER  # "self": the roller only
+    assert seen_by_gm[2] == made[2] and seen_by_gm[3] == made[3]
+
+
+def test_a_watcher_catches_up_from_where_it_was(served: Any) -> None:
+    created = served.room("catch up")
+    room, token = created["room"], created["gm_token"]
+    for _ in range(3):
+        served.roll(room, token, "4dF")
+    with served.live(room, token, after=1) as feed:
+        missed = [_until(feed, "roll")["seq"] for _ in range(2)]
+        assert _until(feed, "ready") == {"last_seq": 3}
+        served.roll(room, token, "4dF")
+        assert _until(feed, "roll")["seq"] == 4
+    assert missed == [2, 3]
+
+
+def test_the_feed_takes_the_token_in_the_query_for_browsers(served: Any) -> None:
+    created = served.room("event source")
+    path = f"/api/rooms/{created['room']}/live"
+    with served.client.stream("GET", path, params={"token": created["gm_token"]}) as answer:
+        assert answer.status_code == 200
+    assert served.client.get(path, params={"token": "nope"}).status_code == 401
+
+
+def test_a_reveal_is_announced(served: Any) -> None:
+    created = served.room("reveal")
+    room, token = created["room"], created["gm_token"]
+    with served.live(room, token) as feed:
+        _until(feed, "ready")
+        answer = served.client.post(
+            f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {token}"}
+        )
+        seeds = _until(feed, "reveal")["seeds"]
+    assert seeds[0]["server_seed"] == answer.json()["server_seed"]
+    assert seeds[1]["commitment"] == answer.json()["next_commitment"]
