@@ -279,6 +279,10 @@ def test_odds(served: Any) -> None:
     bad = served.client.get("/api/odds", params={"text": "4dF+"})
     assert bad.status_code == 400 and "position" in bad.json()
     assert served.client.get("/api/odds", params={"text": "1+" * 600}).status_code == 413
+    # measuring and writing out are one request: one budget of work
+    costly = served.client.get("/api/odds", params={"text": "238d100+230d99"})
+    assert costly.status_code == 400
+    assert "left of the limit of 0.6 s for one request" in costly.json()["error"]
 
 
 def _check_chain(log: dict[str, Any], *, complete: bool) -> None:

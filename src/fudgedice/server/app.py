@@ -23,6 +23,8 @@ from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from ..budget import within_budget
+from ..dice.program import Program
 from ..errors import DiceError
 from . import exports, rolling, store
 from .db import Database
@@ -300,10 +302,10 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     def odds(text: str, system: str = "fudge") -> Response:
         program = rolling.program(text, rolling.system_name(system))
         try:
-            measured = program.odds()
+            document = _odds_document(program)
         except DiceError as error:
             raise Problem.from_dice(error) from None
-        return Response(json.dumps(measured.to_dict()), media_type="application/json")
+        return Response(document, media_type="application/json")
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:
@@ -321,6 +323,13 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         return HTMLResponse(page, headers={"Content-Security-Policy": CSP})
 
     return app
+
+
+@within_budget
+def _odds_document(program: Program) -> str:
+    """The odds of a roll as JSON: measuring and writing them out are one
+    request, with one budget of work (:mod:`fudgedice.budget`)."""
+    return json.dumps(program.odds().to_dict())
 
 
 CSP = (
