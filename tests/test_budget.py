@@ -18,8 +18,10 @@ from click.testing import CliRunner
 import fudgedice
 from fudgedice import LimitError, budget
 from fudgedice.cli import main
+from fudgedice.errors import OverBudget
 from fudgedice.exact import kernels
-from fudgedice.limits import DEFAULT_LIMITS
+from fudgedice.limits import DEFAULT_LIMITS, Limits
+from fudgedice.log.session import Session
 
 LIMIT = DEFAULT_LIMITS.max_request_work
 
@@ -219,3 +221,22 @@ def test_a_sample_too_costly_to_measure_tosses_its_dice() -> None:
 def test_a_roll_whose_notes_are_past_the_budget_still_rolls() -> None:
     roll = fudgedice.roll("1000d6! vs Good", seed=1)
     assert roll.verdict == "success"
+
+
+def test_a_log_past_the_budget_is_refused_never_reported_failing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Verifying is charged whole, by its entries and faces, before it starts:
+    a roll re-rolled is never refused midway (which would read as an entry
+    that fails)."""
+    session = Session.new(server_seed=b"\x07" * 32)
+    for index in range(40):
+        session.roll(("4dF+1", "d6: 3D+1", "2d6+3")[index % 3])
+    session.reveal()
+    log = session.export()
+    assert fudgedice.verify(log).complete
+    monkeypatch.setattr(budget, "DEFAULT_LIMITS", Limits(max_request_work=1_000_000))
+    with pytest.raises(OverBudget) as caught:
+        fudgedice.verify(log)
+    assert str(caught.value).startswith("verifying a log of 40 entries and")
+    assert (caught.value.hint or "").endswith("such entries can be verified in one request")

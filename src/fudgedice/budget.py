@@ -23,7 +23,7 @@ from contextvars import ContextVar
 from functools import wraps
 from typing import Any, Generic, ParamSpec, TypeVar, cast
 
-from .errors import LimitError
+from .errors import OverBudget
 from .limits import DEFAULT_LIMITS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,6 +103,20 @@ class capped:
             self.parent.spent = child.spent
 
 
+class paid:
+    """Steps inside charge nothing: their work was charged as a whole before
+    (a log's verification, by its entries and faces). The budget under way
+    is left as it was."""
+
+    __slots__ = ("token",)
+
+    def __enter__(self) -> None:
+        self.token = _CURRENT.set(Budget(2**62))
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self.token)
+
+
 def seconds(work: float) -> str:
     """Work as the seconds it takes, for messages."""
     return f"{work / 1e9:.2g} s"
@@ -141,7 +155,7 @@ def _refuse(work: float, what: str, fits: Fits | None, left: float, limit: int) 
             f"more than the {seconds(max(left, 0))} left of the limit of "
             f"{seconds(limit)} for one request"
         )
-    raise LimitError(
+    raise OverBudget(
         f"{what} would take about {seconds(work)} of work, {room}",
         hint=fits(int(max(left, 0))) if fits is not None else None,
     )
@@ -288,6 +302,7 @@ __all__ = [
     "largest",
     "linear_work",
     "mul_work",
+    "paid",
     "pass_work",
     "power_work",
     "seconds",
