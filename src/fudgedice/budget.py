@@ -4,8 +4,9 @@ A request (one call of the Python API, one view of an :class:`~fudgedice.Odds`,
 one command of the CLI) may do about ``max_request_work`` of work in all. Every
 step that may cost more than a few microseconds estimates its work before it
 starts and charges it here (:func:`charge`); a step that would pass what is left
-stops the whole request with a :class:`~fudgedice.errors.LimitError` that names
-the bound and, where the step knows it, the largest size that fits. So cheap
+stops the whole request with an :class:`~fudgedice.errors.OverBudget` (a
+``LimitError``) that names the bound and, where the step knows it, the largest
+size that fits. So cheap
 steps can't add up past the bound, and nothing is refused after long work.
 
 Work is counted in nanoseconds of CPU on the reference machine (CPython 3.11 on
