@@ -373,3 +373,12 @@ def test_a_chart_of_values_past_what_an_axis_can_place_is_refused(
     code, output = cli("odds", f"power: 6dF+{big}", "--plot", str(tmp_path / "big.svg"))
     assert code == 2
     assert f"values up to 1.000e+{digits} are too large to chart" in output
+
+
+def test_a_chart_titled_with_a_character_its_font_lacks_is_drawn(tmp_path: Path) -> None:
+    """A label may hold any character (a fullwidth '='): drawn as a box, with
+    no warning (the tests turn warnings into errors)."""
+    chart = tmp_path / "odds.png"
+    code, output = cli("odds", "4dF # reroll2\uff1dtie", "--plot", str(chart))
+    assert code == 0, output
+    assert chart.stat().st_size

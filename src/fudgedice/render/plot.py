@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from decimal import Decimal
 from pathlib import Path
 
@@ -92,9 +93,13 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     second.set_ylabel("chance of at least (%)")
     second.set_ylim(0, 105)
     figure.legend(loc="upper right")
-    figure.tight_layout()
     try:
-        figure.savefig(target)
+        with warnings.catch_warnings():
+            # a label may hold any character; one the font lacks is drawn as
+            # a box, and matplotlib's warning of it is no news to the reader
+            warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+            figure.tight_layout()
+            figure.savefig(target)
     except OSError as error:
         raise DiceValueError(f"could not write {target}: {error.strerror}") from None
     finally:
