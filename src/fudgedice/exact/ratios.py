@@ -55,7 +55,7 @@ class Reducer:
         few times: a remainder per odd prime, a few passes, a few steps."""
         if self.factors is None:
             return gcd_work(self.bits)
-        passes = len(self.factors) * div_work(self.bits, DIGIT_BITS) + 4 * digits(self.bits)
+        passes = len(self.factors) * div_work(self.bits, DIGIT_BITS) + 8 * digits(self.bits)
         return 8 * STEP + passes
 
     def __call__(self, numerator: int) -> Fraction:
