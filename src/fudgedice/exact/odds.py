@@ -23,7 +23,7 @@ from itertools import accumulate
 from typing import Any
 
 from .. import budget
-from ..budget import STEP, gcd_work, linear_work, mul_work, pass_work, str_work, within_budget
+from ..budget import STEP, within_budget
 from ..errors import LimitError
 from .dist import Bound, Cut, Dist
 from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
@@ -33,6 +33,8 @@ from .rows import Chance, Outcome, Tail, exact_rows
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
 
+PRIMES = 1229
+"""Primes up to the largest die (10,000 sides): those a denominator may hold."""
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
@@ -78,22 +80,26 @@ class Odds:
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
         if self._reducer is None:
+            # at worst a remainder by every prime a die's size may hold
+            bits = self.dist.total.bit_length()
+            budget.charge(
+                PRIMES * budget.div_work(bits, 30), f"the exact chances of {self.notation}"
+            )
             self._reducer = Reducer(self.dist.total)
         return self._reducer
 
     def fraction_work(self) -> float:
         """Estimated work of one chance as a Fraction in lowest terms."""
-        bits = self.dist.total.bit_length()
-        # and a few microseconds of Python around each (measured)
+        bits = self.dist.total.bit_length()  # and some 3 microseconds of Python around
         if bits <= _SMALL_BITS:
-            return 3_000 + gcd_work(bits)
+            return 3_000 + budget.gcd_work(bits)
         return 3_000 + self._reduce().work()
 
     def _charge_rows(self, rows: int, fractions: float, what: str) -> None:
         """Charge ``rows`` rows of ``fractions`` Fractions each (and a few
         passes), naming the view in a refusal."""
         # a row's Fractions, a few passes over its counts, and the Python steps
-        # around them (about 5 microseconds, measured)
+        # around them (about 3 microseconds, measured)
         digits = self.dist.total.bit_length() / 30
         each = fractions * self.fraction_work() + 8 * digits + 3_000
 
@@ -104,7 +110,7 @@ class Odds:
                 "probability(v) give any one value's chance"
             )
 
-        work = rows * each + pass_work(len(self.dist.counts), 0)
+        work = rows * each + budget.pass_work(len(self.dist.counts), 0)
         budget.charge(work, f"{what} of {self.notation}", fits)
 
     def at_least_counts(self) -> list[int]:
@@ -231,12 +237,8 @@ class Odds:
         return list(accumulate(self.dist.counts))
 
     def _charge_sums(self) -> None:
-        counts = self.dist.counts
-        if len(counts) > 100:
-            budget.charge(
-                pass_work(len(counts), self.dist.total.bit_length()),
-                f"the cumulative chances of {self.notation}",
-            )
+        work = budget.pass_work(len(self.dist.counts), self.dist.total.bit_length())
+        budget.charge(work, f"the cumulative chances of {self.notation}")
 
     def at_least(self, value: int) -> Fraction:
         """Chance of ``value`` or more ("X or better"): exact up to where the
@@ -288,7 +290,7 @@ class Odds:
         bits = self.dist.total.bit_length()
         if len(self.dist.counts) > 100:
             budget.charge(
-                2 * pass_work(len(self.dist.counts), bits), f"the mean of {self.notation}"
+                2 * budget.pass_work(len(self.dist.counts), bits), f"the mean of {self.notation}"
             )
         first = second = 0
         for value, count in self.dist.items():
@@ -311,7 +313,8 @@ class Odds:
         total = self.dist.total
         bits = 2 * total.bit_length() + 64
         budget.charge(
-            2 * mul_work(bits / 2, bits / 2) + gcd_work(bits), f"the variance of {self.notation}"
+            2 * budget.mul_work(bits / 2, bits / 2) + budget.gcd_work(bits),
+            f"the variance of {self.notation}",
         )
         return Fraction(second * total - first * first, total * total)
 
@@ -352,7 +355,7 @@ class Odds:
         bits = self.dist.total.bit_length()
         # every row's fraction written out in decimal (quadratic in its length)
         budget.charge(
-            self.rows() * (2 * str_work(bits) + 3 * linear_work(bits) + 20 * STEP),
+            self.rows() * (2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + 20 * STEP),
             f"the exact odds of {self.notation} as JSON",
         )
         return {
