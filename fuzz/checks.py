@@ -671,6 +671,10 @@ def _compare_roll(meter: Meter, api: Any, case: CliCase, printed: str) -> None:
 
 def _run_subprocess(meter: Meter, entry: str, argv: list[str]) -> None:
     """The command in a fresh interpreter (its own hash seed, its own imports)."""
+    if any("\x00" in arg for arg in argv):
+        # no shell passes a NUL in an argument (the in-process run had it)
+        meter.skips.append("cli(subprocess): a NUL can't be in a process's arguments")
+        return
     source = str(Path(sys.modules["fudgedice"].__file__ or "").parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")

@@ -221,7 +221,7 @@ def _print_summary(summary: Summary, options: Options, out: TextIO) -> None:
         used, entry, shown = summary.slowest
         print(f"slowest call answered: {used:.2f} s of CPU, {entry}: {shown[:200]}", file=out)
     if summary.skips:
-        print("read checks skipped:", file=out)
+        print("checks skipped:", file=out)
         for reason, count in summary.skips.most_common():
             print(f"  {count:>9}  {reason[:120]}", file=out)
     print("findings by kind (occurrences / distinct):", file=out)
