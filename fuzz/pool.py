@@ -1,5 +1,6 @@
 """The pool of worker processes: one case at a time each, reused case after case,
-replaced when one hangs past its wall-clock deadline, dies, or retires.
+replaced when one hangs past its deadline (CPU time, read from ``/proc``; wall
+time only for a worker that stopped running), dies, or retires.
 
 Workers are forked from a fork server that has imported :mod:`fuzz.warm` (and
 with it fudgedice, NumPy, click and matplotlib, warmed up), so replacing one is
