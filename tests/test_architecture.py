@@ -11,8 +11,10 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    a system package never imports another, nor the registry)
 7. ``api``: the composition root, the only module outside ``systems`` that
    imports it
-8. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-9. ``cli``
+8. ``server`` (the table: ``fudgedice serve``), ``sheets`` (character sheets
+   in TOML, rolled by trait name) and the package's ``__init__``
+9. ``cli``, ``cli_sheets`` (the ``sheet`` commands, ``--sheet`` for ``roll``) and
+   ``cli_errors`` (how each command ends on bad input)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -57,8 +59,11 @@ LAYERS: Mapping[str, int] = {
     SYSTEMS: 6,
     COMPOSITION_ROOT: 7,
     f"{PACKAGE}.server": 8,
+    f"{PACKAGE}.sheets": 8,
     PACKAGE: 8,
     f"{PACKAGE}.cli": 9,
+    f"{PACKAGE}.cli_errors": 9,
+    f"{PACKAGE}.cli_sheets": 9,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Callable
 from fractions import Fraction
-from functools import wraps
 from typing import Any, TypeVar
 
 import click
@@ -15,6 +13,8 @@ import click
 from . import api
 from .api import odds as measure_odds
 from .api import program_with_table
+from .cli_errors import friendly as _friendly
+from .cli_sheets import sheet, sheet_options, sheet_plan
 from .errors import DiceError, LimitError
 from .exact.odds import approximate, decimal
 from .limits import DEFAULT_LIMITS
@@ -65,20 +65,6 @@ class RollCommand(click.Command):
                     options.append(value)
         # options first, then '--': click reads no word of the roll as an option
         return super().parse_args(ctx, [*options, "--", *words])
-
-
-def _friendly(command: F) -> F:
-    """Bad input ends with a message and exit code 2, never a traceback."""
-
-    @wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except DiceError as error:
-            click.echo(f"error: {error}", err=True)
-            sys.exit(error.exit_code)
-
-    return run  # type: ignore[return-value]
 
 
 def _show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
@@ -141,6 +127,7 @@ def main() -> None:
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_d100_table
+@sheet_options
 @_friendly
 def roll(
     expression: tuple[str, ...],
@@ -148,6 +135,8 @@ def roll(
     seed: str | None,
     as_json: bool,
     d100_table: str | None = None,
+    sheet_files: tuple[str, ...] = (),
+    spends: tuple[str, ...] = (),
 ) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
 
@@ -157,8 +146,10 @@ def roll(
       fudgedice roll "4d6kh3" -n 6
       fudgedice roll "3d6!" --seed 42
       fudgedice roll "5d10>=8f1" --json
+      fudgedice roll --sheet ashley.toml "Melee vs Great"
     """
-    program = program_with_table(_expression(expression), d100_table)
+    plan = sheet_plan(sheet_files, spends, _expression(expression), times)
+    program = program_with_table(plan.text, d100_table)
     base: int | str = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
     rolls: list[Roll] = []
     for index in range(times):
@@ -169,11 +160,13 @@ def roll(
     if as_json:
         payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-        return
-    blocks = [r.text for r in rolls]
-    if times > 1:
-        blocks.append(_summary([r.total for r in rolls]))
-    click.echo("\n\n".join(blocks))
+    else:
+        blocks = [r.text for r in rolls]
+        if times > 1:
+            blocks.append(_summary([r.total for r in rolls]))
+        click.echo("\n\n".join(["\n".join(plan.notes)] * bool(plan.notes) + blocks))
+    for line in plan.pay(rolls[0]):  # the sheet pays only for a roll that was made
+        click.echo(line, err=as_json)
 
 
 def _check_run(first: Roll, times: int) -> None:
@@ -224,6 +217,7 @@ def _nth_seed(base: int | str, index: int) -> str:
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
 @_d100_table
+@sheet_options
 @_friendly
 def odds(
     expression: tuple[str, ...],
@@ -232,6 +226,8 @@ def odds(
     exact: bool,
     all_rows: bool,
     d100_table: str | None = None,
+    sheet_files: tuple[str, ...] = (),
+    spends: tuple[str, ...] = (),
 ) -> None:
     """Show the exact odds of EXPRESSION: each value's chance as a percentage
     and an exact fraction, the chance of at least and at most that value, a
@@ -245,11 +241,12 @@ def odds(
     """
     if plot_path:
         check_plot_path(plot_path)
-    result = measure_odds(_expression(expression), d100_table=d100_table)
+    plan = sheet_plan(sheet_files, spends, _expression(expression))  # odds never spend
+    result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        click.echo(odds_text(result, show_exact=exact, all_rows=all_rows))
+        click.echo("\n".join([*plan.notes, odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
@@ -392,3 +389,6 @@ def serve(host: str, port: int, database: str | None, rate: float, burst: int) -
     from .server import serve as run
 
     run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
+
+
+main.add_command(sheet)
