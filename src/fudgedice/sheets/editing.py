@@ -20,7 +20,7 @@ from .. import api
 from ..results.roll import Roll
 from .document import SheetError, parse
 from .levels import code_text, level_name, written_like
-from .model import POINTS, Sheet, load
+from .model import Sheet, load, points
 from .rolling import Plan
 from .rules import (
     D6_LEVELS,
@@ -60,7 +60,7 @@ def _points(sheet: Sheet, key: str, wanted: int, what: str) -> int:
     have = sheet.count(key)
     if wanted > have:
         raise sheet.document.fail(
-            f"{sheet.name} has {have} {POINTS[key]}, and {what} needs {wanted}",
+            f"{sheet.name} has {points(key, have)}, and {what} needs {wanted}",
             key=key if key in sheet.values else None,
         )
     return have - wanted
@@ -281,7 +281,7 @@ def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:
 
     def change(toml: TOMLDocument) -> list[str]:
         toml[key] = left
-        return [f"{sheet.name} spent {count} {POINTS[key]} ({left} left)"]
+        return [f"{sheet.name} spent {points(key, count)} ({left} left)"]
 
     return _change(sheet, change)
 
@@ -307,7 +307,7 @@ def settle(plan: Plan, roll: Roll) -> Edit | None:
         for key, left in lefts.items():
             toml[key] = left
         return [
-            f"{sheet.name} spent {costs[key]} {POINTS[key]} on the roll ({left} left)"
+            f"{sheet.name} spent {points(key, costs[key])} on the roll ({left} left)"
             for key, left in lefts.items()
         ]
 

@@ -64,6 +64,14 @@ POINTS = {
     "fate_points": "Fate Points",
     "refresh": "refresh",
 }
+
+
+def points(key: str, count: int) -> str:
+    """``1 Fate Point``, ``2 Fate Points``."""
+    name = POINTS[key]
+    return f"{count} {name[:-1] if count == 1 and name.endswith('s') else name}"
+
+
 MAX_COUNT = 1_000_000
 """Points, boxes and costs on a sheet: whole numbers up to this."""
 MAX_TRAITS = 500
@@ -190,10 +198,11 @@ def load(document: Document) -> Sheet:
     for key in values:
         if key not in allowed:
             others = [each for each, keys in KEYS.items() if key in keys]
-            hint = _nearest(key, allowed) or (
+            # a key of another system's sheet says more than a near spelling
+            hint = (
                 f"'{key}' belongs on a {others[0]} sheet"
                 if others
-                else f"keys: {', '.join(allowed)}"
+                else _nearest(key, allowed) or f"keys: {', '.join(allowed)}"
             )
             raise document.fail(
                 f"unknown key '{key}' on a {system} sheet", key=key, at_value=False, hint=hint

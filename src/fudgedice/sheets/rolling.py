@@ -20,7 +20,7 @@ from pathlib import Path
 from ..errors import DiceError, DiceValueError
 from .document import SheetError
 from .levels import level_name, level_text
-from .model import POINTS, SYSTEMS, Sheet, Trait
+from .model import SYSTEMS, Sheet, Trait, points
 from .rules import D6_OPTION, OUT_OF_ACTION, WOUND_PENALTY, worst_wound
 
 _CHECK = re.compile(r"(?<![\w.])(vs|opp|dmg)(?![\w.])", re.IGNORECASE)
@@ -225,7 +225,7 @@ def resolve(request: str, sheets: Sequence[Sheet], spends: Sequence[str] = ()) -
         need = sum(s.count for s in spent if s.key == spend.key)
         if need > have:
             raise SheetError(
-                f"{actor.name} has {have} {POINTS[spend.key]}, and the roll spends {need}",
+                f"{actor.name} has {points(spend.key, have)}, and the roll spends {need}",
                 source=actor.source,
             )
     text, notes = _side(actor, trait, rest, "left", spent)
