@@ -128,11 +128,14 @@ def test_a_sheet_must_name_its_system_and_character() -> None:
 
 
 def test_sizes_and_nesting_are_bounded_and_quick() -> None:
-    with pytest.raises(fudgedice.LimitError, match="more than 262,144 bytes"):
+    with pytest.raises(fudgedice.LimitError, match="more than 32,768 bytes"):
         sheets.load_text("#" * (sheets.MAX_SHEET_BYTES + 1))
     deep = 'system = "fudge"\nname = "A"\nx = ' + "[" * 50_000 + "]" * 50_000 + "\n"
     with pytest.raises(fudgedice.DiceError):
         sheets.load_text(deep)
+    long_array = 'system = "fudge"\nname = "A"\nx = [' + "1," * 3000 + "]\n"
+    with pytest.raises(fudgedice.LimitError, match="more than 2,000 keys and values"):
+        sheets.load_text(long_array)
     many = 'system = "fudge"\nname = "A"\n[traits]\n' + "".join(f"t{i} = 1\n" for i in range(501))
     with pytest.raises(sheets.SheetError, match="501 traits is more than a sheet may hold"):
         sheets.load_text(many)
