@@ -89,7 +89,9 @@ def test_a_hurt_fudge_character_rolls_one_lower_and_says_so() -> None:
     scratched = sheets.hit(_sheet(ASHLEY), 1).sheet
     assert sheets.resolve("Melee", [scratched]).text.startswith("3d6fudge: Good #")
     down = sheets.hit(_sheet(ASHLEY), 7).sheet
-    with pytest.raises(sheets.SheetError, match="is Incapacitated: an Incapacitated character makes no roll"):
+    with pytest.raises(
+        sheets.SheetError, match="is Incapacitated: an Incapacitated character makes no roll"
+    ):
         sheets.resolve("Melee", [down])
 
 

@@ -60,7 +60,9 @@ def test_raising_costs_the_seeds_ep_level_by_level() -> None:
 def test_raising_past_the_seeds_costs_needs_the_sheets_own() -> None:
     text = sheets.new_sheet("3d6fudge", "Ashley").replace('Melee = "Poor"', 'Melee = "Superb"')
     sheet = sheets.load_text(text.replace("ep = 0 ", "ep = 50"))
-    with pytest.raises(sheets.SheetError, match="no Experience Point cost to raise Melee to Legendary"):
+    with pytest.raises(
+        sheets.SheetError, match="no Experience Point cost to raise Melee to Legendary"
+    ):
         sheets.raise_trait(sheet, "Melee")
     own = sheets.load_text(sheet.document.text + "\n[ep_costs]\nLegendary = 16\n")
     raised = sheets.raise_trait(own, "Melee").sheet
@@ -70,23 +72,32 @@ def test_raising_past_the_seeds_costs_needs_the_sheets_own() -> None:
 def test_raising_is_refused_when_ep_are_short() -> None:
     text = sheets.new_sheet("3d6fudge", "Ashley").replace('Melee = "Poor"', 'Melee = "Good"')
     sheet = sheets.load_text(text.replace("ep = 0 ", "ep = 3"))
-    with pytest.raises(sheets.SheetError, match="has 3 Experience Points, and raising Melee to Great needs 4"):
+    with pytest.raises(
+        sheets.SheetError, match="has 3 Experience Points, and raising Melee to Great needs 4"
+    ):
         sheets.raise_trait(sheet, "Melee")
 
 
 def test_a_new_3d6_sheet_has_the_seeds_defaults() -> None:
     sheet = sheets.load_text(sheets.new_sheet("3d6fudge", "Ashley"))
-    levels = {t.table: set() for t in sheet.traits.values()}
+    levels: dict[str, set[object]] = {t.table: set() for t in sheet.traits.values()}
     for trait in sheet.traits.values():
         levels[trait.table].add(trait.written)
-    assert levels == {"attributes": {SEED_DEFAULTS["Attributes"]}, "skills": {SEED_DEFAULTS["Most Skills"]}}
+    assert levels == {
+        "attributes": {SEED_DEFAULTS["Attributes"]},
+        "skills": {SEED_DEFAULTS["Most Skills"]},
+    }
     assert {t.level.value for t in sheet.traits.values()} == {5, 3}
 
 
 @pytest.mark.parametrize("damage", range(0, 15))
 def test_the_wound_track_is_the_seeds(damage: int) -> None:
     expected = next(
-        (name for low, high, name in SEED_TRACK if low <= damage and (high is None or damage <= high)),
+        (
+            name
+            for low, high, name in SEED_TRACK
+            if low <= damage and (high is None or damage <= high)
+        ),
         None,
     )
     assert rules.wound_of(damage) == expected
@@ -94,11 +105,17 @@ def test_the_wound_track_is_the_seeds(damage: int) -> None:
 
 def test_a_full_level_moves_a_wound_up() -> None:
     sheet = sheets.load_text(sheets.new_sheet("fudge", "Ashley"))
-    logs = []
+    logs: list[str] = []
     for _ in range(3):
         edit = sheets.hit(sheet, 3)
         sheet, logs = edit.sheet, [*logs, *edit.log]
-    assert sheet.wounds() == {"Scratch": 0, "Hurt": 1, "Very Hurt": 1, "Incapacitated": 1, "Near Death": 0}
+    assert sheet.wounds() == {
+        "Scratch": 0,
+        "Hurt": 1,
+        "Very Hurt": 1,
+        "Incapacitated": 1,
+        "Near Death": 0,
+    }
     assert logs[1].endswith("Very Hurt (Hurt was full)")
 
 
@@ -139,7 +156,9 @@ def test_a_sheet_that_breaks_the_pyramid_is_refused_unless_it_says_so() -> None:
         ("Superb", (1, 2, 3, 4), True),
     ],
 )
-def test_stress_boxes_are_sized_from_physique(physique: str, boxes: tuple[int, ...], extra: bool) -> None:
+def test_stress_boxes_are_sized_from_physique(
+    physique: str, boxes: tuple[int, ...], extra: bool
+) -> None:
     text = FATE.replace('Physique = "Good"', f'Physique = "{physique}"')
     sheet = sheets.load_text(text.replace("refresh = 3", "refresh = 3\npyramid = false"))
     assert sheet.stress_tracks()["physical"] == boxes
@@ -158,7 +177,9 @@ def _brute_absorb(shifts: int, boxes: tuple[int, ...], free: dict[str, int]) -> 
 
 @pytest.mark.parametrize("shifts", range(0, 20))
 @pytest.mark.parametrize("boxes", [(), (1,), (2,), (1, 2, 3), (3, 4), (1, 2, 3, 4)])
-def test_a_hit_is_absorbed_whenever_the_rules_allow_and_by_the_rules(shifts: int, boxes: tuple[int, ...]) -> None:
+def test_a_hit_is_absorbed_whenever_the_rules_allow_and_by_the_rules(
+    shifts: int, boxes: tuple[int, ...]
+) -> None:
     free = {"mild": 2, "moderate": 4, "severe": 6}
     absorbed = rules.absorb(shifts, boxes, free)
     assert (absorbed is not None) == _brute_absorb(shifts, boxes, free)
@@ -176,7 +197,9 @@ def test_a_hit_checks_the_smallest_box_that_holds_it() -> None:
     edit = sheets.hit(edit.sheet, 2)  # the 2 box is checked: the 3 box takes it
     assert edit.sheet.stress()["physical"] == [2, 3]
     taken = sheets.hit(edit.sheet, 8, aspect="Cracked ribs")
-    assert taken.sheet.stress()["physical"] == [2, 3, 4] and taken.sheet.consequences() == {"moderate": "Cracked ribs"}
+    assert taken.sheet.stress()["physical"] == [2, 3, 4] and taken.sheet.consequences() == {
+        "moderate": "Cracked ribs"
+    }
     out = sheets.hit(taken.sheet, 15)
     assert out.log == ("Cynere took a 15-shift physical hit: taken out",)
     assert out.text == taken.text

@@ -14,6 +14,7 @@ import stat
 import tempfile
 import tomllib
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import tomlkit
@@ -138,7 +139,7 @@ def _precheck(text: str, source: str) -> None:
         ) from None
     except RecursionError:
         raise SheetError("not valid TOML: nested too deeply", source=source) from None
-    count, stack = 0, [values]
+    count, stack = 0, list[Any]([values])
     while stack:
         item = stack.pop()
         children = list(item.values()) if isinstance(item, dict) else item
