@@ -14,8 +14,8 @@ import stat
 import tempfile
 import tomllib
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import ParseError, TOMLKitError
