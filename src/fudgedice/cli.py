@@ -164,7 +164,7 @@ def roll(
         blocks = [r.text for r in rolls]
         if times > 1:
             blocks.append(_summary([r.total for r in rolls]))
-        click.echo("\n\n".join(["\n".join(plan.notes)] * bool(plan.notes) + blocks))
+        click.echo(plan.page(blocks))
     for line in plan.pay(rolls[0]):  # the sheet pays only for a roll that was made
         click.echo(line, err=as_json)
 
@@ -257,8 +257,10 @@ def odds(
 @click.argument("dice", nargs=-1)  # none at all for Power Fudge's take0
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_d100_table
+@sheet_options
 @_friendly
-def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None) -> None:
+def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None,
+         sheet_files: tuple[str, ...] = (), spends: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Interpret dice rolled by hand: FORM is the roll (quoted if it has
     spaces), DICE the faces as they came up, in order.
 
@@ -281,12 +283,15 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "d6: 3D+1" 4 2 w6 w3
       fudgedice read "fate: Good vs Great" + 0 - +
     """
+    plan = sheet_plan(sheet_files, spends, form)
     try:
-        result = program_with_table(form, d100_table).read(list(dice))
+        result = program_with_table(plan.text, d100_table).read(list(dice))
     except DiceError as error:
         # a roll the shell split at its spaces explains the failure better
-        raise _unquoted(form, dice, d100_table) or error from None
-    _show(as_json, result.to_dict, lambda: result.text)
+        raise (None if sheet_files else _unquoted(form, dice, d100_table)) or error from None
+    _show(as_json, result.to_dict, lambda: plan.page([result.text]))
+    for line in plan.pay(result):
+        click.echo(line, err=as_json)
 
 
 def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:

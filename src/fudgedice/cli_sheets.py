@@ -49,6 +49,10 @@ class SheetRoll:
     def notes(self) -> list[str]:
         return list(self.plan.notes) if self.plan else []
 
+    def page(self, blocks: list[str]) -> str:
+        """The rolls' explanations, after what the sheets said of the roll."""
+        return "\n\n".join(["\n".join(self.notes)] * bool(self.notes) + blocks)
+
     def pay(self, roll: Roll) -> list[str]:
         """Take what the roll spent from the sheet and write it (atomically,
         refused if the file changed since it was read)."""
