@@ -156,3 +156,12 @@ def test_roll_and_odds_read_the_same_text() -> None:
     sheet = _sheet(FATE)
     plan = sheets.resolve("Fight+1 vs Superb", [sheet])
     assert fudgedice.odds(plan.text).events == fudgedice.odds("fate: Great+1 vs Superb").events
+
+
+def test_a_wound_takes_no_dice_from_damage_or_resistance() -> None:
+    sheet = _sheet(D6.format(wound="wounded").replace('"3D+1"', '"3D+1"\nStrength = "2D"'))
+    plan = sheets.resolve("Blaster dmg Strength", [sheet])
+    assert plan.text.split(" #")[0] == "d6: 4D+1 dmg 2D"
+    assert sheets.resolve("Blaster opp Strength", [sheet]).text.split(" #")[0] == (
+        "d6: 4D+1 wound=wounded opp 2D wound=wounded"
+    )

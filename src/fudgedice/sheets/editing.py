@@ -308,6 +308,8 @@ def settle(plan: Plan, roll: Roll) -> Edit | None:
             toml[key] = left
         return [
             f"{sheet.name} spent {points(key, costs[key])} on the roll ({left} left)"
+            if costs[key]
+            else f"{sheet.name} spent no point: the reroll invoke was not needed ({left} left)"
             for key, left in lefts.items()
         ]
 

@@ -228,7 +228,10 @@ def resolve(request: str, sheets: Sequence[Sheet], spends: Sequence[str] = ()) -
                 f"{actor.name} has {points(spend.key, have)}, and the roll spends {need}",
                 source=actor.source,
             )
-    text, notes = _side(actor, trait, rest, "left", spent)
+    # a damage roll and its resistance are no skill rolls: a wound takes no
+    # dice from them, as multiple actions take none (RULES.md section 6)
+    role = "dmg" if check and check.group(1).lower() == "dmg" else "left"
+    text, notes = _side(actor, trait, rest, role, spent)
     if check:
         keyword, right = check.group(1).lower(), body[check.end() :]
         other = _match(right.strip(), sheets) if keyword != "vs" else None
