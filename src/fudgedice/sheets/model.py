@@ -299,7 +299,12 @@ def _check_state(sheet: Sheet) -> None:
     for key in POINTS:
         if key in values:
             _whole(document, values[key], None, key)
-    for key in ("gifts", "faults", "aspects", "stunts"):
+    for key in ("high_concept", "trouble"):
+        if not isinstance(values.get(key, ""), str):
+            raise document.fail(f"{key} is an aspect's text, in quotes", key=key)
+    if not isinstance(values.get("pyramid", True), bool):
+        raise document.fail("pyramid is true or false", key="pyramid")
+    for key in ("gifts", "faults", "aspects", "stunts", *FREE_TEXT):
         value = values.get(key, [])
         if not isinstance(value, str) and not (
             isinstance(value, list) and all(isinstance(item, str) for item in value)
