@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from difflib import get_close_matches
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -22,8 +23,6 @@ from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
 from .results.roll import Roll
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class RollCommand(click.Command):
@@ -51,7 +50,8 @@ class RollCommand(click.Command):
             long = arg.startswith("--") and arg[2:3].isalpha()
             name = arg.split("=", 1)[0] if long else arg[:2]
             if long and name not in takes_value:
-                raise click.NoSuchOption(name, possibilities=longs, ctx=ctx)
+                meant = get_close_matches(name, longs, n=1)  # the one option it is nearest
+                raise click.NoSuchOption(name, possibilities=meant, ctx=ctx)
             if name not in takes_value or (
                 len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
             ):
@@ -165,8 +165,7 @@ def roll(
         if times > 1:
             blocks.append(_summary([r.total for r in rolls]))
         click.echo(plan.page(blocks))
-    for line in plan.pay(rolls[0]):  # the sheet pays only for a roll that was made
-        click.echo(line, err=as_json)
+    plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
 
 
 def _check_run(first: Roll, times: int) -> None:
@@ -290,8 +289,7 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
         # a roll the shell split at its spaces explains the failure better
         raise (None if sheet_files else _unquoted(form, dice, d100_table)) or error from None
     _show(as_json, result.to_dict, lambda: plan.page([result.text]))
-    for line in plan.pay(result):
-        click.echo(line, err=as_json)
+    plan.pay(result, err=as_json)
 
 
 def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:

@@ -53,17 +53,16 @@ class SheetRoll:
         """The rolls' explanations, after what the sheets said of the roll."""
         return "\n\n".join(["\n".join(self.notes)] * bool(self.notes) + blocks)
 
-    def pay(self, roll: Roll) -> list[str]:
-        """Take what the roll spent from the sheet and write it (atomically,
-        refused if the file changed since it was read)."""
-        if self.plan is None:
-            return []
-        edit = sheets.settle(self.plan, roll)
-        if edit is None:
-            return []
+    def pay(self, roll: Roll, *, err: bool = False) -> None:
+        """Take what the roll spent from the sheet, write it (atomically,
+        refused if the file changed since it was read) and say so."""
+        edit = sheets.settle(self.plan, roll) if self.plan else None
+        if self.plan is None or edit is None:
+            return
         actor = self.plan.actor
         sheets.write_atomically(actor.source, edit.text, expected=actor.document.text)
-        return list(edit.log)
+        for line in edit.log:
+            click.echo(line, err=err)
 
 
 def sheet_plan(
