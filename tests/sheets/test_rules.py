@@ -236,3 +236,11 @@ def test_a_fate_skill_rises_only_within_the_pyramid() -> None:
     raised = sheets.raise_trait(sheet, "Crafts")
     assert raised.sheet.trait("Crafts").level.value == 1 and "Crafts = 1\n" in raised.text
     assert raised.log == ("Cynere raised Crafts from +0 Mediocre to +1 Average for a milestone",)
+
+
+def test_a_fudge_level_of_two_words_takes_either_cost() -> None:
+    text = sheets.new_sheet("fudge", "Ashley").replace('Melee = "Poor"', 'Melee = "Superb"')
+    sheet = sheets.load_text(text.replace("ep = 0 ", "ep = 20") + "[ep_costs]\nLegendary = 16\n")
+    raised = sheets.raise_trait(sheet, "Melee")
+    assert raised.sheet.trait("Melee").level.value == 4 and raised.sheet.count("ep") == 4
+    assert raised.log == ("Ashley raised Melee from +3 Superb to +4 Superb+1 for 16 EP (4 left)",)

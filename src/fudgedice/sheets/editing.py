@@ -84,6 +84,14 @@ def _level_word(sheet: Sheet, value: int) -> str:
     return api.LADDERS[sheet.system].name(value)
 
 
+def _words_for(sheet: Sheet, value: int) -> list[str]:
+    """Every word of the system's ladder for ``value``, its own name first."""
+    words = [_level_word(sheet, value).lower()]
+    if sheet.system != "3d6fudge":
+        words += [word for word, level in api.LADDERS[sheet.system].words if level == value]
+    return words
+
+
 def raise_trait(sheet: Sheet, name: str) -> Edit:
     """Raise a trait one level (a D6 code one pip), paying what the system asks."""
     trait = sheet.trait(name)
@@ -112,7 +120,12 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
         new, paid, key, left = level_name("fate", trait.level.value + 1), "a milestone", "", 0
     else:
         word = _level_word(sheet, trait.level.value + 1)
-        priced = ep_costs(sheet).get(word.lower())
+        costs = ep_costs(sheet)
+        # a level may have two words (Fudge's Superb+1 is Legendary): either's cost
+        priced = next(
+            (costs[name] for name in _words_for(sheet, trait.level.value + 1) if name in costs),
+            None,
+        )
         if priced is None:
             raise sheet.document.fail(
                 f"the sheet has no Experience Point cost to raise {trait.name} to {word}",
