@@ -74,7 +74,10 @@ class Document:
         hint: str | None = None,
     ) -> SheetError:
         """An error pointing at ``key`` of ``table`` (``None``: the top level)."""
-        line, column = locate(self.text, table, key, at_value=at_value)
+        found = locate(self.text, table, key, at_value=at_value)
+        if found is None:  # a table the sheet does not have: no line to show
+            return SheetError(message, source=self.source, hint=hint)
+        line, column = found
         lines = self.text.splitlines()
         line_text = lines[line - 1] if 0 < line <= len(lines) else None
         return SheetError(
@@ -166,10 +169,10 @@ def _table_name(header: str) -> str:
 
 def locate(
     text: str, table: str | None, key: str | None, *, at_value: bool = True
-) -> tuple[int, int]:
+) -> tuple[int, int] | None:
     """Line and column (from 1) of ``key`` in ``table`` (its value's start,
     or the key's), of the table's header when ``key`` is None or absent, or
-    of the end of the text when neither is there."""
+    None when the table is not there."""
     current: str | None = None
     header_at: tuple[int, int] | None = (1, 1) if table is None else None
     pattern = _key_pattern(key) if key is not None else None
@@ -186,7 +189,7 @@ def locate(
             if matched:
                 column = matched.end() if at_value else len(line) - len(line.lstrip())
                 return number, column + 1
-    return header_at or (max(1, len(lines)), 1)
+    return header_at
 
 
 def read_file(path: str | Path) -> Document:
@@ -217,8 +220,12 @@ def write_atomically(path: str | Path, text: str, *, expected: str | None = None
     meanwhile by someone else is refused, never overwritten."""
     path = Path(path)
     if expected is not None:
-        current = read_file(path).text
-        if current != expected:
+        try:
+            with path.open("rb") as file:
+                current = file.read(MAX_SHEET_BYTES + 1)
+        except OSError:
+            current = b""
+        if current != expected.encode("utf-8"):
             raise SheetError(
                 "the sheet changed while this change was being made: nothing was written",
                 source=str(path),
