@@ -62,8 +62,11 @@ def test_raising_past_the_seeds_costs_needs_the_sheets_own() -> None:
     sheet = sheets.load_text(text.replace("ep = 0 ", "ep = 50"))
     with pytest.raises(
         sheets.SheetError, match="no Experience Point cost to raise Melee to Legendary"
-    ):
+    ) as caught:
         sheets.raise_trait(sheet, "Melee")
+    # the sheet has no [ep_costs] table: no line of it to point at
+    assert caught.value.line is None
+    assert caught.value.hint == 'add it: [ep_costs] "Legendary" = 16'
     own = sheets.load_text(sheet.document.text + "\n[ep_costs]\nLegendary = 16\n")
     raised = sheets.raise_trait(own, "Melee").sheet
     assert raised.trait("Melee").level.value == 9 and raised.count("ep") == 34
