@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Callable
-from difflib import get_close_matches
-from fractions import Fraction
+from difflib import get_close_matches as nearest
 from typing import Any
 
 import click
 
-from . import api
+from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
-from .cli_errors import friendly as _friendly
 from .cli_sheets import sheet, sheet_options, sheet_plan
-from .errors import DiceError, LimitError
-from .exact.odds import approximate, decimal
-from .limits import DEFAULT_LIMITS
+from .console import check_run, run_summary
+from .console import friendly as _friendly
+from .console import show as _show
+from .dice.program import Program
+from .errors import DiceError
 from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
 from .results.roll import Roll
+from .stream import fresh, seeded
 
 
 class RollCommand(click.Command):
@@ -50,8 +49,7 @@ class RollCommand(click.Command):
             long = arg.startswith("--") and arg[2:3].isalpha()
             name = arg.split("=", 1)[0] if long else arg[:2]
             if long and name not in takes_value:
-                meant = get_close_matches(name, longs, n=1)  # the one option it is nearest
-                raise click.NoSuchOption(name, possibilities=meant, ctx=ctx)
+                raise click.NoSuchOption(name, possibilities=nearest(name, longs, 1), ctx=ctx)
             if name not in takes_value or (
                 len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
             ):
@@ -65,14 +63,6 @@ class RollCommand(click.Command):
                     options.append(value)
         # options first, then '--': click reads no word of the roll as an option
         return super().parse_args(ctx, [*options, "--", *words])
-
-
-def _show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
-    """A result as JSON or as text for people: only the one asked for is built."""
-    if as_json:
-        click.echo(json.dumps(data(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(text())
 
 
 def _expression(words: tuple[str, ...]) -> str:
@@ -107,6 +97,8 @@ def main() -> None:
       fudgedice roll "3d6fudge: Good opp Great"
       fudgedice roll "d6: 4D+2 vs Moderate"
       fudgedice table
+      fudgedice session new game.json
+      fudgedice verify log.json
 
     The roll language is described in docs/notation.md; quote expressions
     that contain spaces, '!' or '>' for your shell.
@@ -127,6 +119,7 @@ def main() -> None:
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_d100_table
+@session_commands.roll_options
 @sheet_options
 @_friendly
 def roll(
@@ -135,10 +128,18 @@ def roll(
     seed: str | None,
     as_json: bool,
     d100_table: str | None = None,
-    sheet_files: tuple[str, ...] = (),
-    spends: tuple[str, ...] = (),
+    session_file: str | None = None,
+    roller: str | None = None,
+    secret: bool = False,
+    client_seed: str | None = None,
+    **sheet: Any,
 ) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
+
+    Every die is drawn from the dice stream of docs/fairness.md: --seed S
+    gives the same roll on every machine; -n with --seed S rolls S#1, S#2, ...
+    (each can be replayed alone with --seed). With --session FILE the roll
+    draws from the session's committed seed and enters its log.
 
     \b
     Examples:
@@ -146,48 +147,50 @@ def roll(
       fudgedice roll "4d6kh3" -n 6
       fudgedice roll "3d6!" --seed 42
       fudgedice roll "5d10>=8f1" --json
-      fudgedice roll --sheet ashley.toml "Melee vs Great"
+      fudgedice roll --session game.json --as Ann "Good vs Great"
     """
-    plan = sheet_plan(sheet_files, spends, _expression(expression), times)
-    program = program_with_table(plan.text, d100_table)
-    base: int | str = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
+    text = (plan := sheet_plan(_expression(expression), times, **sheet)).text
+    logged: list[dict[str, Any]] = []
+    if session_file is not None:
+        rolls, logged = session_commands.roll_into(
+            session_file,
+            text,
+            times,
+            roller=roller,
+            secret=secret,
+            client_seed=client_seed,
+            refused={"--seed": seed, "--d100-table": d100_table},
+        )
+    else:
+        session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
+        rolls = _rolled(program_with_table(text, d100_table), seed, times)
+    plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
+    if as_json:
+        dicts = [r.to_dict() for r in rolls]
+        for data, entry in zip(dicts, logged, strict=False):
+            data["log"] = entry
+        payload: Any = dicts[0] if times == 1 else dicts
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    blocks = [r.text for r in rolls]
+    for index, entry in enumerate(logged):
+        blocks[index] += "\n" + session_commands.logged_line(entry)
+    if times > 1:
+        blocks.append(run_summary([r.total for r in rolls]))
+    click.echo(plan.page(blocks))
+
+
+def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
+    """A run of rolls from the dice stream: fresh bytes for each, or the
+    seed; a run with a seed S rolls S#1, S#2, ..."""
+    base = None if seed is None else arguments.seed(_seed(seed))
     rolls: list[Roll] = []
     for index in range(times):
-        each = base if times == 1 else _nth_seed(base, index)
-        rolls.append(program.roll(random.Random(each), each))
+        each = base if times == 1 or base is None else _nth_seed(base, index)
+        rolls.append(program.roll(fresh() if each is None else seeded(each), each))
         if index == 0:
-            _check_run(rolls[0], times)
-    if as_json:
-        payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        blocks = [r.text for r in rolls]
-        if times > 1:
-            blocks.append(_summary([r.total for r in rolls]))
-        click.echo(plan.page(blocks))
-    plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
-
-
-def _check_run(first: Roll, times: int) -> None:
-    """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll: each roll is in bounds, their sum not."""
-    limit = DEFAULT_LIMITS.max_request_dice
-    each = max(1, len(first.dice))
-    if each * times > limit:
-        raise LimitError(
-            f"{times} rolls of {first.notation} would roll about {each * times:,} dice, "
-            f"more than the limit of {limit:,} in one request",
-            hint=f"at most -n {max(1, limit // each)} for this roll",
-        )
-
-
-def _summary(totals: list[int]) -> str:
-    """One line over a run of rolls: every total, their mean and range."""
-    mean = approximate(decimal(Fraction(sum(totals), len(totals))))
-    return (
-        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
-        f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
-    )
+            check_run(rolls[0], times)
+    return rolls
 
 
 def _seed(text: str) -> int | str:
@@ -225,8 +228,7 @@ def odds(
     exact: bool,
     all_rows: bool,
     d100_table: str | None = None,
-    sheet_files: tuple[str, ...] = (),
-    spends: tuple[str, ...] = (),
+    **sheet: Any,
 ) -> None:
     """Show the exact odds of EXPRESSION: each value's chance as a percentage
     and an exact fraction, the chance of at least and at most that value, a
@@ -240,12 +242,12 @@ def odds(
     """
     if plot_path:
         check_plot_path(plot_path)
-    plan = sheet_plan(sheet_files, spends, _expression(expression))  # odds never spend
+    plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
     result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        click.echo("\n".join([*plan.notes, odds_text(result, show_exact=exact, all_rows=all_rows)]))
+        click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
@@ -259,7 +261,7 @@ def odds(
 @sheet_options
 @_friendly
 def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None,
-         sheet_files: tuple[str, ...] = (), spends: tuple[str, ...] = ()) -> None:  # fmt: skip
+         **sheet: Any) -> None:  # fmt: skip
     """Interpret dice rolled by hand: FORM is the roll (quoted if it has
     spaces), DICE the faces as they came up, in order.
 
@@ -282,14 +284,13 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "d6: 3D+1" 4 2 w6 w3
       fudgedice read "fate: Good vs Great" + 0 - +
     """
-    plan = sheet_plan(sheet_files, spends, form)
+    plan = sheet_plan(form, **sheet)
     try:
         result = program_with_table(plan.text, d100_table).read(list(dice))
     except DiceError as error:
         # a roll the shell split at its spaces explains the failure better
-        raise (None if sheet_files else _unquoted(form, dice, d100_table)) or error from None
-    _show(as_json, result.to_dict, lambda: plan.page([result.text]))
-    plan.pay(result, err=as_json)
+        raise (None if plan.plan else _unquoted(form, dice, d100_table)) or error from None
+    plan.show(result, as_json)  # pays what the roll spent, then shows it
 
 
 def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
@@ -395,3 +396,5 @@ def serve(host: str, port: int, database: str | None, rate: float, burst: int) -
 
 
 main.add_command(sheet)
+main.add_command(session_commands.session)
+main.add_command(session_commands.verify_command)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import click
 
 from . import sheets
-from .cli_errors import friendly as _friendly
+from .console import friendly as _friendly
+from .console import show as _show
 from .errors import DiceValueError
 from .results.roll import Roll
 
@@ -44,38 +45,49 @@ class SheetRoll:
 
     text: str
     plan: sheets.Plan | None = None
+    paid: list[str] = field(default_factory=list)
+    """What the roll took from the sheet, said after the roll."""
 
     @property
     def notes(self) -> list[str]:
         return list(self.plan.notes) if self.plan else []
 
     def page(self, blocks: list[str]) -> str:
-        """The rolls' explanations, after what the sheets said of the roll."""
-        return "\n\n".join(["\n".join(self.notes)] * bool(self.notes) + blocks)
+        """The rolls' explanations, after what the sheets said of the roll and
+        before what the sheet paid for it."""
+        text = "\n\n".join(["\n".join(self.notes)] * bool(self.notes) + blocks)
+        return "\n".join([text, *self.paid])
 
     def pay(self, roll: Roll, *, err: bool = False) -> None:
-        """Take what the roll spent from the sheet, write it (atomically,
-        refused if the file changed since it was read) and say so."""
+        """Take what the roll spent from the sheet and write it (atomically,
+        refused if the file changed since it was read); what was paid is said
+        on standard error at once (``err``), or after the roll by :meth:`page`."""
         edit = sheets.settle(self.plan, roll) if self.plan else None
         if self.plan is None or edit is None:
             return
         actor = self.plan.actor
         sheets.write_atomically(actor.source, edit.text, expected=actor.document.text)
-        for line in edit.log:
-            click.echo(line, err=err)
+        self.paid = list(edit.log)
+        for line in self.paid if err else ():
+            click.echo(line, err=True)
+
+    def show(self, roll: Roll, as_json: bool) -> None:
+        """A roll read by hand: the sheet paid, then the roll as JSON or text."""
+        self.pay(roll, err=as_json)
+        _show(as_json, roll.to_dict, lambda: self.page([roll.text]))
 
 
 def sheet_plan(
-    files: tuple[str, ...], spends: tuple[str, ...], text: str, times: int = 1
+    text: str, times: int = 1, *, sheet_files: tuple[str, ...] = (), spends: tuple[str, ...] = ()
 ) -> SheetRoll:
     """The roll text for ``text``: names of traits resolved when sheets are given."""
-    if not files:
+    if not sheet_files:
         if spends:
             raise DiceValueError("--spend takes points from a sheet: give it with --sheet FILE")
         return SheetRoll(text)
     if spends and times > 1:
         raise DiceValueError("points are spent on one roll at a time: drop -n or --spend")
-    plan = sheets.resolve(text, [sheets.load_file(path) for path in files], spends)
+    plan = sheets.resolve(text, [sheets.load_file(path) for path in sheet_files], spends)
     return SheetRoll(plan.text, plan)
 
 

@@ -59,6 +59,11 @@ class RollRecord:
     salt: str | None
     hash: str
     verified: bool | None
+    entry: dict[str, Any] | None = None
+    """The roll's entry in the log (docs/fairness.md): a hidden roll's placeholder."""
+    opening: dict[str, Any] | None = None
+    """A hidden roll's salt and whole entry: shown to those who may see the
+    roll, and to everyone once its seed is revealed."""
 
     @property
     def hidden(self) -> bool:

@@ -11,13 +11,14 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, and_, insert, select, update
 
 from ..errors import DiceError
+from ..log import roll_entry
+from ..log.canonical import GENESIS
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
 from .problems import Problem, not_found, unauthorized
@@ -50,7 +51,7 @@ def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Roo
         connection.execute(
             insert(rooms).values(
                 id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
-                commitment=commitment, nonce=0, last_seq=0, last_hash=fair.GENESIS,
+                commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS,
             )
         )  # fmt: skip
         connection.execute(
@@ -145,40 +146,49 @@ def add_roll(
 ) -> RollRecord:
     """Roll (or read the faces given) and append the roll to the room's log."""
     room_id = at_room.id
-    program = rolling.program(text, at_room.system)
+    rolling.program(text, at_room.system)  # a bad text is a 400 that names its column
     with db.write() as connection:
         row = _room_row(connection, room_id, lock=True)
         if row is None:
             raise not_found()
         seq = row.last_seq + 1
+        at = now()
         try:
-            if faces is None:
-                nonce: int | None = row.nonce
-                context = fair.context(room_id, client_seed, row.nonce)
-                result = fair.roll(program, bytes.fromhex(row.seed), context).to_dict()
-            else:
-                nonce = None
-                result = program.read(faces).to_dict()
+            logged = roll_entry(
+                server_seed=bytes.fromhex(row.seed),
+                commitment=row.commitment,
+                room=room_id,
+                seq=seq,
+                nonce=row.nonce,
+                prev=row.last_hash,
+                text=rolling.log_text(text, at_room.system),
+                roller=member.name,
+                visibility=visibility,
+                client_seed=client_seed,
+                at=at,
+                read=faces,
+                extra=None if label is None else {"label": label},
+                extra_shown={"member": member.id},
+            )
         except DiceError as error:
-            raise Problem.from_dice(error) from None
+            raise Problem.from_dice(rolling.as_typed(error, text, at_room.system)) from None
+        nonce: int | None = None if faces is not None else row.nonce
+        opening = logged.opening
         record = RollRecord(
             room_id, seq, member.id, member.name, visibility, row.epoch, row.commitment, nonce,
-            client_seed, text, label, faces, result, now(), None, "", None,
+            client_seed, text, label, faces, logged.roll.to_dict(), at,
+            None if opening is None else opening["salt"], logged.hash, None,
+            logged.entry, opening,
         )  # fmt: skip
-        entry = log_entry(record)
-        if record.hidden:
-            record.salt = fair.new_salt()
-            chained = fair.placeholder(entry, record.salt)
-        else:
-            chained = entry
-        record.hash = fair.chain(row.last_hash, chained)
         connection.execute(
             insert(rolls).values(
                 room_id=room_id, seq=seq, member_id=member.id, name=member.name,
                 visibility=visibility, epoch=row.epoch, commitment=row.commitment, nonce=nonce,
                 client_seed=client_seed, text=text, label=label,
-                faces=None if faces is None else json.dumps(faces), result=json.dumps(result),
-                at=record.at, salt=record.salt, hash=record.hash,
+                faces=None if faces is None else json.dumps(faces),
+                result=json.dumps(record.result), at=record.at, salt=record.salt,
+                hash=record.hash, entry=json.dumps(logged.entry, ensure_ascii=False),
+                opening=None if opening is None else json.dumps(opening, ensure_ascii=False),
             )
         )  # fmt: skip
         connection.execute(
@@ -198,22 +208,14 @@ def _notify(connection: Connection, payload: str) -> None:
     )
 
 
-def log_entry(record: RollRecord) -> dict[str, Any]:
-    fields = {
-        "seq": record.seq, "at": record.at, "member": record.member, "name": record.name,
-        "text": record.text, "label": record.label, "visibility": record.visibility,
-        "client_seed": record.client_seed, "nonce": record.nonce,
-        "commitment": record.commitment, "by_hand": record.faces is not None,
-    }  # fmt: skip
-    return fair.entry(fields, record.result)
-
-
 def _record(row: Row[Any]) -> RollRecord:
     return RollRecord(
         row.room_id, row.seq, row.member_id, row.name, row.visibility, row.epoch, row.commitment,
         row.nonce, row.client_seed, row.text, row.label,
         None if row.faces is None else json.loads(row.faces), json.loads(row.result), row.at,
         row.salt, row.hash, row.verified,
+        None if row.entry is None else json.loads(row.entry),
+        None if row.opening is None else json.loads(row.opening),
     )  # fmt: skip
 
 
@@ -323,7 +325,3 @@ def seed_list(db: Database, room_id: str) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
-
-
-def revealed_epochs(seed_rows: Sequence[dict[str, Any]]) -> set[int]:
-    return {row["epoch"] for row in seed_rows if row["server_seed"] is not None}
