@@ -1,6 +1,8 @@
-"""What the commands of the ``fudgedice`` CLI share: bad input shown as a
-message with its exit code, results as JSON or as text for people, and the
-bound and summary of an ``-n`` run of rolls (with or without a session)."""
+"""What the commands of the ``fudgedice`` CLI share: each command one request
+of the work budget, bad input shown as a message with its exit code, results
+as JSON or as text for people, the bound and summary of an ``-n`` run of rolls
+(with or without a session), and the hint for a roll the shell split at its
+spaces (``read d6: 3D+1 4 2``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from . import budget
+from .api import program_with_table
 from .budget import within_budget
 from .dice.program import ROLL_DIE_WORK, Program
 from .errors import DiceError, LimitError
@@ -85,4 +88,46 @@ def run_summary(totals: list[int]) -> str:
     return (
         f"{len(totals)} rolls: {', '.join(map(str, totals))} "
         f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
+    )
+
+
+def unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
+    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. Say
+    to quote it when the form and the words after it make a roll whose
+    remaining faces read, or, when the form alone is no roll, any longer roll."""
+    try:
+        program_with_table(form, d100_table)
+        form_is_a_roll = True
+    except DiceError:
+        form_is_a_roll = False
+    found: tuple[str, tuple[str, ...]] | None = None
+    # a roll has at most max_terms words and max_text characters: only so
+    # many of the words after the form can belong to it
+    longest = len(form)
+    most = 0
+    for word in dice[: DEFAULT_LIMITS.max_terms]:
+        longest += 1 + len(word)
+        if longest > DEFAULT_LIMITS.max_text:
+            break
+        most += 1
+    for taken in range(most, 0, -1):
+        whole = " ".join((form, *dice[:taken]))
+        try:
+            program = program_with_table(whole, d100_table)
+        except DiceError:
+            continue
+        try:
+            program.read(list(dice[taken:]))
+        except DiceError:
+            if found is None and not form_is_a_roll:
+                found = (whole, dice[taken:])
+            continue
+        found = (whole, dice[taken:])
+        break
+    if found is None:
+        return None
+    whole, faces = found
+    return DiceError(
+        f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
+        hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
     )
