@@ -2,7 +2,10 @@
 
 Handlers that touch the database are plain functions: FastAPI runs them on
 its worker threads, so a commit never stalls the event loop that carries the
-live feed.
+live feed. A roll is the exception, being the request a table makes most: it
+is checked on the event loop from what the process keeps in memory (who the
+token belongs to, the roll text's program) and handed to the writer, which
+commits the rolls waiting together (:mod:`.writer`).
 """
 
 from __future__ import annotations
@@ -17,24 +20,27 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ..errors import DiceError
 from . import exports, fair, rolling, store
+from .caches import Members, Programs
 from .db import Database
+from .feed import EventStream, live_feed
 from .guards import BodyLimit, RateLimit
 from .live import Event, Hub, Listener
-from .problems import Problem, unauthorized, unprocessable
-from .records import Member, RollRecord, Room, Visibility
+from .problems import Problem, not_found, unauthorized, unprocessable
+from .records import Member, RollRecord, RollRequest, Room, Visibility
+from .writer import Writer
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
 KEEP_ALIVE = 15.0
-"""Seconds of silence after which the live feed sends a comment line, so that
-proxies keep the connection and a vanished client is noticed."""
+"""Seconds between the comment lines the live feed sends, so that proxies
+keep the connection and a vanished client is noticed."""
 
 
 Auth = Annotated[str | None, Header()]
@@ -67,25 +73,35 @@ class NewRoll(BaseModel):
 def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) -> FastAPI:
     hub = Hub()
     limiter = RateLimit(rolls_per_second, burst)
+    known, programs = Members(), Programs()
+    programs.load("4dF", "fudge")  # builds the parser once, before requests race to
 
-    async def fetch(room: str, seq: int) -> RollRecord | None:
-        return await run_in_threadpool(store.roll_at, db, room, seq)
+    async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
+        return await run_in_threadpool(
+            functools.partial(store.list_rolls, db, room, after=first - 1, limit=last - first + 1)
+        )
 
     async def revealed(room: str) -> dict[str, Any]:
         seeds = await run_in_threadpool(store.seed_list, db, room)
         return {"seeds": seeds}
 
     listener = Listener(db, hub, fetch, revealed) if db.postgres else None
+    # PostgreSQL's NOTIFY brings each commit back to every process, this one too
+    writer = Writer(db, (lambda _: None) if db.postgres else hub.publish_rolls)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        writer.start()
+        ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
         if listener is not None:
             listener.start()
             await listener.ready.wait()
         yield
         if listener is not None:
             await listener.stop()
+        ticking.cancel()
+        await writer.stop()
 
     app = FastAPI(
         title="fudgedice table",
@@ -148,28 +164,40 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         member, token = store.join(db, room, rolling.name(body.name))
         return {"member": member.id, "name": member.name, "token": token, "gm": False}
 
+    async def known_member(room: str, authorization: str | None) -> tuple[Member, str]:
+        """The member whose token this is and the room's system, from memory
+        once seen; answered as :func:`store.authenticate` answers."""
+        scheme, _, given = (authorization or "").partition(" ")
+        if authorization is not None and scheme.lower() != "bearer":
+            raise unauthorized("the Authorization header is 'Bearer TOKEN'")
+        wanted = store.token_hash(given.strip()) if given.strip() else None
+        seen = None if wanted is None else known.get(wanted)
+        if seen is None:
+            found, me = await run_in_threadpool(member_of, room, authorization)
+            assert wanted is not None  # without a token, member_of refused
+            known.put(wanted, me, found.system)
+            return me, found.system
+        if seen[0].room != room:
+            raise not_found()  # a token of another room: as store.authenticate says
+        return seen
+
     @app.post("/api/rooms/{room}/rolls", status_code=201)
-    def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
-        found, me = member_of(room, authorization)
+    async def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
+        me, system = await known_member(room, authorization)
         if body.visibility == "secret" and not me.gm:
             raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
         label = (
             None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
         )
         faces = rolling.faces(body.faces)
+        seed = rolling.client_seed(body.client_seed)
         limiter.take(me.id)
-        record = store.add_roll(
-            db,
-            found,
-            me,
-            body.text,
-            body.visibility,
-            label,
-            rolling.client_seed(body.client_seed),
-            faces,
+        program = programs.get(body.text, system)
+        if program is None:  # a text not seen yet: read on a worker thread
+            program = await run_in_threadpool(programs.load, body.text, system)
+        record = await writer.roll(
+            RollRequest(room, me, program, body.text, body.visibility, label, seed, faces)
         )
-        if not db.postgres:  # PostgreSQL's NOTIFY brings it back to every process
-            hub.publish_threadsafe(room, Event("roll", record))
         return Response(record.full_json, 201, media_type="application/json")
 
     @app.get("/api/rooms/{room}/rolls")
@@ -242,60 +270,13 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         token: str | None = None,
         after: Annotated[int | None, Query(ge=0)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
-    ) -> StreamingResponse:
+    ) -> EventStream:
         found, me = await run_in_threadpool(member_of, room, authorization, token)
         if after is None:
             after = (
                 int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
             )
-        watcher = hub.watch(room)
-
-        async def catch_up(last: int, before: int | None = None) -> AsyncIterator[RollRecord]:
-            """The rolls after ``last`` (and before ``before``) from the database."""
-            while True:
-                page = await run_in_threadpool(
-                    functools.partial(store.list_rolls, db, room, after=last, limit=PAGE_LIMIT)
-                )
-                for record in page:
-                    if before is not None and record.seq >= before:
-                        return
-                    yield record
-                    last = record.seq
-                if len(page) < PAGE_LIMIT:
-                    return
-
-        async def frames() -> AsyncIterator[str]:
-            last = after
-            try:
-                async for record in catch_up(last):
-                    last = record.seq
-                    yield _roll_frame(record, me)
-                yield f"event: ready\ndata: {json.dumps({'last_seq': last})}\n\n"
-                while True:
-                    try:
-                        event = await asyncio.wait_for(watcher.queue.get(), KEEP_ALIVE)
-                    except TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if event.kind == "reveal":
-                        yield f"event: reveal\ndata: {json.dumps(event.data)}\n\n"
-                        continue
-                    rolled = event.roll
-                    if rolled is not None and rolled.seq <= last:
-                        continue
-                    gap = event.kind == "resync" or (rolled is not None and rolled.seq > last + 1)
-                    if gap:
-                        async for missed in catch_up(last, None if rolled is None else rolled.seq):
-                            last = missed.seq
-                            yield _roll_frame(missed, me)
-                    if rolled is not None:
-                        last = rolled.seq
-                        yield _roll_frame(rolled, me)
-            finally:
-                hub.leave(watcher)
-
-        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(frames(), media_type="text/event-stream", headers=headers)
+        return live_feed(db, hub, room, me, after)
 
     @app.get("/api/odds")
     def odds(text: str, system: str = "fudge") -> Response:
@@ -325,7 +306,3 @@ CSP = (
     "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 """The page runs no script from elsewhere and loads no image from elsewhere."""
-
-
-def _roll_frame(record: RollRecord, viewer: Member) -> str:
-    return f"id: {record.seq}\nevent: roll\ndata: {record.json_for(viewer)}\n\n"

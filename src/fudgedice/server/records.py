@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ..dice.program import Program
 
 Visibility = Literal["public", "gm", "self", "secret"]
 VISIBILITIES: tuple[Visibility, ...] = ("public", "gm", "self", "secret")
@@ -36,6 +39,21 @@ class Room:
     commitment: str
     last_seq: int
     created_at: str
+
+
+@dataclass(frozen=True, eq=False)
+class RollRequest:
+    """A roll asked for and checked, waiting for its room's next ``seq``."""
+
+    room: str
+    member: Member
+    program: Program
+    text: str
+    visibility: Visibility
+    label: str | None
+    client_seed: str
+    faces: list[str] | None
+    """Dice rolled by hand, to be read instead of drawn."""
 
 
 @dataclass(eq=False)
@@ -110,6 +128,18 @@ class RollRecord:
     @cached_property
     def placeholder_json(self) -> str:
         return json.dumps(self.placeholder(), ensure_ascii=False)
+
+    @cached_property
+    def full_frame(self) -> bytes:
+        """The roll as one event of the live feed (Server-Sent Events)."""
+        return f"id: {self.seq}\nevent: roll\ndata: {self.full_json}\n\n".encode()
+
+    @cached_property
+    def placeholder_frame(self) -> bytes:
+        return f"id: {self.seq}\nevent: roll\ndata: {self.placeholder_json}\n\n".encode()
+
+    def frame_for(self, viewer: Member) -> bytes:
+        return self.full_frame if self.visible_to(viewer) else self.placeholder_frame
 
     def for_viewer(self, viewer: Member) -> dict[str, Any]:
         return self.full() if self.visible_to(viewer) else self.placeholder()

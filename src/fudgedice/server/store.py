@@ -1,4 +1,5 @@
-"""The table's reads and writes: rooms, members, rolls, reveals.
+"""The table's reads and writes: rooms, members, rolls, reveals (rolls are
+written by :mod:`.writer`).
 
 Every write that gives a roll its ``seq`` and nonce holds the room (see
 :mod:`.db`) from reading ``last_seq`` to the commit, and the API answers 201
@@ -21,7 +22,7 @@ from ..errors import DiceError
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
 from .problems import Problem, not_found, unauthorized
-from .records import Member, RollRecord, Room, Visibility
+from .records import Member, RollRecord, Room
 from .schema import members, rolls, rooms, seeds
 
 
@@ -77,7 +78,7 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     token = _new_token()
     member = Member(secrets.token_urlsafe(6), room_id, name, False)
     with db.write() as connection:
-        if _room_row(connection, room_id) is None:
+        if room_row(connection, room_id) is None:
             raise not_found()
         count = len(
             connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all()
@@ -88,7 +89,7 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     return member, token
 
 
-def _room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:
+def room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:
     query = select(rooms).where(rooms.c.id == room_id)
     return connection.execute(query.with_for_update() if lock else query).first()
 
@@ -101,7 +102,7 @@ def _room(row: Row[Any]) -> Room:
 
 def room(db: Database, room_id: str) -> Room:
     with db.read() as connection:
-        row = _room_row(connection, room_id)
+        row = room_row(connection, room_id)
     if row is None:
         raise not_found()
     return _room(row)
@@ -111,7 +112,7 @@ def authenticate(db: Database, room_id: str, token: str | None) -> tuple[Room, M
     """The room and the member whose token this is: 404 for an unknown room or
     a token of another room, 401 for a missing or unknown token."""
     with db.read() as connection:
-        row = _room_row(connection, room_id)
+        row = room_row(connection, room_id)
         if row is None:
             raise not_found()
         if not token:
@@ -133,65 +134,7 @@ def room_members(db: Database, room_id: str) -> list[Member]:
     return [Member(row.id, row.room_id, row.name, row.gm) for row in rows]
 
 
-def add_roll(
-    db: Database,
-    at_room: Room,
-    member: Member,
-    text: str,
-    visibility: Visibility,
-    label: str | None,
-    client_seed: str,
-    faces: list[str] | None,
-) -> RollRecord:
-    """Roll (or read the faces given) and append the roll to the room's log."""
-    room_id = at_room.id
-    program = rolling.program(text, at_room.system)
-    with db.write() as connection:
-        row = _room_row(connection, room_id, lock=True)
-        if row is None:
-            raise not_found()
-        seq = row.last_seq + 1
-        try:
-            if faces is None:
-                nonce: int | None = row.nonce
-                context = fair.context(room_id, client_seed, row.nonce)
-                result = fair.roll(program, bytes.fromhex(row.seed), context).to_dict()
-            else:
-                nonce = None
-                result = program.read(faces).to_dict()
-        except DiceError as error:
-            raise Problem.from_dice(error) from None
-        record = RollRecord(
-            room_id, seq, member.id, member.name, visibility, row.epoch, row.commitment, nonce,
-            client_seed, text, label, faces, result, now(), None, "", None,
-        )  # fmt: skip
-        entry = log_entry(record)
-        if record.hidden:
-            record.salt = fair.new_salt()
-            chained = fair.placeholder(entry, record.salt)
-        else:
-            chained = entry
-        record.hash = fair.chain(row.last_hash, chained)
-        connection.execute(
-            insert(rolls).values(
-                room_id=room_id, seq=seq, member_id=member.id, name=member.name,
-                visibility=visibility, epoch=row.epoch, commitment=row.commitment, nonce=nonce,
-                client_seed=client_seed, text=text, label=label,
-                faces=None if faces is None else json.dumps(faces), result=json.dumps(result),
-                at=record.at, salt=record.salt, hash=record.hash,
-            )
-        )  # fmt: skip
-        connection.execute(
-            update(rooms)
-            .where(rooms.c.id == room_id)
-            .values(last_seq=seq, last_hash=record.hash, nonce=row.nonce + (faces is None))
-        )
-        if db.postgres:
-            _notify(connection, f"roll {room_id} {seq}")
-    return record
-
-
-def _notify(connection: Connection, payload: str) -> None:
+def notify(connection: Connection, payload: str) -> None:
     """Delivered to every listening process when the transaction commits."""
     connection.exec_driver_sql(
         f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload}
@@ -240,21 +183,13 @@ def list_rolls(
     return sorted(found, key=lambda record: record.seq)
 
 
-def roll_at(db: Database, room_id: str, seq: int) -> RollRecord | None:
-    with db.read() as connection:
-        row = connection.execute(
-            select(rolls).where(rolls.c.room_id == room_id, rolls.c.seq == seq)
-        ).first()
-    return None if row is None else _record(row)
-
-
 def reveal(db: Database, room_id: str) -> dict[str, Any]:
     """Publish the current seed, mark each of its rolls verified or not, and
     commit to a new seed (the nonce starts again at 0)."""
     fresh = fair.new_server_seed()
     next_commitment = fair.commitment(fresh)
     with db.write() as connection:
-        row = _room_row(connection, room_id, lock=True)
+        row = room_row(connection, room_id, lock=True)
         if row is None:
             raise not_found()
         seed = bytes.fromhex(row.seed)
@@ -284,7 +219,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
             .values(epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment, nonce=0)
         )
         if db.postgres:
-            _notify(connection, f"reveal {room_id} {row.epoch}")
+            notify(connection, f"reveal {room_id} {row.epoch}")
     return {
         "server_seed": seed.hex(),
         "commitment": row.commitment,

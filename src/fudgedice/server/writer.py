@@ -1,0 +1,224 @@
+"""The one writer of rolls in a process: a group commit.
+
+Requests hand their checked roll (a :class:`RollRequest`) to the writer's
+thread and wait. The thread takes every roll waiting, holds their rooms in one
+transaction, draws each roll in arrival order (its room's next ``seq`` and
+nonce), writes them all and commits once; only then is each request answered.
+One commit for many rolls is what lets SQLite, with its single write lock,
+keep up with a busy table: the cost of a transaction is shared, and the rooms
+stay held only as long as the draws take. A roll that fails (its text asks for
+more than the engine allows) is refused alone; if the commit fails, every roll
+of the batch is refused and none is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+
+from ..errors import DiceError
+from . import fair
+from .db import Database
+from .problems import Problem, not_found
+from .records import RollRecord, RollRequest
+from .schema import rolls, rooms
+from .store import log_entry, notify, now
+
+log = logging.getLogger("fudgedice.server")
+
+MAX_BATCH = 256
+"""Rolls committed together at most: a bound on how long rooms stay held."""
+
+Outcome = RollRecord | Problem
+Committed = Callable[[list[RollRecord]], None]
+"""Called on the event loop with the rolls of each commit, in ``seq`` order."""
+
+
+@dataclass
+class _Waiting:
+    request: RollRequest
+    future: asyncio.Future[RollRecord]
+
+
+class Writer:
+    """Commits the rolls of one process, many to a transaction."""
+
+    def __init__(self, db: Database, committed: Committed) -> None:
+        self.db = db
+        self.committed = committed
+        self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
+        self._thread.start()
+
+    async def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            await asyncio.to_thread(self._thread.join, 10)
+
+    async def roll(self, request: RollRequest) -> RollRecord:
+        """The roll, once committed; or the :class:`Problem` that refused it."""
+        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
+        self._queue.put(_Waiting(request, future))
+        return await future
+
+    def _run(self) -> None:
+        while (first := self._queue.get()) is not None:
+            batch = [first]
+            stopping = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    waiting = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stopping = True
+                    break
+                batch.append(waiting)
+            try:
+                outcomes = append_rolls(self.db, [waiting.request for waiting in batch])
+            except Exception:  # the commit failed: nothing of the batch is kept
+                log.exception("rolls could not be stored")
+                refused = Problem(503, "the roll could not be stored: try again")
+                outcomes = [refused] * len(batch)
+            assert self._loop is not None
+            self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
+            if stopping:
+                return
+
+    def _settle(self, batch: list[_Waiting], outcomes: list[Outcome]) -> None:
+        """On the event loop: answer each request, then hand on what was kept."""
+        kept = []
+        for waiting, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, RollRecord):
+                kept.append(outcome)
+            if waiting.future.done():  # its request was cancelled: the roll is kept all the same
+                continue
+            if isinstance(outcome, Problem):
+                waiting.future.set_exception(outcome)
+            else:
+                waiting.future.set_result(outcome)
+        if kept:
+            self.committed(kept)
+
+
+@dataclass
+class _Room:
+    """A room's row while the batch holds it, advanced roll by roll."""
+
+    id: str
+    epoch: int
+    seed: bytes
+    commitment: str
+    nonce: int
+    last_seq: int
+    last_hash: str
+    first_seq: int = 0
+
+
+def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
+    """Draw and store the rolls in one transaction; the outcome of each in order."""
+    wanted = sorted({request.room for request in requests})
+    with db.write() as connection:
+        # rooms are locked in the order of their ids, so that two processes
+        # on one PostgreSQL never wait for each other in a circle
+        query = select(rooms).where(rooms.c.id.in_(wanted)).order_by(rooms.c.id)
+        held = {
+            row.id: _Room(
+                row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
+                row.last_seq, row.last_hash, row.last_seq + 1,
+            )
+            for row in connection.execute(query.with_for_update())
+        }  # fmt: skip
+        outcomes: list[Outcome] = []
+        for request in requests:
+            room = held.get(request.room)
+            try:
+                if room is None:
+                    raise not_found()
+                outcomes.append(_draw(room, request))
+            except Problem as problem:
+                outcomes.append(problem)
+        records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
+        if records:
+            connection.execute(insert(rolls), [_row(record) for record in records])
+            advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+            connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+            if db.postgres:
+                for room in advanced:
+                    notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+    return outcomes
+
+
+_ADVANCE = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("room_id"))
+    .values(
+        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
+    )
+)
+
+
+def _advance(room: _Room) -> dict[str, Any]:
+    return {
+        "room_id": room.id,
+        "to_seq": room.last_seq,
+        "to_hash": room.last_hash,
+        "to_nonce": room.nonce,
+    }
+
+
+def _draw(room: _Room, request: RollRequest) -> RollRecord:
+    """The room's next roll: drawn from its seed (or read from the faces given)
+    and chained to its log."""
+    try:
+        if request.faces is None:
+            nonce: int | None = room.nonce
+            context = fair.context(room.id, request.client_seed, room.nonce)
+            result = fair.roll(request.program, room.seed, context).to_dict()
+        else:
+            nonce = None
+            result = request.program.read(request.faces).to_dict()
+    except DiceError as error:
+        raise Problem.from_dice(error) from None
+    member = request.member
+    record = RollRecord(
+        room.id, room.last_seq + 1, member.id, member.name, request.visibility, room.epoch,
+        room.commitment, nonce, request.client_seed, request.text, request.label, request.faces,
+        result, now(), None, "", None,
+    )  # fmt: skip
+    entry = log_entry(record)
+    if record.hidden:
+        record.salt = fair.new_salt()
+        chained = fair.placeholder(entry, record.salt)
+    else:
+        chained = entry
+    record.hash = fair.chain(room.last_hash, chained)
+    room.last_seq = record.seq
+    room.last_hash = record.hash
+    room.nonce += nonce is not None
+    return record
+
+
+def _row(record: RollRecord) -> dict[str, Any]:
+    return {
+        "room_id": record.room, "seq": record.seq, "member_id": record.member,
+        "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
+        "commitment": record.commitment, "nonce": record.nonce,
+        "client_seed": record.client_seed, "text": record.text, "label": record.label,
+        "faces": None if record.faces is None else json.dumps(record.faces),
+        "result": json.dumps(record.result), "at": record.at, "salt": record.salt,
+        "hash": record.hash,
+    }  # fmt: skip
