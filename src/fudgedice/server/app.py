@@ -21,19 +21,19 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ..errors import DiceError
-from . import exports, fair, rolling, store
-from .caches import Members, Programs
+from . import exports, fair, making, rolling, store
+from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
 from .guards import BodyLimit, RateLimit
 from .live import Event, Hub, Listener
-from .problems import Problem, not_found, unauthorized, unprocessable
-from .records import Member, RollRecord, RollRequest, Room, Visibility
+from .making import Rolls
+from .problems import Problem
+from .records import Member, RollRecord, Room
 from .writer import Writer
 
 PAGE_LIMIT = 500
@@ -47,34 +47,8 @@ Auth = Annotated[str | None, Header()]
 """``Authorization: Bearer TOKEN``."""
 
 
-class NewRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str
-    system: str | None = None
-    gm_name: str = "GM"
-
-
-class NewMember(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str
-
-
-class NewRoll(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    text: str
-    visibility: Visibility = "public"
-    label: str | None = None
-    client_seed: str | None = None
-    faces: list[str] | None = None
-    """Dice rolled by hand, as written (``["+", "0", "-", "+"]``): the roll is
-    read from them instead of drawn from the room's seed."""
-
-
 def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) -> FastAPI:
     hub = Hub()
-    limiter = RateLimit(rolls_per_second, burst)
-    known, programs = Members(), Programs()
-    programs.load("4dF", "fudge")  # builds the parser once, before requests race to
 
     async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
         return await run_in_threadpool(
@@ -88,6 +62,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     listener = Listener(db, hub, fetch, revealed) if db.postgres else None
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too
     writer = Writer(db, (lambda _: None) if db.postgres else hub.publish_rolls)
+    rolls = Rolls(db, writer, RateLimit(rolls_per_second, burst))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -119,10 +94,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = f"{where}: {first.get('msg', 'malformed')}" if where else first.get("msg", "")
-        return JSONResponse(unprocessable(message or "malformed request").body(), 422)
+        return JSONResponse(malformed(error.errors()).body(), 422)
 
     @app.exception_handler(HTTPException)
     async def _http(_: Request, error: HTTPException) -> JSONResponse:
@@ -131,12 +103,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     def member_of(
         room: str, authorization: str | None, token: str | None = None
     ) -> tuple[Room, Member]:
-        given = token
-        if authorization is not None:
-            scheme, _, given = authorization.partition(" ")
-            if scheme.lower() != "bearer":
-                raise unauthorized("the Authorization header is 'Bearer TOKEN'")
-        return store.authenticate(db, room, given.strip() if given else None)
+        return making.member_of(db, room, authorization, token)
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
@@ -164,41 +131,18 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         member, token = store.join(db, room, rolling.name(body.name))
         return {"member": member.id, "name": member.name, "token": token, "gm": False}
 
-    async def known_member(room: str, authorization: str | None) -> tuple[Member, str]:
-        """The member whose token this is and the room's system, from memory
-        once seen; answered as :func:`store.authenticate` answers."""
-        scheme, _, given = (authorization or "").partition(" ")
-        if authorization is not None and scheme.lower() != "bearer":
-            raise unauthorized("the Authorization header is 'Bearer TOKEN'")
-        wanted = store.token_hash(given.strip()) if given.strip() else None
-        seen = None if wanted is None else known.get(wanted)
-        if seen is None:
-            found, me = await run_in_threadpool(member_of, room, authorization)
-            assert wanted is not None  # without a token, member_of refused
-            known.put(wanted, me, found.system)
-            return me, found.system
-        if seen[0].room != room:
-            raise not_found()  # a token of another room: as store.authenticate says
-        return seen
-
-    @app.post("/api/rooms/{room}/rolls", status_code=201)
     async def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
-        me, system = await known_member(room, authorization)
-        if body.visibility == "secret" and not me.gm:
-            raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
-        label = (
-            None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
-        )
-        faces = rolling.faces(body.faces)
-        seed = rolling.client_seed(body.client_seed)
-        limiter.take(me.id)
-        program = programs.get(body.text, system)
-        if program is None:  # a text not seen yet: read on a worker thread
-            program = await run_in_threadpool(programs.load, body.text, system)
-        record = await writer.roll(
-            RollRequest(room, me, program, body.text, body.visibility, label, seed, faces)
-        )
+        record = await rolls.make(room, body, authorization)
         return Response(record.full_json, 201, media_type="application/json")
+
+    # documented from make_roll's signature; served by rolls.handle (making.py)
+    app.router.add_api_route(
+        "/api/rooms/{room}/rolls",
+        make_roll,
+        methods=["POST"],
+        status_code=201,
+        route_class_override=rolls.route_class(),
+    )
 
     @app.get("/api/rooms/{room}/rolls")
     def list_rolls(
