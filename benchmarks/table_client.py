@@ -83,8 +83,9 @@ class Connection:
             self.close()
         return status, data
 
-    async def events(self, path: str, token: str) -> AsyncIterator[tuple[str, str, str]]:
-        """The (event, id, data) of a Server-Sent Events stream, as they come."""
+    async def feed(self, path: str, token: str) -> AsyncIterator[str]:
+        """A Server-Sent Events stream as it comes: whole events only, as many
+        to a string as arrived together (the reader picks out what it needs)."""
         if self.writer is None:
             await self.open()
         try:
@@ -95,18 +96,10 @@ class Connection:
             pending = ""
             async for chunk in self._chunks():
                 pending += chunk
-                *complete, pending = pending.split("\n\n")
-                for block in complete:
-                    event, ident, data = "message", "", ""
-                    for line in block.split("\n"):
-                        if line.startswith("event: "):
-                            event = line[7:]
-                        elif line.startswith("id: "):
-                            ident = line[4:]
-                        elif line.startswith("data: "):
-                            data = line[6:]
-                    if data:
-                        yield event, ident, data
+                end = pending.rfind("\n\n") + 2
+                if end > 1:
+                    yield pending[:end]
+                    pending = pending[end:]
         except (asyncio.IncompleteReadError, ConnectionError) as error:
             raise Closed(str(error)) from None
         finally:

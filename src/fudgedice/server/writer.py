@@ -132,15 +132,12 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
     """Draw and store the rolls in one transaction; the outcome of each in order."""
     wanted = sorted({request.room for request in requests})
     with db.write() as connection:
-        # rooms are locked in the order of their ids, so that two processes
-        # on one PostgreSQL never wait for each other in a circle
-        query = select(rooms).where(rooms.c.id.in_(wanted)).order_by(rooms.c.id)
         held = {
             row.id: _Room(
                 row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
                 row.last_seq, row.last_hash, row.last_seq + 1,
             )
-            for row in connection.execute(query.with_for_update())
+            for row in connection.execute(_HOLD, {"ids": wanted})
         }  # fmt: skip
         outcomes: list[Outcome] = []
         for request in requests:
@@ -153,7 +150,7 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
                 outcomes.append(problem)
         records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
         if records:
-            connection.execute(insert(rolls), [_row(record) for record in records])
+            connection.execute(_INSERT, [_row(record) for record in records])
             advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
             connection.execute(_ADVANCE, [_advance(room) for room in advanced])
             if db.postgres:
@@ -162,6 +159,16 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
     return outcomes
 
 
+# The statements are built once: building them anew took longer than running them.
+_HOLD = (
+    select(rooms)
+    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
+    # rooms are locked in the order of their ids, so that two processes on
+    # one PostgreSQL never wait for each other in a circle
+    .order_by(rooms.c.id)
+    .with_for_update()
+)
+_INSERT = insert(rolls)
 _ADVANCE = (
     update(rooms)
     .where(rooms.c.id == bindparam("room_id"))
