@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint bench bench-table fuzz serve postgres clean
+.PHONY: demo test lint bench bench-table fuzz serve postgres chromium screenshot clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -34,19 +34,33 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks fuzz
 	$(BIN)/mypy
 
-test: lint postgres
+test: lint postgres chromium
 	$(BIN)/pytest
 
 # The table: http://127.0.0.1:8000/ (make serve ARGS="--port 8080 --db postgresql://...")
 serve: $(STAMP)
 	$(BIN)/fudgedice serve $(ARGS)
 
+# Installs Debian packages (as root, or through sudo); used only when one is missing.
+APT_INSTALL = SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq
+
 # The table's tests start a PostgreSQL server of their own: Debian's postgresql,
-# installed here unless it already is (as root, or through sudo).
+# installed here unless it already is.
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; }
+		$(APT_INSTALL) postgresql; }
+
+# The page's tests drive Debian's chromium through Playwright (never a browser
+# download): installed here unless it already is.
+chromium:
+	@[ -x /usr/bin/chromium ] || { $(APT_INSTALL) chromium; }
+
+# The README's pictures of the page (docs/table.png, docs/table-phone.png), taken
+# from the current code by a test of the page, then copied from its artifacts.
+screenshot: $(STAMP) chromium
+	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py
+	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png docs/
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh

@@ -67,6 +67,11 @@ def _icepool_check(dice: int, pips: int, difficulty: int) -> object:
     return die.probability(">=", difficulty), die
 
 
+def _icepool_cp_check(dice: int, cp: int, difficulty: int) -> object:
+    die = _side(dice, 0, cp=cp, exploding=1 + cp)
+    return die.probability(">=", difficulty), die
+
+
 def _icepool_opposed(left: tuple[int, int], right: tuple[int, int]) -> object:
     return _side(*left, exploding=2) - _side(*right, exploding=2)
 
@@ -99,6 +104,32 @@ CASES = [
         SMALL,
     ),
     ("d6: 30D fast", _ours("d6: 30D fast"), partial(_icepool_fast, 30), SMALL),
+    # OpenD6 (issue 12): multiple actions cost dice before anything else, a
+    # check names its result points' degree, damage against resistance its wound
+    (
+        "d6: 5D+1 actions=3 vs 10",
+        _ours("d6: 5D+1 actions=3 vs 10"),
+        partial(_icepool_check, 3, 1, 10),
+        SMALL,
+    ),
+    (
+        "d6: 3D cp2 cpcap=2 vs 12",
+        _ours("d6: 3D cp2 cpcap=2 vs 12"),
+        partial(_icepool_cp_check, 3, 2, 12),
+        SMALL,
+    ),
+    (
+        "d6: 5D+1 dmg 3D+2",
+        _ours("d6: 5D+1 dmg 3D+2"),
+        partial(_icepool_opposed, (5, 1), (3, 2)),
+        SMALL,
+    ),
+    (
+        "d6: 4D+2 opp 3D+1 ties=meet",
+        _ours("d6: 4D+2 opp 3D+1 ties=meet"),
+        partial(_icepool_opposed, (4, 2), (3, 1)),
+        SMALL,
+    ),
     ("d6: 100D", _ours("d6: 100D"), partial(_side, 100, 0), BIG),
     (
         "d6: 100D crit=cancel",
@@ -141,7 +172,9 @@ def main() -> None:
         die = result[1] if isinstance(result, tuple) else result
         odds = ours()
         assert isinstance(odds, fudgedice.Odds)
-        gap = _agree(odds, die) if "vs" not in name else _agree(fudgedice.odds("d6: 4D+2"), die)
+        # a check's icepool die is the code's total: compare it with the code alone
+        code = name.split(" vs ")[0]
+        gap = _agree(odds, die) if "vs" not in name else _agree(fudgedice.odds(code), die)
         if isinstance(result, tuple):
             gap = max(gap, abs(float(odds.events["success"] - Fraction(result[0]))))
         print(f"{name:24} largest difference {gap:.1e}")

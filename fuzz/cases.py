@@ -68,6 +68,12 @@ SEED_ROLLS = (
     "1000dF!",
     "50d10!!kh3",
     "d6: 100D cp5 crit=cancel opp 100D",
+    "fate: Good+2 vs Great",
+    "fate: Good reroll2=tie opp Fair",
+    "fatecondensed: Catastrophic reroll=style vs Fair",
+    "d6: 5D+1 dmg 3D+2",
+    "d6: 5D+1 actions=3 cp2 cpcap=2 vs Moderate",
+    "d6: 4D+2 opp 3D+1 ties=meet",
 )
 
 SYSTEM = re.compile(r"\s*([A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*)\s*:")

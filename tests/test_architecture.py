@@ -370,6 +370,7 @@ THREAD_CASES = (
     ThreadCase("power: 4dF+2 adv vs 3", "+ - 0 +"),
     ThreadCase("3d6fudge: Good opp Great", "1 2 3 4 5 6"),
     ThreadCase("d6: 4D+2 vs Moderate", "3 4 5 w6 w2"),
+    ThreadCase("fate: Good reroll vs Great", "- - 0 0 + 0 0 +"),
 )
 
 _THREADS_SCRIPT = """

@@ -28,7 +28,7 @@ from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import suggest
-from .language.tree import Expression
+from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .results.roll import Roll
@@ -79,6 +79,15 @@ class Dice:
                 position=expression.system_position,
                 hint=suggest(expression.system, list(self.systems))
                 or f"systems: {', '.join(self.systems)}",
+            )
+        if isinstance(expression.check, Damage) and not system.damage:
+            # systems that read only 'vs' and 'opp' must never take 'dmg' for either
+            written = re.search(r"\bdmg\b", text, re.IGNORECASE)
+            raise DiceValueError(
+                "'dmg' rolls damage against resistance, a D6 System roll",
+                text=text,
+                position=written.start() if written else None,
+                hint="write it with the d6: prefix, such as 'd6: 5D+1 dmg 3D+2'",
             )
         try:
             return system.compile(expression, self.vocabulary)

@@ -108,8 +108,8 @@ _d100_table = click.option(
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fudgedice")
 def main() -> None:
-    """Roll, explain and measure the dice of Fudge, Power Fudge, 3d6 Fudge
-    and the D6 System.
+    """Roll, explain and measure the dice of Fudge, Power Fudge, 3d6 Fudge,
+    Fate and the D6 System.
 
     \b
     Examples:
@@ -269,7 +269,8 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
     their number (00 on a d% is 100). For 4dF@4d6 mark the positive and
     negative dice p and n. In the D6 System mark the Wild Die's tosses w
     (w6 w3 for a 6 that exploded into a 3) and Character Point dice c; in an
-    opposed roll the word opp separates the two sides' dice.
+    opposed roll the word opp separates the two sides' dice (dmg or opp in a
+    damage roll). A Fate reroll invoke's four new faces follow the first four.
 
     \b
     Examples:
@@ -281,6 +282,7 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "power: 4dF+2 take0"
       fudgedice read "3d6fudge: Good" 5 2 1
       fudgedice read "d6: 3D+1" 4 2 w6 w3
+      fudgedice read "fate: Good vs Great" + 0 - +
     """
     try:
         result = program_with_table(form, d100_table).read(list(dice))
@@ -355,12 +357,14 @@ def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @_friendly
 def ladder(system: str, as_json: bool) -> None:
-    """Print the ladder of SYSTEM (fudge, power or 3d6fudge; default fudge).
+    """Print the ladder of SYSTEM (fudge, power, 3d6fudge, fate or
+    fatecondensed; default fudge).
 
     \b
     Examples:
       fudgedice ladder
       fudgedice ladder power
+      fudgedice ladder fate
     """
     result = api.ladder(system)
     _show(as_json, result.to_dict, lambda: table_text(result))

@@ -29,6 +29,7 @@ _EXPECTED_NAMES = {
     "FAILURE": "f<=N",
     "VS": "'vs'",
     "OPP": "'opp'",
+    "DMG": "'dmg'",
     "LABEL": "'# label'",
     "TECHNIQUE": "'@' and a technique",
     "SETTING": "an option=value",
@@ -128,14 +129,20 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         message += ": expected " + ", ".join(names)
     word_here = re.match(r"[A-Za-z][A-Za-z0-9_]*", text[position:])
     hint = suggest_other(word_here.group(0), vocabulary) if word_here else None
-    word_before = re.search(r"([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
+    word_before = re.search(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_]*)\s+$", text[:position])
     if hint is None and word_before:
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
         hint = suggest_other(word_before.group(1), vocabulary)
     if hint is None and word_here:
-        if word_here.group(0).lower() in ("vs", "opp"):
-            hint = "a roll has one 'vs' or 'opp', and the options (such as fp or adv) go before it"
-        elif re.search(r"\b(?:vs|opp)\b", text[:position], re.IGNORECASE):
+        check = re.search(r"\b(vs|opp|dmg)\b", text[:position], re.IGNORECASE)
+        if word_here.group(0).lower() in ("vs", "opp", "dmg"):
+            hint = (
+                "a roll has one 'vs' or 'opp' (or a D6 System 'dmg'), and the options "
+                "(such as fp or adv) go before it"
+            )
+        elif check and check.group(1).lower() == "dmg":
+            hint = f"options such as '{word_here.group(0)}' go before 'dmg'"
+        elif check:
             hint = f"options such as '{word_here.group(0)}' go before 'vs' or 'opp'"
     return DiceSyntaxError(message, text=text, position=position, hint=hint)

@@ -21,9 +21,11 @@ from .tree import (
     FUDGE_DIE,
     FUDGE_DIE_1,
     BinOp,
+    Check,
     Compare,
     CompareOp,
     Count,
+    Damage,
     Die,
     Explode,
     Expression,
@@ -123,8 +125,12 @@ class _Builder(Transformer[Token, Expression]):
 
     def phrase(self, items: list[Token]) -> Node:
         for item in items[1:]:
-            if str(item).lower() in ("vs", "opp"):
-                raise self._fail(f"a roll has one 'vs' or 'opp'; this '{item}' is a second", item)
+            if str(item).lower() in ("vs", "opp", "dmg"):
+                raise self._fail(
+                    f"a roll has one 'vs' or 'opp' (or a D6 System 'dmg'); "
+                    f"this '{item}' is a second",
+                    item,
+                )
         return Word(" ".join(str(item) for item in items), position=items[0].start_pos or 0)
 
     def group(self, items: list[Node]) -> Node:
@@ -257,16 +263,21 @@ class _Builder(Transformer[Token, Expression]):
         assert isinstance(other, Side)
         return Opposed(other)
 
-    def start(self, items: list[Token | Side | Versus | Opposed | Node]) -> Expression:
+    def damage(self, items: list[Token | Side]) -> Damage:
+        other = items[1]
+        assert isinstance(other, Side)
+        return Damage(other)
+
+    def start(self, items: list[Token | Side | Check | Node]) -> Expression:
         system = "fudge"
         system_position: int | None = None
         side: Side | None = None
-        check: Versus | Opposed | None = None
+        check: Check | None = None
         label: str | None = None
         for item in items:
             if isinstance(item, Token) and item.type == "VS":
                 continue  # "vs Good" with no side: its target follows
-            if not isinstance(item, (Token, Side, Versus, Opposed)):
+            if not isinstance(item, (Token, Side, Versus, Opposed, Damage)):
                 check = Versus(item)
                 side = Side(Number(0), written=False)
             elif isinstance(item, Token) and item.type == "SYSTEM":

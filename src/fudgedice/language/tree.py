@@ -232,12 +232,23 @@ class Opposed:
 
 
 @dataclass(frozen=True, slots=True)
+class Damage:
+    """``dmg side``: damage (the left side) rolled against resistance (this
+    side), a D6 System roll; other systems refuse it."""
+
+    other: Side
+
+
+Check = Versus | Opposed | Damage
+
+
+@dataclass(frozen=True, slots=True)
 class Expression:
-    """A whole roll: ``[system:] side [vs target | opp side] [# label]``."""
+    """A whole roll: ``[system:] side [vs target | opp side | dmg side] [# label]``."""
 
     system: str
     side: Side
-    check: Versus | Opposed | None = None
+    check: Check | None = None
     label: str | None = None
     text: str = field(default="", compare=False)
     system_position: int | None = field(default=None, compare=False)

@@ -8,7 +8,7 @@ rolled before it.
 
 from __future__ import annotations
 
-KEYWORDS: frozenset[str] = frozenset({"vs", "opp", "kh", "kl", "dh", "dl"})
+KEYWORDS: frozenset[str] = frozenset({"vs", "opp", "dmg", "kh", "kl", "dh", "dl"})
 
 Vocabulary = frozenset[str]
 """Every word of the language in lower case: keywords, system names and

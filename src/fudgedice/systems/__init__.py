@@ -5,7 +5,8 @@ importing a system module registers nothing, and the registry never changes.
 
 * :mod:`.fudge`: ``fudge:`` (the default) and ``power:``;
 * :mod:`.fudge3d6`: ``3d6fudge:``;
-* :mod:`.d6`: ``d6:``, the D6 System.
+* :mod:`.d6`: ``d6:``, the D6 System;
+* :mod:`.fate`: ``fate:`` (Fate Core) and ``fatecondensed:``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from types import MappingProxyType
 
 from .base import System
 from .d6 import D6_SYSTEM
+from .fate import FATE_CONDENSED_SYSTEM, FATE_SYSTEM
 from .fudge import FUDGE_SYSTEM, POWER_SYSTEM
 from .fudge3d6 import FUDGE3D6_SYSTEM
 
@@ -29,7 +31,9 @@ def registry(*systems: System) -> Mapping[str, System]:
     return MappingProxyType(index)
 
 
-SYSTEMS: Mapping[str, System] = registry(FUDGE_SYSTEM, POWER_SYSTEM, FUDGE3D6_SYSTEM, D6_SYSTEM)
+SYSTEMS: Mapping[str, System] = registry(
+    FUDGE_SYSTEM, POWER_SYSTEM, FUDGE3D6_SYSTEM, D6_SYSTEM, FATE_SYSTEM, FATE_CONDENSED_SYSTEM
+)
 """Every system, in the order ``fudgedice --help`` lists them; ``fudge`` is the default."""
 
 DEFAULT_SYSTEM = "fudge"

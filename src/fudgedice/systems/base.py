@@ -34,6 +34,8 @@ class System:
     """The tables ``fudgedice table NAME`` prints for it."""
     ladder: str | None = None
     """The table ``fudgedice ladder NAME`` prints: the name of one of ``tables``."""
+    damage: bool = False
+    """It reads ``dmg`` (damage rolled against resistance); the others refuse it."""
 
 
 def words_of(*groups: str | Iterable[str]) -> frozenset[str]:

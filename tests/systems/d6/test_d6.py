@@ -187,7 +187,7 @@ def test_difficulty_words_are_the_top_of_their_range(word: str, value: int) -> N
 
 def test_success_is_total_at_least_the_difficulty() -> None:
     made = fudgedice.read("d6: 3D vs 12", "4 3 w5")
-    assert made.result == "success vs 12 (+0)"
+    assert made.result == "success vs 12 (+0): 0 result points, Minimal"
     assert made.verdict == "success"
     missed = fudgedice.read("d6: 3D vs Moderate+2", "4 3 w5")
     assert (missed.verdict, missed.margin) == ("failure", -5)
@@ -202,10 +202,10 @@ def test_success_is_total_at_least_the_difficulty() -> None:
 def test_opposed_ties_go_to_the_initiator() -> None:
     roll = fudgedice.read("d6: 2D opp 2D", "3 w4 opp 5 w2")
     assert roll.total == 0
-    assert roll.result == "tie: the initiator wins"
+    assert roll.result == "tie: the initiator wins, 0 result points, Minimal"
     assert roll.verdict == "success"
     lost = fudgedice.read("d6: 2D opp 2D+1", "3 w4 opp 5 w2")
-    assert (lost.total, lost.result) == (-1, "opponent wins by 1")
+    assert (lost.total, lost.result) == (-1, "opponent wins by 1, 1 result point, Solid")
 
 
 def test_crit_rule_holds_for_both_sides_unless_restated() -> None:

@@ -1,6 +1,7 @@
 """The D6 System (``d6:``): die codes, the Wild Die, Character and Fate
 Points, dice reduction, difficulties and opposed rolls (RULES.md section 4,
-seed 002)."""
+seed 002); multiple actions, result points, damage against resistance and
+its wounds (section 6, OpenD6)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,26 @@ from types import MappingProxyType
 
 from ...results.table import TableSpec
 from ..base import System, words_of
+from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED, WOUND_PENALTIES
 from .program import SYSTEM, d6_program
-from .rules import ALLOW_BOTH, CRIT_RULES, DIFFICULTIES, OPTIONS
-from .tables import difficulty_table, reduction_table
+from .rules import DIFFICULTIES
+from .tables import difficulty_table, reduction_table, result_points_table, wounds_table
 
 D6_SYSTEM = System(
     name=SYSTEM,
     description="the D6 System (seed 002): die codes, the Wild Die, Character and Fate Points",
     compile=d6_program,
-    words=words_of(OPTIONS, CRIT_RULES, ALLOW_BOTH, "faster", DIFFICULTIES),
+    words=words_of(
+        OPTIONS,
+        CRIT_RULES,
+        ALLOW_BOTH,
+        "faster",
+        DIFFICULTIES,
+        TIES,
+        UNCAPPED,
+        WOUND_PENALTIES,
+    ),
+    damage=True,
     tables=MappingProxyType(
         {
             "d6-reduction": TableSpec(
@@ -26,6 +38,13 @@ D6_SYSTEM = System(
             ),
             "d6-difficulties": TableSpec(
                 "D6 System difficulty words and the number each stands for", difficulty_table
+            ),
+            "d6-result-points": TableSpec(
+                "D6 System result points: the degree of a success, Minimal .. Incredible",
+                result_points_table,
+            ),
+            "d6-wounds": TableSpec(
+                "D6 System wounds: damage over resistance, Stunned .. Dead", wounds_table
             ),
         }
     ),

@@ -1,6 +1,12 @@
 """The D6 System program: a ``d6:`` roll checked into :class:`.rules.SideRules`,
 then rolled (or read by hand) by :mod:`.rolling`, measured by :mod:`.measure`
-and sampled by :mod:`.sample`."""
+and sampled by :mod:`.sample`.
+
+Four shapes of roll: a code alone, a check (``vs``: success, result points
+and their degree), an opposed roll (``opp``: the margin, ties by the
+``ties`` setting) and damage against resistance (``dmg``: the margin and the
+wound it deals). Opposed and damage rolls are both a margin of two sides.
+"""
 
 from __future__ import annotations
 
@@ -14,15 +20,17 @@ from ...dice.program import Program
 from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
-from ...exact.odds import Odds
-from ...language.tree import BinOp, Expression, Group, Number, Opposed, Versus
+from ...exact.odds import Chance, Odds
+from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.roll import Roll, Verdict
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, depth_for, side_dist
+from .options import Ties
+from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
-from .rules import SideRules, _side_rules, difficulty_of
+from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 from .sample import Array, sample_sides
 
 SYSTEM = "d6"
@@ -34,18 +42,49 @@ class D6Program(Program):
     left: SideRules
     right: SideRules | None
     difficulty: int | None
+    damage: bool
+    """``dmg``: the left side is damage, the right side resistance."""
+    ties: Ties
 
     def _check(self) -> None:
         expression = self.expression
-        self.left = _side_rules(expression, expression.side, None)
+        check = expression.check
+        self.damage = isinstance(check, Damage)
+        self.left, left = side_rules(
+            expression, expression.side, Inherited(), "damage" if self.damage else "skill"
+        )
         self.right = None
         self.difficulty = None
-        check = expression.check
-        if isinstance(check, Opposed):
-            # The crit rule is the GM's: stated on the left, it holds for both sides.
-            self.right = _side_rules(expression, check.other, self.left.crit)
+        asked = [(left.ties, left.seen.get("ties"))]
+        if isinstance(check, Opposed | Damage):
+            # The GM's rules, stated on the left, hold for both sides.
+            inherited = Inherited(self.left.crit, left.cp_cap, left.cp_cap_given)
+            role: Role = "resistance" if self.damage else "skill"
+            self.right, right = side_rules(expression, check.other, inherited, role)
+            asked.append((right.ties, right.seen.get("ties")))
         elif isinstance(check, Versus):
             self.difficulty = difficulty_of(expression, check.target)
+        given = [(ties, option) for ties, option in asked if ties is not None]
+        if given and not isinstance(check, Opposed):
+            raise DiceValueError(
+                "ties=... settles who wins a tied opposed roll, and this roll has no 'opp'",
+                text=expression.text,
+                position=given[0][1].position if given[0][1] else None,
+                hint="a check succeeds on a tie (total >= difficulty); damage that ties the "
+                "resistance deals no wound",
+            )
+        if len({ties for ties, _ in given}) > 1:
+            raise DiceValueError(
+                "the two sides state different ties=... rules: it is one rule for the roll",
+                text=expression.text,
+                position=given[1][1].position if given[1][1] else None,
+            )
+        self.ties = given[0][0] if given else "initiator"
+
+    @property
+    def _others(self) -> str:
+        """How the right side's events and steps are named."""
+        return "resistance" if self.damage else "opponent"
 
     # rolling ----------------------------------------------------------------------------
 
@@ -59,20 +98,26 @@ class D6Program(Program):
         left = roll_side(self.left, _Faces(roller, left_tokens))
         if self.right is None:
             return self._single(left, seed)
-        right = roll_side(self.right, _Faces(roller, right_tokens), "opp ")
+        prefix = "resist " if self.damage else "opp "
+        right = roll_side(self.right, _Faces(roller, right_tokens), prefix)
         margin = left.total - right.total
         node = BinOp("-", Group(Number(left.total)), Group(Number(right.total)))
         parts = OpRoll(
             node, GroupRoll(left.part, left.total), GroupRoll(right.part, right.total), margin
         )
-        if margin > 0:
-            result = f"initiator wins by {margin}"
-        elif margin == 0:
-            result = "tie: the initiator wins"
+        others = self._others
+        happened = left.events + [f"{others} {event}" for event in right.events]
+        verdict: Verdict | None
+        details = None
+        if self.damage:
+            level = wound(margin)
+            verdict, outcome = None, [event(level)]
+            result = f"{level}: damage {left.total} against resistance {right.total} ({margin:+d})"
+            details = replace(left.details, wound=level)
+            effect = next(band.effect for band in (NO_WOUND, *WOUNDS) if band.name == level)
+            left.steps.append(f"{level}: {effect}")
         else:
-            result = f"opponent wins by {-margin}"
-        verdict: Verdict = "success" if margin >= 0 else "failure"
-        happened = left.events + [f"opponent {event}" for event in right.events]
+            verdict, result, outcome = self._opposed(margin)
         return Roll(
             expression.text,
             SYSTEM,
@@ -82,11 +127,25 @@ class D6Program(Program):
             label=expression.label,
             verdict=verdict,
             margin=margin,
-            events=[verdict, *happened],
+            events=[*outcome, *happened],
             result=result,
-            steps=left.steps + [f"opp: {step}" for step in right.steps] + happened,
+            steps=left.steps + [f"{prefix.strip()}: {step}" for step in right.steps] + happened,
             sides=[self._side(left, self.left), self._side(right, self.right)],
+            details=details,
         )
+
+    def _opposed(self, margin: int) -> tuple[Verdict, str, list[str]]:
+        """Verdict, result and outcome events of an opposed margin: the
+        winner's result points and degree, ties by the roll's rule."""
+        won = margin > 0 or (margin == 0 and self.ties == "initiator")
+        if margin == 0:
+            said = "tie: the initiator wins" if won else "tie: the opponent wins (ties=meet)"
+        else:
+            said = f"{'initiator' if won else 'opponent'} wins by {abs(margin)}"
+        result = f"{said}, {result_points_text(abs(margin))}"
+        verdict: Verdict = "success" if won else "failure"
+        points = degree(margin) if won else None
+        return verdict, result, [verdict] + ([event(points)] if points else [])
 
     def _single(self, side: SideRoll, seed: int | str | None) -> Roll:
         expression = self.expression
@@ -105,9 +164,14 @@ class D6Program(Program):
             margin = side.total - self.difficulty
             verdict: Verdict = "success" if margin >= 0 else "failure"
             roll.verdict, roll.margin = verdict, margin
-            roll.events.insert(0, verdict)
             roll.result = f"{verdict} vs {self.difficulty} ({margin:+d})"
             roll.details = replace(side.details, difficulty=self.difficulty)
+            outcome: list[str] = [verdict]
+            if margin >= 0:
+                roll.result += f": {result_points_text(margin)}"
+                roll.details = replace(roll.details, result_points=margin, degree=degree(margin))
+                outcome.append(event(degree(margin) or ""))
+            roll.events[:0] = outcome
         return roll
 
     def _side(self, side: SideRoll, rules: SideRules) -> Roll:
@@ -124,13 +188,23 @@ class D6Program(Program):
         )
 
     def _split_hand(self, tokens: list[str]) -> tuple[list[str], list[str] | None]:
-        """Dice read by hand: the opposing side's faces follow the word ``opp``."""
-        marks = [i for i, token in enumerate(tokens) if token.strip().lower() == "opp"]
+        """Dice read by hand: the other side's faces follow the word ``opp``
+        (or, in a damage roll, ``dmg``, the word that introduces it)."""
+        marks = [i for i, token in enumerate(tokens) if token.strip().lower() in ("opp", "dmg")]
         if self.right is None:
             if marks:
-                raise DiceValueError("'opp' separates the two sides of an opposed roll only")
+                raise DiceValueError(
+                    f"'{tokens[marks[0]].strip()}' separates the two sides of an opposed or "
+                    "damage roll only"
+                )
             return tokens, None
         if len(marks) != 1:
+            if self.damage:
+                raise DiceValueError(
+                    "a damage roll read by hand gives the damage dice, then 'dmg' (or 'opp'), "
+                    "then the resistance's",
+                    hint="fudgedice read 'd6: 4D dmg 3D' 4 2 3 w5 dmg 3 2 w6 w1",
+                )
             raise DiceValueError(
                 "an opposed roll read by hand gives the initiator's dice, then 'opp', "
                 "then the opponent's",
@@ -141,7 +215,7 @@ class D6Program(Program):
     # measuring --------------------------------------------------------------------------
 
     def dist(self) -> Dist:
-        """The distribution of the total (of the margin, for ``opp``)."""
+        """The distribution of the total (of the margin, for ``opp`` and ``dmg``)."""
         left = self.left.shape()
         if self.right is None:
             # Every exploding die of the roll shares the engine's 1e-12 budget.
@@ -152,26 +226,47 @@ class D6Program(Program):
     def odds(self) -> Odds:
         combined = self.dist()
         text = self.expression.text
-        events: dict[str, Fraction] = {}
-        uncertain: dict[str, Fraction] = {}
-        threshold = 0 if self.right is not None else self.difficulty
-        if threshold is not None:
-            # exact when no tail straddles the threshold; else what surely counts
-            plain_odds = Odds(text, SYSTEM, combined)
-            success = plain_odds.chance_between(threshold, None)
-            failure = plain_odds.chance_between(None, threshold - 1)
-            events["success"], uncertain["success"] = success
-            events["failure"], uncertain["failure"] = failure
+        # exact when no tail straddles a band; else what surely counts, and how much more may
+        measured = Odds(text, SYSTEM, combined)
+        chances: dict[str, Chance] = {}
+        if self.damage:
+            chances[event("No wound")] = measured.chance_between(None, WOUNDS[0].lowest - 1)
+            for band, lowest, highest in ranges(WOUNDS):
+                chances[event(band.name)] = measured.chance_between(lowest, highest)
+        elif self.right is not None or self.difficulty is not None:
+            # opposed: the initiator's success and its degree; ties=meet needs a margin of 1
+            threshold = self.difficulty if self.difficulty is not None else 0
+            floor = threshold + int(self.right is not None and self.ties == "meet")
+            chances["success"] = measured.chance_between(floor, None)
+            chances["failure"] = measured.chance_between(None, floor - 1)
+            for band, lowest, highest in ranges(DEGREES):
+                low = max(floor, threshold + lowest)
+                top = None if highest is None else threshold + highest
+                # ties=meet: a margin of 0 is the opponent's, so no Minimal win
+                none = top is not None and low > top
+                chances[event(band.name)] = _NONE if none else measured.chance_between(low, top)
+        events: dict[str, Fraction] = {name: chance.p for name, chance in chances.items()}
+        uncertain = {name: chance.uncertain for name, chance in chances.items()}
         # A critical failure hangs on a Wild Die's first toss alone.
-        sides = [("", self.left)] + ([("opponent ", self.right)] if self.right else [])
+        sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
         for prefix, rules in sides:
             shape = rules.shape()
             if shape.wild and shape.crit != "ignore":
                 events[f"{prefix}critical failure"] = CRITICAL_CHANCE
                 if shape.crit == "complication":
                     events[f"{prefix}complication"] = CRITICAL_CHANCE
-        title = "margin" if self.right is not None else "total"
-        return Odds(text, SYSTEM, combined, events, value_title=title, uncertain=uncertain)
+        title = "total"
+        if self.right is not None:
+            title = "damage - resistance" if self.damage else "margin"
+        return Odds(
+            text,
+            SYSTEM,
+            combined,
+            events,
+            value_title=title,
+            uncertain=uncertain,
+            value_name=wound if self.damage else None,
+        )
 
     # sampling ---------------------------------------------------------------------------
 
@@ -179,6 +274,9 @@ class D6Program(Program):
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
         return sample_sides(self.left.shape(), right, n, rng)
+
+
+_NONE = Chance(Fraction(0), Fraction(0))
 
 
 def d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:

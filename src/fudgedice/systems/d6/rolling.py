@@ -13,6 +13,7 @@ from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES
+from .options import wound_name
 from .rules import Code, SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
@@ -141,6 +142,10 @@ def _hand_face(token: str) -> tuple[FaceKind, int]:
     return kind, face
 
 
+def _actions(count: int) -> str:
+    return "1 action" if count == 1 else f"{count} actions"
+
+
 def _times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
@@ -153,6 +158,13 @@ class D6Details:
     critical_failure: bool
     complication: bool
     difficulty: int | None = None
+    result_points: int | None = None
+    """Total less difficulty, for a success (OpenD6); None otherwise."""
+    degree: str | None = None
+    """The success's degree by its result points: Minimal .. Incredible."""
+    wound: str | None = None
+    """For damage rolled against resistance (``dmg``): the wound it deals."""
+    actions: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -206,10 +218,20 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     if rules.raw != (rules.written.dice, rules.written.pips):
         dice, pips = rules.raw
         details.append(f"{dice}D{pips:+d} reads as {rules.written} (three pips make a die)")
+    costs = []
+    if rules.actions > 1:
+        beyond = rules.actions - 1
+        costs.append(f"actions={rules.actions}: -{beyond}D for {_actions(beyond)} beyond the first")
+    if rules.wound:
+        taken = rules.penalty - (rules.actions - 1)
+        costs.append(f"wound={rules.wound}: -{taken}D ({wound_name(rules.wound)})")
+    if costs:
+        details.append(f"{'; '.join(costs)}, {rules.written} rolls as {rules.acting}")
     if rules.fate_point:
-        doubled = str(Code(2 * rules.written.dice, 2 * rules.written.pips))
+        acting = rules.acting
+        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
         same = "" if doubled == str(code) else f" = {code}"
-        details.append(f"Fate Point: {rules.written} doubled to {doubled}{same}")
+        details.append(f"Fate Point: {acting} doubled to {doubled}{same}")
     if rules.reduction == "fast" and rules.bonus:
         details.append(
             f"fast: {rules.rolled} of {code.dice}D rolled, "
@@ -270,5 +292,5 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
         if number:
             parts.append((Number(number), NumberRoll(number)))
     part = _sum_parts(parts)
-    figures = D6Details(str(code), critical, "complication" in events)
+    figures = D6Details(str(code), critical, "complication" in events, actions=rules.actions)
     return SideRoll(part.total, part, events, details, figures)

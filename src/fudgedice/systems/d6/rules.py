@@ -10,20 +10,23 @@ critical failure does.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal, NoReturn
 
 from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
-from ...language.tree import Expression, Group, Neg, Node, Number, Option, Pool, Side, Word
+from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
 from ...limits import DEFAULT_LIMITS
 from .measure import CritRule, SideShape
-
-Reduction = Literal["fast", "wildonly"]
-
-CRIT_RULES: tuple[CritRule, ...] = ("complication", "cancel", "ignore")
+from .options import (
+    ALLOW_BOTH,
+    WOUND_PENALTIES,
+    Reduction,
+    SideOptions,
+    read_options,
+    wound_name,
+)
 
 DIFFICULTIES: dict[str, int] = {
     "very easy": 5,
@@ -35,10 +38,6 @@ DIFFICULTIES: dict[str, int] = {
     "legendary": 31,
 }
 """OpenD6 difficulty words; a word means the top of its range (Legendary is 31+)."""
-
-OPTIONS = ("nowild", "crit", "cp", "fp", "fast", "wildonly", "allow")
-ALLOW_BOTH = "cpfp"
-"""``allow=cpfp``: the GM lets Character Points and a Fate Point share a roll."""
 
 REDUCTION_CHART_ROWS = 50
 """The seed's chart stops at 50D; its formula goes on."""
@@ -89,13 +88,29 @@ class SideRules:
     character_points: int
     fate_point: bool
     reduction: Reduction | None
+    actions: int = 1
+    """Actions this round: each beyond the first costs 1D (OpenD6), taken
+    before a Fate Point doubles the code and before dice reduction."""
+    wound: str | None = None
+    """A wound the character carries, whose penalty is taken with the actions'."""
+
+    @property
+    def penalty(self) -> int:
+        """Dice taken from the code: 1D per action beyond the first, and the wound's."""
+        return self.actions - 1 + WOUND_PENALTIES.get(self.wound or "", 0)
+
+    @property
+    def acting(self) -> Code:
+        """The code as written, less the penalty's dice."""
+        return Code(self.written.dice - self.penalty, self.written.pips)
 
     @property
     def code(self) -> Code:
-        """The code rolled: doubled, pips included, by a Fate Point."""
+        """The code rolled: the acting code, doubled (pips included) by a Fate Point."""
+        acting = self.acting
         if self.fate_point:
-            return Code.of(2 * self.written.dice, 2 * self.written.pips)
-        return self.written
+            return Code.of(2 * acting.dice, 2 * acting.pips)
+        return acting
 
     @property
     def rolled(self) -> int:
@@ -179,10 +194,26 @@ def _code_parts(expression: Expression, node: Node) -> tuple[int, int]:
     )
 
 
-_CP = re.compile(r"cp([0-9]*)")
+Role = Literal["skill", "damage", "resistance"]
+"""What a side rolls: a skill or attribute (a check, either side of ``opp``),
+or the damage and the resistance of ``dmg``, which multiple actions never reduce."""
 
 
-def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | None) -> SideRules:
+@dataclass(frozen=True, slots=True)
+class Inherited:
+    """The GM's rules stated on the left side, which hold for the right side
+    unless it states its own: the crit rule and the Character Point cap."""
+
+    crit: CritRule | None = None
+    cp_cap: int | None = None
+    cp_cap_given: bool = False
+
+
+def side_rules(
+    expression: Expression, side: Side, inherited: Inherited, role: Role = "skill"
+) -> tuple[SideRules, SideOptions]:
+    """One side's rules, and its options as written (for the checks that
+    look at both sides: the ties setting, the cap stated on the left)."""
     if not side.written:
         raise _fail(
             expression,
@@ -198,122 +229,97 @@ def _side_rules(expression: Expression, side: Side, inherited_crit: CritRule | N
             f"a die code needs at least 1D ({dice}D{pips:+d} is {written})",
             None,
         )
-    seen: dict[str, Option] = {}
-    wild = True
-    crit: CritRule | None = None
-    character_points = 0
-    fate_point = False
-    reduction: Reduction | None = None
-    allowed = False
-    for option in side.options:
-        name, value = option.name, option.value
-        cp = _CP.fullmatch(name)
-        key = "cp" if cp else "reduction" if name in ("fast", "wildonly", "faster") else name
-        if key in seen:
-            earlier = seen[key].name
-            if key == "reduction" and earlier != name:
-                raise _fail(
-                    expression,
-                    f"'{earlier}' and '{name}' are two dice reductions: a roll takes one",
-                    option.position,
-                    "fast rolls five dice, wildonly the Wild Die alone",
-                )
-            raise _fail(
-                expression,
-                f"'{option.name}' repeats an option already given on this side",
-                option.position,
-            )
-        seen[key] = option
-        if cp:
-            count_text = cp.group(1) if value is None else value
-            if (value is not None and cp.group(1)) or not (count_text or "1").isdigit():
-                raise _fail(expression, "write Character Points as cp2 or cp=2", option.position)
-            if len(count_text) > 6:
-                raise LimitError(
-                    "write Character Points as a small number, such as cp2",
-                    text=expression.text,
-                    position=option.position,
-                )
-            character_points = int(count_text or "1")
-            limit = DEFAULT_LIMITS.max_character_points
-            if character_points > limit:
-                raise LimitError(
-                    f"{character_points} Character Points on one roll is more than the "
-                    f"limit of {limit}",
-                    text=expression.text,
-                    position=option.position,
-                    hint=f"each is an exploding die of its own; cp{limit} is the most one roll "
-                    "may spend",
-                )
-        elif name == "crit":
-            if value not in CRIT_RULES:
-                raise _fail(
-                    expression,
-                    f"crit takes one of {', '.join(CRIT_RULES)}",
-                    option.position,
-                    suggest(value or "", CRIT_RULES),
-                )
-            crit = value
-        elif name == "allow":
-            if value != ALLOW_BOTH:
-                raise _fail(
-                    expression,
-                    f"allow={ALLOW_BOTH} is the only permission a roll can carry "
-                    "(Character Points with a Fate Point)",
-                    option.position,
-                )
-            allowed = True
-        elif value is not None:
-            raise _fail(expression, f"'{name}' takes no value", option.position)
-        elif name == "nowild":
-            wild = False
-        elif name == "fp":
-            fate_point = True
-        elif name in ("fast", "wildonly", "faster"):
-            reduction = "fast" if name == "fast" else "wildonly"
-        else:
-            raise _fail(
-                expression,
-                f"unknown D6 System option '{name}'",
-                option.position,
-                suggest(name, [*OPTIONS, "cp2", "crit=cancel"])
-                or f"options: nowild, crit=..., cpN, fp, fast, wildonly, allow={ALLOW_BOTH}",
-            )
-    if fate_point and character_points and not allowed:
+    read = read_options(expression, side.options)
+    seen = read.seen
+    if read.fate_point and read.character_points and not read.allowed:
         raise _fail(
             expression,
             "Character Points and a Fate Point on the same roll need the GM's permission",
             seen["fp"].position,
             f"if your GM allows it, add 'allow={ALLOW_BOTH}'",
         )
-    if crit is not None and not wild:
+    if read.crit is not None and not read.wild:
         raise _fail(
             expression,
             "crit sets what a Wild Die 1 does, and this roll has no Wild Die (nowild)",
             seen["crit"].position,
             "drop crit=..., or drop nowild to roll the Wild Die",
         )
-    if reduction == "wildonly" and not wild:
+    if read.reduction == "wildonly" and not read.wild:
         raise _fail(
             expression,
             "wildonly rolls the Wild Die alone, so it can't go with nowild",
             seen["reduction"].position,
         )
+    _check_actions(expression, written, read, role)
+    cap, given = (read.cp_cap, True) if read.cp_cap_given else (inherited.cp_cap, False)
+    if cap is not None and read.character_points > cap:
+        where = "" if given else ", set on the left side"
+        raise _fail(
+            expression,
+            f"cp{read.character_points} is more than this game's cap of {cap} Character "
+            f"Point{'' if cap == 1 else 's'} per roll (cpcap={cap}{where})",
+            seen["cp"].position,
+            f"if the GM allows more, raise the cap: cpcap={read.character_points}, "
+            "or cpcap=none for no cap",
+        )
     rules = SideRules(
         written,
         (dice, pips),
-        wild,
-        crit or inherited_crit or "complication",
-        character_points,
-        fate_point,
-        reduction,
+        read.wild,
+        read.crit or inherited.crit or "complication",
+        read.character_points,
+        read.fate_point,
+        read.reduction,
+        read.actions,
+        read.wound,
     )
     if rules.code.dice > DEFAULT_LIMITS.max_dice:
         raise LimitError(
             f"{rules.code} is more than the limit of {DEFAULT_LIMITS.max_dice} dice",
             text=expression.text,
         )
-    return rules
+    return rules, read
+
+
+def _check_actions(expression: Expression, written: Code, read: SideOptions, role: Role) -> None:
+    """Each action beyond the first costs 1D of a skill or attribute roll, and
+    a wound its penalty of any later roll."""
+    wound = WOUND_PENALTIES.get(read.wound or "", 0)
+    if read.actions == 1 and not wound:
+        return
+    option = read.seen["actions" if read.actions > 1 else "wound"]
+    if read.actions > 1 and role != "skill":
+        raise _fail(
+            expression,
+            f"multiple actions cost dice of skill and attribute rolls, not of {role}",
+            option.position,
+            "write actions=N on the attack or skill roll; damage and resistance roll in full",
+        )
+    left = written.dice - (read.actions - 1) - wound
+    if left >= 1:
+        return
+    if not wound:
+        raise _fail(
+            expression,
+            f"{written} with actions={read.actions} leaves no die: each action beyond the "
+            f"first costs 1D, and {written} has {written.dice}",
+            option.position,
+            f"{written} can take at most actions={written.dice}",
+        )
+    assert read.wound is not None
+    asked = [f"actions={read.actions}"] if read.actions > 1 else []
+    raise _fail(
+        expression,
+        f"{written} with {' and '.join([*asked, f'wound={read.wound}'])} leaves no die: "
+        f"{wound_name(read.wound)} costs {wound}D"
+        + (f" and the actions {read.actions - 1}D" if asked else "")
+        + f", and {written} has {written.dice}",
+        option.position,
+        f"wounded so, {written} can take at most actions={written.dice - wound}"
+        if written.dice > wound
+        else f"{wound_name(read.wound)} leaves {written} no die to roll",
+    )
 
 
 def _difficulty_key(text: str) -> str:

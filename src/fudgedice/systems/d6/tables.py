@@ -1,9 +1,10 @@
-"""The D6 System's tables: the seed's dice-reduction chart and the OpenD6
-difficulty words."""
+"""The D6 System's tables: the seed's dice-reduction chart, and the OpenD6
+difficulty words, result points and wounds."""
 
 from __future__ import annotations
 
 from ...results.table import Table, TableOptions
+from .outcomes import DEGREES, NO_WOUND, WOUNDS, ranges, span
 from .rules import DIFFICULTIES, REDUCTION_CHART_ROWS, bonus_5d, bonus_wild
 
 
@@ -35,4 +36,36 @@ def difficulty_table(options: TableOptions) -> Table:
         ("Difficulty", "Range", "As a target"),
         tuple(rows),
         ("A word means the top of its range: d6: 4D+2 vs Moderate is vs 15.",),
+    )
+
+
+def result_points_table(options: TableOptions) -> Table:
+    rows = tuple((span(lowest, highest), band.name) for band, lowest, highest in ranges(DEGREES))
+    return Table(
+        "D6 System result points (OpenD6): how well a success succeeded",
+        ("Result points", "Degree"),
+        rows,
+        (
+            "Result points = total - difficulty, for a success (total >= difficulty).",
+            "The rules' bands overlap at 16 (13-16, 16+): 16 is Spectacular here.",
+            "Each degree is an event of odds: fudgedice odds 'd6: 4D+2 vs Moderate'.",
+        ),
+    )
+
+
+def wounds_table(options: TableOptions) -> Table:
+    rows = [(f"{WOUNDS[0].lowest - 1} or less", NO_WOUND.name, NO_WOUND.effect)]
+    rows.extend(
+        (span(lowest, highest), band.name, band.effect) for band, lowest, highest in ranges(WOUNDS)
+    )
+    return Table(
+        "D6 System wounds (OpenD6): damage total - resistance total",
+        ("Damage - resistance", "Wound", "Effect"),
+        tuple(rows),
+        (
+            "A wound's penalty on later rolls: wound=stunned, wound=wounded (-1D), "
+            "wound=severely (-2D).",
+            "Multiple actions never reduce damage or resistance rolls.",
+            "The odds of each wound: fudgedice odds 'd6: 5D+1 dmg 3D+2'.",
+        ),
     )

@@ -1,0 +1,122 @@
+// The table's HTTP API (docs/table.md), and where the page keeps each room's
+// member token: in this browser's localStorage, never in a URL sent to the server.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && typeof body.error === "string" && body.error) || `error ${status}`);
+    this.status = status;
+    this.position = body && Number.isInteger(body.position) ? body.position : null;
+    this.hint = body && typeof body.hint === "string" ? body.hint : null;
+  }
+}
+
+function address(path, params) {
+  const url = new URL(path, location.origin);
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== "") url.searchParams.set(key, value);
+  }
+  return url;
+}
+
+function headers(token, json) {
+  const sent = { Accept: "application/json" };
+  if (json) sent["Content-Type"] = "application/json";
+  if (token) sent.Authorization = `Bearer ${token}`;
+  return sent;
+}
+
+/** One request; the answer's JSON, or an ApiError carrying the API's message. */
+export async function api(method, path, { token, body, params, signal } = {}) {
+  let answer;
+  try {
+    answer = await fetch(address(path, params), {
+      method,
+      headers: headers(token, body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, { error: "the table can't be reached: check your connection" });
+  }
+  let data = null;
+  try {
+    data = await answer.json();
+  } catch {
+    data = null;
+  }
+  if (!answer.ok) throw new ApiError(answer.status, data);
+  return data;
+}
+
+/** Saves what an authenticated GET answers as a file (exports, the log). */
+export async function download(path, token, params, filename) {
+  const answer = await fetch(address(path, params), { headers: headers(token, false) });
+  if (!answer.ok) {
+    let body = null;
+    try {
+      body = await answer.json();
+    } catch {
+      body = null;
+    }
+    throw new ApiError(answer.status, body);
+  }
+  const url = URL.createObjectURL(await answer.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// ------------------------------------------------------------------ tokens
+
+const KEY = "fudgedice:rooms";
+
+function rooms() {
+  if (memory) return { ...memory };
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+/** {token, member, name, gm, roomName} of this browser in a room, or null. */
+export function seat(room) {
+  const kept = rooms()[room];
+  return kept && typeof kept.token === "string" ? kept : null;
+}
+
+function store(all) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // storage refused (full, or a private window): the seat lasts until the page closes
+    memory = all;
+  }
+}
+
+let memory = null;
+
+export function keepSeat(room, kept) {
+  const all = rooms();
+  all[room] = { ...(all[room] || {}), ...kept };
+  store(all);
+}
+
+export function leaveSeat(room) {
+  const all = rooms();
+  delete all[room];
+  store(all);
+}
+
+/** The rooms this browser sits in: [{room, roomName, name, gm}]. */
+export function seats() {
+  return Object.entries(rooms())
+    .filter(([, kept]) => kept && typeof kept.token === "string")
+    .map(([room, kept]) => ({ room, roomName: kept.roomName, name: kept.name, gm: !!kept.gm }));
+}

@@ -1,0 +1,166 @@
+// A roll drawn as a card: its dice as faces, the result in words, the
+// explanation. Built from the roll JSON (docs/results.md) read defensively:
+// a field the server leaves out is shown as missing, never as an error.
+
+import { el } from "./dom.js";
+
+/** Marks that take a toss out of the total: such a die is drawn struck. */
+const STRUCK = new Set(["dropped", "rerolled", "ignored", "cancelled", "removed"]);
+
+export const VISIBILITY = {
+  public: "public",
+  gm: "to the GM",
+  self: "to themself",
+  secret: "GM secret",
+};
+
+const HIDDEN = {
+  secret: "a secret roll of the GM: hidden",
+  gm: "a roll for the GM's eyes: hidden",
+  self: "a roll kept to themself: hidden",
+};
+
+/** Which of a 3 x 3 grid's cells hold a pip, for a d6 face of 1 to 6. */
+const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+function text(value) {
+  return value === undefined || value === null ? "" : String(value);
+}
+
+/** A roll as written, less its "#label" (shown on its own beside it). */
+function withoutLabel(notation) {
+  return text(notation).replace(/\s*#.*$/s, "");
+}
+
+function dieTitle(face, marks, reason) {
+  const parts = [face === " " ? "blank" : face];
+  if (marks.length) parts.push(marks.join(", "));
+  if (reason) parts.push(reason);
+  return parts.join(" · ");
+}
+
+/** One die as a face: + blank - for Fudge dice, pips for a d6, else its number. */
+export function die(rolled) {
+  const marks = Array.isArray(rolled.marks) ? rolled.marks.map(String) : [];
+  const face = text(rolled.face);
+  const sides = text(rolled.sides);
+  const classes = ["die"];
+  let shown;
+  if (sides.startsWith("F")) {
+    classes.push("fudge");
+    const kind = face.trim() === "+" ? "plus" : face.trim() === "-" ? "minus" : "blank";
+    classes.push(kind);
+    shown = el("span", { class: "face", text: { plus: "+", minus: "\u2212", blank: "" }[kind] });
+  } else if (sides === "6" && PIPS[face]) {
+    classes.push("d6", "pips");
+    shown = el(
+      "span",
+      { class: "face grid" },
+      [...Array(9).keys()].map((cell) => el("i", { class: PIPS[face].includes(cell) ? "pip" : "" })),
+    );
+  } else {
+    classes.push("number");
+    shown = el("span", { class: "face", text: face });
+  }
+  const struck = marks.some((mark) => STRUCK.has(mark)) || rolled.kept === false;
+  if (struck) classes.push("struck");
+  if (marks.includes("wild")) classes.push("wild");
+  if (marks.includes("character_point")) classes.push("cp");
+  if (marks.includes("exploded") || marks.includes("from_explosion")) classes.push("exploded");
+  const title = dieTitle(face, marks, rolled.reason);
+  const tag = marks.includes("wild") ? "W" : marks.includes("character_point") ? "CP" : null;
+  return el(
+    "span",
+    { class: classes.join(" "), title, "aria-label": `die ${title}`, dataset: { face, sides } },
+    shown,
+    tag && el("b", { class: "tag", text: tag }),
+  );
+}
+
+function diceRow(roll) {
+  const dice = Array.isArray(roll.dice) ? roll.dice : [];
+  return el("div", { class: "dice" }, dice.map(die));
+}
+
+function verdictClass(verdict) {
+  if (["success", "win"].includes(verdict)) return "good";
+  if (["failure", "loss"].includes(verdict)) return "bad";
+  return "even";
+}
+
+function resultLine(roll) {
+  const total = roll.total === undefined || roll.total === null ? "?" : roll.total;
+  return el(
+    "div",
+    { class: "result" },
+    el("strong", { class: "total", text: total }),
+    roll.verdict && el("span", { class: `verdict ${verdictClass(roll.verdict)}`, text: roll.verdict }),
+    roll.result && el("span", { class: "word", text: roll.result }),
+  );
+}
+
+function when(at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
+}
+
+function head(roll) {
+  const visibility = text(roll.visibility) || "public";
+  return el(
+    "header",
+    {},
+    el("span", { class: "seq", text: `#${text(roll.seq)}` }),
+    el("span", { class: "who", text: text(roll.name) }),
+    visibility !== "public" &&
+      el("span", { class: `badge vis-${visibility}`, text: VISIBILITY[visibility] || visibility }),
+    roll.by_hand && el("span", { class: "badge hand", text: "by hand" }),
+    roll.verified === true && el("span", { class: "badge verified", text: "\u2713 verified" }),
+    roll.verified === false && el("span", { class: "badge unverified", text: "\u2717 fails to verify" }),
+    el("time", { datetime: text(roll.at), text: when(roll.at) }),
+  );
+}
+
+/** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one. */
+export function rollCard(roll) {
+  const visibility = text(roll.visibility) || "public";
+  const card = el("article", {
+    class: `roll vis-${visibility}${roll.hidden ? " hidden-roll" : ""}`,
+    dataset: { seq: text(roll.seq), member: text(roll.member) },
+  });
+  card.append(head(roll));
+  if (roll.hidden) {
+    card.append(el("p", { class: "placeholder", text: HIDDEN[visibility] || "a hidden roll" }));
+    return card;
+  }
+  card.append(
+    el(
+      "div",
+      { class: "what" },
+      roll.label && el("span", { class: "label", text: roll.label }),
+      el("code", { class: "notation", text: roll.label ? withoutLabel(roll.notation) : text(roll.notation) }),
+    ),
+  );
+  const sides = Array.isArray(roll.sides) ? roll.sides : [];
+  if (sides.length) {
+    for (const side of sides) {
+      card.append(
+        el(
+          "div",
+          { class: "side" },
+          el("code", { class: "side-notation", text: text(side.notation) }),
+          diceRow(side),
+          el("span", { class: "side-result", text: text(side.result ?? side.total) }),
+        ),
+      );
+    }
+  } else {
+    card.append(diceRow(roll));
+  }
+  card.append(resultLine(roll));
+  if (roll.text) {
+    card.append(
+      el("details", { class: "explain" }, el("summary", { text: "how" }), el("pre", { text: roll.text })),
+    );
+  }
+  return card;
+}

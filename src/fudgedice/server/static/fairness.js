@@ -1,0 +1,92 @@
+// The room's fairness: the commitment in force, every seed so far (revealed
+// ones with the seed itself), this player's client seed, the GM's reveal, and
+// the hash-chained log for `fudgedice verify`.
+
+import { ApiError, api, download, keepSeat } from "./api.js";
+import { el, problem } from "./dom.js";
+
+export function fairnessPanel(room, seat) {
+  const base = `/api/rooms/${encodeURIComponent(room.room)}`;
+  const commitment = el("code", { id: "commitment", class: "hash" });
+  const seeds = el("ol", { class: "seeds", id: "seeds" });
+  const status = el("div", { class: "status" });
+  const clientSeed = el("input", {
+    id: "client-seed", type: "text", maxlength: 64, autocomplete: "off", spellcheck: "false",
+    value: seat.clientSeed || "", placeholder: "anything you like",
+  });
+  clientSeed.addEventListener("change", () => keepSeat(room.room, { clientSeed: clientSeed.value }));
+
+  function show(list) {
+    const all = Array.isArray(list) ? list : [];
+    const current = all.find((one) => !one.server_seed) || all[all.length - 1];
+    commitment.textContent = current?.commitment || room.commitment || "";
+    seeds.replaceChildren(
+      ...all.map((one) =>
+        el(
+          "li",
+          { dataset: { epoch: one.epoch } },
+          el("span", { text: one.server_seed ? "revealed seed " : "committed, not yet revealed " }),
+          el("code", { class: "hash", text: one.server_seed || one.commitment }),
+        ),
+      ),
+    );
+  }
+
+  let armed = false;
+  const reveal = el("button", { type: "button", id: "reveal", class: "danger", text: "Reveal the seed" });
+  reveal.addEventListener("click", async () => {
+    // two clicks, not a dialog: a reveal shows every hidden roll of this seed
+    if (!armed) {
+      armed = true;
+      reveal.textContent = "Click again: every hidden roll of this seed becomes checkable";
+      setTimeout(() => {
+        armed = false;
+        reveal.textContent = "Reveal the seed";
+      }, 6000);
+      return;
+    }
+    armed = false;
+    reveal.disabled = true;
+    status.replaceChildren();
+    try {
+      await api("POST", `${base}/reveal`, { token: seat.token });
+      reveal.textContent = "Reveal the seed";
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    } finally {
+      reveal.disabled = false;
+    }
+  });
+
+  const log = el("button", { type: "button", class: "quiet", id: "download-log", text: "Download the log" });
+  log.addEventListener("click", async () => {
+    status.replaceChildren();
+    try {
+      await download(`${base}/log`, seat.token, {}, `fudgedice-${room.room}-log.json`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    }
+  });
+
+  show(room.seeds);
+  const panel = el(
+    "details",
+    { class: "fairness", id: "fairness" },
+    el("summary", {}, "Fair dice: commitment ", commitment),
+    el(
+      "p",
+      { class: "muted" },
+      "Every roll is drawn from the room's secret seed, whose SHA-256 is the commitment above. ",
+      "Once the GM reveals it, each roll is checked and marked verified, and ",
+      el("code", { text: "fudgedice verify" }),
+      " checks the downloaded log with no server.",
+    ),
+    seeds,
+    el("label", { class: "field" }, el("span", { text: "Your client seed (mixed into your rolls)" }), clientSeed),
+    el("div", { class: "line" }, log, seat.gm && reveal),
+    status,
+  );
+  return { panel, show, clientSeed: () => clientSeed.value.trim() };
+}

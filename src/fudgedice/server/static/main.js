@@ -1,0 +1,249 @@
+// The table's page: the landing page (create a room), a room's link (join
+// with a name), and the room itself. A share link is /r/ROOM; the GM's own
+// link adds #token=... (a fragment never reaches the server), which this page
+// moves into localStorage at once.
+
+import { ApiError, api, keepSeat, leaveSeat, seat, seats } from "./api.js";
+import { $, el, problem } from "./dom.js";
+import { fairnessPanel } from "./fairness.js";
+import { historyPanel } from "./history.js";
+import { follow } from "./live.js";
+import { rollBox } from "./rollbox.js";
+import { SYSTEMS } from "./language.js";
+
+const main = $("#main");
+
+function field(label, input) {
+  return el("label", { class: "field" }, el("span", { text: label }), input);
+}
+
+function landing() {
+  document.title = "fudgedice table";
+  const name = el("input", { id: "room-name", type: "text", required: true, maxlength: 60, placeholder: "Friday game" });
+  const system = el(
+    "select",
+    { id: "room-system" },
+    Object.entries(SYSTEMS).map(([value, shown]) => el("option", { value, text: shown })),
+  );
+  const gmName = el("input", { id: "gm-name", type: "text", required: true, maxlength: 60, value: "GM" });
+  const status = el("div", { class: "status" });
+  const form = el(
+    "form",
+    { id: "create-room", class: "card" },
+    el("h2", { text: "Start a table" }),
+    field("Room", name),
+    field("System", system),
+    field("Your name (you are its GM)", gmName),
+    el("button", { type: "submit", class: "primary", text: "Create the room" }),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.replaceChildren();
+    try {
+      const made = await api("POST", "/api/rooms", {
+        body: { name: name.value.trim(), system: system.value, gm_name: gmName.value.trim() },
+      });
+      keepSeat(made.room, { token: made.gm_token, member: made.member, name: gmName.value.trim(), gm: true, roomName: made.name });
+      location.assign(`/r/${encodeURIComponent(made.room)}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    }
+  });
+  const mine = seats();
+  main.replaceChildren(
+    el("p", { class: "lead", text: "Roll together, live: every die drawn from a committed seed, every roll kept and checkable." }),
+    form,
+    mine.length
+      ? el(
+          "section",
+          { class: "card" },
+          el("h2", { text: "Your rooms" }),
+          el(
+            "ul",
+            {},
+            mine.map((one) =>
+              el(
+                "li",
+                {},
+                el("a", { href: `/r/${encodeURIComponent(one.room)}`, text: one.roomName || one.room }),
+                ` as ${one.name || "?"}${one.gm ? " (GM)" : ""}`,
+              ),
+            ),
+          ),
+        )
+      : "",
+  );
+}
+
+function joinForm(roomId, why) {
+  const name = el("input", { id: "join-name", type: "text", required: true, maxlength: 60, placeholder: "your name" });
+  const status = el("div", { class: "status" });
+  const form = el(
+    "form",
+    { id: "join", class: "card" },
+    el("h2", { text: "Join this table" }),
+    why ? el("p", { class: "muted", text: why }) : "",
+    field("Your name", name),
+    el("button", { type: "submit", class: "primary", text: "Join" }),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.replaceChildren();
+    try {
+      const joined = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/members`, { body: { name: name.value.trim() } });
+      keepSeat(roomId, { token: joined.token, member: joined.member, name: joined.name, gm: !!joined.gm });
+      openRoom(roomId);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error.status === 404 ? new ApiError(404, { error: "There is no such room: check the link." }) : error));
+    }
+  });
+  main.replaceChildren(form);
+  name.focus();
+}
+
+/** A token given in the link's fragment (#token=...): kept, then taken out of the address bar. */
+async function tokenFromFragment(roomId) {
+  const given = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!given) return;
+  history.replaceState(null, "", location.pathname);
+  try {
+    const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: given });
+    keepSeat(roomId, { token: given, member: info.me?.member, name: info.me?.name, gm: !!info.me?.gm, roomName: info.name });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+  }
+}
+
+function shareLinks(roomId, mine) {
+  const link = `${location.origin}/r/${roomId}`;
+  // the clipboard API exists only on https and localhost: elsewhere the link is selected for Ctrl+C
+  function copier(input) {
+    const button = el("button", { type: "button", class: "quiet", text: "Copy" });
+    button.addEventListener("click", async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        button.textContent = "Copied";
+        setTimeout(() => (button.textContent = "Copy"), 2000);
+      } catch {
+        button.textContent = "Press Ctrl+C";
+      }
+    });
+    return el("div", { class: "line" }, input, button);
+  }
+  const share = el("input", { id: "share-link", type: "text", readonly: true, value: link, "aria-label": "share link" });
+  share.addEventListener("focus", () => share.select());
+  const parts = [copier(share)];
+  if (mine.gm) {
+    const own = el("input", { type: "text", readonly: true, value: `${link}#token=${mine.token}`, "aria-label": "GM link" });
+    parts.push(
+      el(
+        "details",
+        { class: "gm-link" },
+        el("summary", { text: "Your GM link, for your other devices (keep it to yourself)" }),
+        copier(own),
+      ),
+    );
+  }
+  return el("section", { class: "share" }, el("span", { class: "muted", text: "Invite players with this link:" }), ...parts);
+}
+
+async function openRoom(roomId) {
+  await tokenFromFragment(roomId);
+  const mine = seat(roomId);
+  if (!mine) return joinForm(roomId);
+  let room;
+  try {
+    room = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: mine.token });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 401 || error.status === 404) {
+      leaveSeat(roomId);
+      return joinForm(roomId, "This browser's seat at the table is gone: join again.");
+    }
+    main.replaceChildren(problem(error));
+    return;
+  }
+  keepSeat(roomId, { roomName: room.name, name: room.me?.name ?? mine.name, gm: !!room.me?.gm });
+  const me = { ...mine, gm: !!room.me?.gm, name: room.me?.name ?? mine.name };
+  document.title = `${room.name} · fudgedice table`;
+
+  const history = historyPanel(room, me);
+  const fairness = fairnessPanel(room, me);
+  const people = el("p", { class: "people", id: "members" });
+  const live = el("span", { class: "live", id: "live", text: "connecting" });
+  let known = new Set();
+  let connected = false;
+
+  function showMembers(all) {
+    const list = Array.isArray(all) ? all : [];
+    known = new Set(list.map((one) => one.member));
+    people.replaceChildren(
+      el("span", { class: "muted", text: "At the table: " }),
+      ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
+    );
+    history.members(list);
+  }
+
+  async function again() {
+    try {
+      const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: me.token });
+      showMembers(info.members);
+      fairness.show(info.seeds);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+
+  const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
+  main.replaceChildren(
+    el(
+      "header",
+      { class: "room-head" },
+      el("h1", { id: "room-title", text: room.name }),
+      el("span", { class: "badge system", text: SYSTEMS[room.system] || room.system }),
+      live,
+      el("span", { class: "you" }, "You: ", el("strong", { id: "me", text: me.name }), me.gm ? " (GM)" : ""),
+    ),
+    people,
+    shareLinks(roomId, me),
+    el("div", { class: "columns" }, el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box), el("div", { class: "card" }, history.panel)),
+    fairness.panel,
+  );
+  showMembers(room.members);
+  await history.reload();
+  follow(roomId, me.token, Number(room.last_seq) || 0, {
+    roll(roll) {
+      history.place(roll);
+      if (roll.member && !known.has(roll.member)) again();
+    },
+    async reveal(data) {
+      fairness.show(data?.seeds);
+      await history.refresh();
+    },
+    ready() {
+      again();
+      // after a reconnect: a reveal may have been missed, and with it the rolls' marks
+      if (connected) history.refresh();
+      connected = true;
+    },
+    status(state) {
+      live.textContent = state === "live" ? "live" : "reconnecting";
+      live.classList.toggle("off", state !== "live");
+    },
+    refused() {
+      live.textContent = "no longer at the table";
+      live.classList.add("off");
+    },
+  });
+  // someone may join without rolling yet: the list of who is here is refreshed now and then
+  setInterval(() => document.visibilityState === "visible" && again(), 20000);
+}
+
+const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
+if (match) openRoom(match[1]);
+else landing();

@@ -1,0 +1,117 @@
+// The roll box: what to roll (or the dice rolled by hand to read), for whom,
+// with the exact odds of the text shown as it is typed.
+
+import { ApiError, api } from "./api.js";
+import { el, problem } from "./dom.js";
+import { VISIBILITY } from "./dice.js";
+import { language } from "./language.js";
+import { oddsPanel } from "./odds.js";
+
+function field(label, input, extra) {
+  return el("label", { class: "field" }, el("span", { text: label }), input, extra);
+}
+
+/**
+ * The roll box of a room. `room` is the room's info, `seat` this browser's
+ * member; `rolled(roll)` takes each roll the server accepted; `clientSeed()`
+ * gives the player's client seed.
+ */
+export function rollBox(room, seat, { rolled, clientSeed }) {
+  const spoken = language(room.system);
+  const text = el("input", {
+    id: "roll-text", name: "text", type: "text", autocomplete: "off", spellcheck: "false",
+    maxlength: 1000, required: true, placeholder: spoken.examples[0], "aria-label": "roll",
+  });
+  const label = el("input", { id: "roll-label", name: "label", type: "text", maxlength: 200, placeholder: "optional" });
+  const visibility = el(
+    "select",
+    { id: "roll-visibility", name: "visibility" },
+    Object.entries(VISIBILITY)
+      .filter(([value]) => value !== "secret" || seat.gm)
+      .map(([value, shown]) => el("option", { value, text: value === "self" ? "to myself" : shown })),
+  );
+  const read = el("input", { id: "roll-read", type: "checkbox" });
+  const faces = el("input", {
+    id: "roll-faces", name: "faces", type: "text", autocomplete: "off", spellcheck: "false",
+    placeholder: spoken.faces, "aria-label": "faces rolled by hand",
+  });
+  const facesField = field("Faces as they fell", faces);
+  facesField.hidden = true;
+  const difficulty = el("input", {
+    id: "roll-difficulty", type: "text", autocomplete: "off", maxlength: 40,
+    placeholder: room.system === "d6" ? "15 or Moderate" : "Great or 2", "aria-label": "difficulty",
+  });
+  const submit = el("button", { type: "submit", class: "primary", id: "roll-submit", text: "Roll" });
+  const status = el("div", { class: "status", id: "roll-status", "aria-live": "polite" });
+  const odds = el("div", { class: "odds", id: "odds" });
+
+  // an error of the last roll goes once its text is changed
+  for (const input of [text, faces]) input.addEventListener("input", () => status.replaceChildren());
+  read.addEventListener("change", () => {
+    facesField.hidden = !read.checked;
+    faces.required = read.checked;
+    submit.textContent = read.checked ? "Read" : "Roll";
+  });
+
+  const form = el(
+    "form",
+    { class: "rollbox", id: "roll-form", autocomplete: "off" },
+    el("div", { class: "line" }, text, submit),
+    el(
+      "div",
+      { class: "examples" },
+      spoken.examples.map((example) =>
+        el("button", {
+          type: "button", class: "chip", text: example,
+          onclick: () => {
+            text.value = example;
+            text.dispatchEvent(new Event("input"));
+            text.focus();
+          },
+        }),
+      ),
+    ),
+    el(
+      "div",
+      { class: "options" },
+      field("Label", label),
+      field("Who sees it", visibility),
+      el("label", { class: "check" }, read, el("span", { text: "Read dice rolled by hand" })),
+    ),
+    facesField,
+    status,
+    el("h3", { text: "Odds before you roll" }),
+    field("Difficulty", difficulty),
+    odds,
+    el(
+      "details",
+      { class: "language" },
+      el("summary", { text: "The roll language" }),
+      el("dl", {}, spoken.forms.map(([form, meaning]) => [el("dt", {}, el("code", { text: form })), el("dd", { text: meaning })])),
+    ),
+  );
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { text: text.value.trim(), visibility: visibility.value };
+    if (label.value.trim()) body.label = label.value.trim();
+    const seed = clientSeed();
+    if (seed) body.client_seed = seed;
+    if (read.checked) body.faces = faces.value.trim().split(/[\s,]+/).filter(Boolean);
+    submit.disabled = true;
+    status.replaceChildren();
+    try {
+      const roll = await api("POST", `/api/rooms/${encodeURIComponent(room.room)}/rolls`, { token: seat.token, body });
+      rolled(roll);
+      if (read.checked) faces.value = "";
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error, body.text));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  oddsPanel(odds, text, difficulty, room.system);
+  return form;
+}

@@ -1,0 +1,85 @@
+"""What a D6 System total means beyond success (RULES.md section 6, OpenD6):
+the degree of a success by its result points, and the wound a hit deals by
+how far its damage beats the resistance. Pure data and functions: the
+program reads rolls with them, the odds name their events by them, and the
+tables print them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A named range of a number: ``lowest`` up to the next band's lowest."""
+
+    lowest: int
+    name: str
+    effect: str = ""
+
+
+DEGREES = (
+    Band(0, "Minimal"),
+    Band(1, "Solid"),
+    Band(5, "Good"),
+    Band(9, "Superior"),
+    # the rules' bands overlap at 16 (13-16 and 16+): 16 is Spectacular here
+    Band(13, "Spectacular"),
+    Band(17, "Incredible"),
+)
+"""Result points (total - difficulty) of a success and their degree."""
+
+NO_WOUND = Band(-(10**9), "No wound", "the resistance holds")
+WOUNDS = (
+    Band(1, "Stunned", "-1D this round and next"),
+    Band(4, "Wounded", "-1D until healed; a second Wounded makes Severely Wounded, -2D"),
+    Band(9, "Incapacitated", "out of the action until healed"),
+    Band(13, "Mortally Wounded", "dying: dead without help"),
+    Band(16, "Dead", "killed"),
+)
+"""Damage total - resistance total and the wound it deals; 0 or less deals none."""
+
+
+def _band(bands: tuple[Band, ...], value: int) -> Band:
+    found = bands[0]
+    for band in bands:
+        if value >= band.lowest:
+            found = band
+    return found
+
+
+def degree(result_points: int) -> str | None:
+    """The degree of a success with these result points; None for a failure."""
+    return None if result_points < 0 else _band(DEGREES, result_points).name
+
+
+def wound(margin: int) -> str:
+    """The wound dealt when the damage beats the resistance by ``margin``."""
+    return NO_WOUND.name if margin < WOUNDS[0].lowest else _band(WOUNDS, margin).name
+
+
+def ranges(bands: tuple[Band, ...]) -> list[tuple[Band, int, int | None]]:
+    """Each band with its lowest and highest value (None: no highest)."""
+    return [
+        (band, band.lowest, bands[index + 1].lowest - 1 if index + 1 < len(bands) else None)
+        for index, band in enumerate(bands)
+    ]
+
+
+def span(lowest: int, highest: int | None) -> str:
+    """``1-4``, ``0``, ``17+``."""
+    if highest is None:
+        return f"{lowest}+"
+    return str(lowest) if lowest == highest else f"{lowest}-{highest}"
+
+
+def result_points_text(points: int) -> str:
+    """``7 result points, Good``."""
+    name = degree(points)
+    return f"{points} result point{'' if points == 1 else 's'}, {name}"
+
+
+def event(name: str) -> str:
+    """The odds' event for a degree or a wound: its name in lower case."""
+    return name.lower()

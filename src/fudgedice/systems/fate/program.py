@@ -1,0 +1,251 @@
+"""The Fate program: a ``fate:`` (or ``fatecondensed:``) roll checked into a
+:class:`~.checking.FatePlan`, rolled or read by hand through :mod:`.rolling`,
+and measured exactly by :mod:`.measure`.
+
+A roll alone names its result on the ladder; ``vs`` sets a passive
+opposition, ``opp`` an active one (both sides roll), and either gives the
+shifts and one of the four outcomes. Which ladder named the numbers is part
+of every result: ``Good`` is +3 here and +1 in Fudge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...dice.hand import HandRoller
+from ...dice.program import Program
+from ...dice.roller import Roller
+from ...errors import DiceValueError
+from ...exact.dist import Dist
+from ...exact.odds import Odds
+from ...language.tree import Expression, Opposed
+from ...language.words import Vocabulary
+from ...render.ladder import Ladder
+from ...results.dice import Part
+from ...results.roll import Roll, Verdict
+from .checking import FatePlan, FateWords, check_fate
+from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
+from .measure import opposed_dist, outcome_counts, reroll_chance, side_dist
+from .rolling import reroll_side, roll_side
+
+REROLL_EVENT = "reroll invoke spent"
+"""The odds' event: the chance the left side's policy spends a reroll."""
+
+_VERDICTS: dict[Outcome, Verdict] = {
+    "fail": "failure",
+    "tie": "tie",
+    "succeed": "success",
+    "succeed with style": "success",
+}
+
+
+@dataclass(slots=True)
+class FateDetails:
+    """The figures behind a Fate result."""
+
+    ladder: str
+    """The ladder that named the numbers: ``Fate Core`` or ``Fate Condensed``."""
+    result: int | None
+    """The side's result; None for an opposed roll (each side has its own)."""
+    opposition: int | None = None
+    shifts: int | None = None
+    outcome: str | None = None
+    rerolls: int = 0
+    """Reroll invokes spent."""
+    policy: str | None = None
+    """The reroll invoke's policy, in words (None: no reroll invoke)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class FateProgram(Program):
+    """A checked Fate roll."""
+
+    plan: FatePlan
+
+    def __init__(self, expression: Expression, vocabulary: Vocabulary, ladder: Ladder) -> None:
+        self.ladder = ladder
+        self.title = LADDER_TITLES[ladder.system]
+        super().__init__(expression, vocabulary)
+        self.word_value = FateWords(ladder, expression)
+
+    def _check(self) -> None:
+        self.plan = check_fate(self.expression, self.ladder)
+
+    # --------------------------------------------------------------- rolling
+
+    def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
+        plan = self.plan
+        expression = self.expression
+        steps: list[str] = []
+        left_roller, right_roller = roller, roller
+        apart = False
+        if isinstance(roller, HandRoller) and plan.right is not None and plan.left.policy.times:
+            apart = True
+            left_roller, right_roller = self._split_hand(roller)
+        part = roll_side(plan.left, left_roller, self.word_value)
+        right: Roll | None = None
+        against = plan.opposition
+        if plan.right is not None:
+            if not apart:
+                roller.between_sides()
+            right_part = roll_side(plan.right, right_roller, self.word_value)
+            right = self._side_roll(_side_texts(expression)[1], right_part)
+            against = right_part.total
+        if against is not None:
+            # rolled after the other side, whose result the policy looks at
+            part = reroll_side(part, plan.left, against, left_roller, steps)
+        spent = len(steps)
+        self._no_faces_left(left_roller, part, against)
+        if apart:
+            assert isinstance(right_roller, HandRoller)
+            right_roller.finish()
+        details = FateDetails(self.title, part.total)
+        if plan.left.policy.times:
+            details.policy, details.rerolls = plan.left.policy.describe(), spent
+            steps.insert(0, f"policy: {details.policy}")
+            if not spent:
+                assert against is not None
+                shifts = part.total - against
+                steps.append(f"reroll invoke not spent: {shifts_text(shifts)} ({outcome(shifts)})")
+        rolled = Roll(
+            expression.text,
+            expression.system,
+            part.total,
+            part,
+            seed=seed,
+            label=expression.label,
+            result=f"{self.ladder.describe(part.total)} ({self.title})",
+            steps=steps,
+            details=details,
+            quick_read=True,
+        )
+        if against is None:
+            return rolled
+        shifts = part.total - against
+        said = outcome(shifts)
+        details.opposition, details.shifts, details.outcome = against, shifts, said
+        verdict = _VERDICTS[said]
+        # the verdict among the events, as every system's: one vocabulary with the odds
+        events: list[str] = [said] if verdict == said else [verdict, said]
+        rolled.verdict, rolled.margin, rolled.events = verdict, shifts, events
+        if right is None:
+            rolled.result = (
+                f"{self.ladder.describe(part.total)} vs {self.ladder.describe(against)} "
+                f"({self.title}): {said}, {shifts_text(shifts)}"
+            )
+            return rolled
+        left_text = _side_texts(expression)[0]
+        steps.insert(0, f"{left_text}: result {self.ladder.describe(part.total)}")
+        rolled.total, rolled.sides = shifts, [self._side_roll(left_text, part), right]
+        rolled.result = f"{shifts_text(shifts)}: {said} ({self.title})"
+        details.result = None
+        return rolled
+
+    def _side_roll(self, title: str, part: Part) -> Roll:
+        """One side of an opposed roll, as a roll of its own."""
+        return Roll(
+            title,
+            self.expression.system,
+            part.total,
+            part,
+            result=f"{self.ladder.describe(part.total)} ({self.title})",
+            details=FateDetails(self.title, part.total),
+            title=title,
+            quick_read=True,
+        )
+
+    def _split_hand(self, roller: HandRoller) -> tuple[HandRoller, HandRoller]:
+        """Dice read by hand for an opposed roll whose left side may reroll:
+        each side's dice together, the left side's rerolls after its first
+        four, then the right side's four (after the word ``opp``, or the last
+        four given)."""
+        faces = roller.take_rest()
+        marks = [index for index, face in enumerate(faces) if face.strip().lower() == "opp"]
+        if len(marks) > 1:
+            raise DiceValueError("'opp' separates the two sides of an opposed roll only once")
+        cut = marks[0] if marks else max(0, len(faces) - self.plan.left.pool.count)
+        rest = faces[cut + 1 :] if marks else faces[cut:]
+        return HandRoller(faces[:cut]), HandRoller(rest)
+
+    def _no_faces_left(self, roller: Roller, part: Part, against: int | None) -> None:
+        """Dice read by hand beyond those the policy rerolled: say why they
+        were not needed (the generic check would only count them)."""
+        if not isinstance(roller, HandRoller) or roller.used >= len(roller.faces):
+            return
+        if not self.plan.left.policy.times or against is None:
+            return
+        shifts = part.total - against
+        rest = " ".join(roller.faces[roller.used :])
+        raise DiceValueError(
+            f"too many dice: the roll comes to {shifts_text(shifts)} ({outcome(shifts)}), "
+            f"so no further reroll invoke is spent (left over: {rest})",
+            hint=f"the policy: {self.plan.left.policy.describe()}",
+        )
+
+    # ------------------------------------------------------------- measuring
+
+    def dist(self) -> Dist:
+        plan = self.plan
+        if plan.right is not None:
+            return opposed_dist(plan.left, plan.right)
+        return side_dist(plan.left, plan.opposition)
+
+    def odds(self) -> Odds:
+        plan = self.plan
+        exact = self.dist()
+        text, system = self.expression.text, self.expression.system
+        title = f"result ({self.title})"
+        if plan.right is None and plan.opposition is None:
+            return Odds(text, system, exact, value_name=self.ladder.name, value_title=title)
+        against = 0 if plan.right is not None else plan.opposition
+        assert against is not None
+        ways = outcome_counts(exact, against)
+        events: dict[str, Fraction] = {name: Fraction(n, exact.total) for name, n in ways.items()}
+        # the verdicts every system's checks share: success, failure (and tie)
+        events["success"] = events["succeed"] + events["succeed with style"]
+        events["failure"] = events["fail"]
+        policy = ""
+        if plan.left.policy.times:
+            events[REROLL_EVENT] = reroll_chance(plan.left, plan.opposition, plan.right)
+            policy = f"; {plan.left.policy.short()}"  # the odds say which policy they follow
+            title = f"result ({self.title}{policy})"
+        naming: Callable[[int], str] = outcome
+        if plan.right is not None:
+            title = f"shifts ({self.title}{policy})"
+        else:
+            name = self.ladder.name
+            naming = lambda value: f"{name(value)}: {outcome(value - against)}"  # noqa: E731
+        return Odds(text, system, exact, events, value_name=naming, value_title=title)
+
+
+_OPP = re.compile(r"\bopp\b", re.IGNORECASE)
+
+
+def _side_texts(expression: Expression) -> tuple[str, str]:
+    """The two sides of an opposed roll as they were written, options left out."""
+    text = expression.text.split("#", 1)[0]
+    start = text.find(":") + 1
+    found = _OPP.search(text, start)
+    if found is None or not isinstance(expression.check, Opposed):
+        return "the left side", "the right side"
+    left_end = min((option.position for option in expression.side.options), default=found.start())
+    right_options = expression.check.other.options
+    right_end = min((option.position for option in right_options), default=len(text))
+    left, right = text[start:left_end].strip(), text[found.end() : right_end].strip()
+    if left == right or not left or not right:
+        return f"the left side ({left or '4dF'})", f"the right side ({right or '4dF'})"
+    return left, right
+
+
+def fate_program(expression: Expression, vocabulary: Vocabulary) -> Program:
+    return FateProgram(expression, vocabulary, FATE_CORE)
+
+
+def fate_condensed_program(expression: Expression, vocabulary: Vocabulary) -> Program:
+    return FateProgram(expression, vocabulary, FATE_CONDENSED)

@@ -1,0 +1,51 @@
+"""Fate Core's stress and consequences (RULES.md section 5), as data: what a
+character can absorb of a hit, by the skill that sets the track (Physique for
+physical stress, Will for mental). Not a roll: the table a player looks up
+beside one, and the rule a hit's shifts are checked against."""
+
+from __future__ import annotations
+
+from ...errors import DiceValueError
+from .ladders import FATE_CORE
+
+BASE_BOXES = (1, 2)
+"""Every stress track starts with a 1 and a 2 box."""
+CONSEQUENCES = {"mild": 2, "moderate": 4, "severe": 6}
+"""Each consequence absorbs this many shifts of a hit."""
+AVERAGE, GOOD, SUPERB = 1, 3, 5
+
+
+def stress_boxes(level: int) -> tuple[int, ...]:
+    """The boxes of a track whose skill is at ``level``: a 3 box from Average
+    (Average or Fair), a 3 and a 4 box from Good."""
+    if level >= GOOD:
+        return (*BASE_BOXES, 3, 4)
+    if level >= AVERAGE:
+        return (*BASE_BOXES, 3)
+    return BASE_BOXES
+
+
+def consequences(level: int) -> dict[str, int]:
+    """The consequences and what each absorbs; Superb or more adds an extra
+    mild one (for that track's kind of harm)."""
+    out = dict(CONSEQUENCES)
+    if level >= SUPERB:
+        out["extra mild"] = CONSEQUENCES["mild"]
+    return out
+
+
+def largest_hit(level: int) -> int:
+    """The most shifts one hit can deal without taking the character out: one
+    stress box (the largest) and every consequence at once."""
+    return max(stress_boxes(level)) + sum(consequences(level).values())
+
+
+def absorbs(shifts: int, box: int | None, used: tuple[str, ...], level: int) -> bool:
+    """Whether a hit of ``shifts`` is absorbed by checking ``box`` (a box of
+    the track: it must be worth at least what the consequences leave) and
+    taking the consequences ``used``; what is left takes the character out."""
+    available = consequences(level)
+    if box is not None and box not in stress_boxes(level):
+        raise DiceValueError(f"no {box} box on a track at {FATE_CORE.describe(level)}")
+    left = shifts - sum(available[name] for name in used)
+    return left <= 0 or (box is not None and box >= left)

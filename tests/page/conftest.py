@@ -1,0 +1,250 @@
+"""The table's page in a real browser: Playwright driving Debian's Chromium
+(``make chromium`` installs it; Playwright's own browser download is never
+used) against a real ``fudgedice serve`` on a free port of 127.0.0.1.
+
+Each test's screenshots are kept under ``test-artifacts/page/`` (git-ignored).
+Waits are Playwright's, bounded by ``WAIT_MS``: a page that never shows what
+is awaited fails the test; no test asserts how long anything took. The tests
+reach all of this through fixtures (tests never import each other).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts" / "page"
+WAIT_MS = 20_000
+"""Milliseconds a test waits for the page to show something before it fails."""
+START_WITHIN = 60.0
+"""Seconds the server may take to start before the tests fail."""
+
+
+@dataclass
+class Served:
+    """One ``fudgedice serve`` process on SQLite, and a client of its API to
+    set a scene faster than clicking."""
+
+    url: str
+    port: int
+    process: subprocess.Popen[bytes]
+    client: httpx.Client
+
+    def room(self, name: str, **extra: Any) -> dict[str, Any]:
+        return self._created("/api/rooms", {"name": name, **extra})
+
+    def join(self, room: str, name: str) -> dict[str, Any]:
+        return self._created(f"/api/rooms/{room}/members", {"name": name})
+
+    def roll(self, room: str, token: str, text: str, **extra: Any) -> dict[str, Any]:
+        return self._created(f"/api/rooms/{room}/rolls", {"text": text, **extra}, token)
+
+    def _created(self, path: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = self.client.post(path, json=body, headers=headers)
+        assert answer.status_code == 201, answer.text
+        created: dict[str, Any] = answer.json()
+        return created
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, log: Path, port: int = 0) -> Served:
+    """``fudgedice serve`` in a child process (on ``port``, or a free one), once it answers."""
+    port = port or _free_port()
+    path = os.environ.get("PYTHONPATH")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), *([path] if path else [])]),
+    }
+    command = [
+        sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
+        "--port", str(port), "--db", str(db), "--rate", "1000", "--burst", "1000",
+    ]  # fmt: skip
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_WITHIN
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server stopped at start:\n{log.read_text('utf-8')}")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return Served(url, port, process, httpx.Client(base_url=url, timeout=30))
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    stop_server(process)
+    raise AssertionError(f"the server did not answer within {START_WITHIN} s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for a module's tests (each test makes its own room)."""
+    folder = tmp_path_factory.mktemp("page")
+    served = start_server(folder / "table.sqlite3", folder / "serve.log")
+    try:
+        yield served
+    finally:
+        served.client.close()
+        stop_server(served.process)
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """Servers of a test's own, all on one database (to kill one and start
+    another in its place); every one is stopped after the test."""
+    started: list[Served] = []
+
+    def start(port: int = 0) -> Served:
+        started.append(start_server(tmp_path / "table.sqlite3", tmp_path / "serve.log", port))
+        return started[-1]
+
+    yield start
+    for served in started:
+        served.client.close()
+        stop_server(served.process)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        raise AssertionError(f"{CHROMIUM} is missing: 'make chromium' installs Debian's chromium")
+    with sync_playwright() as playwright:
+        # --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@dataclass
+class Seat:
+    """One person at the table: a browser context of their own and its page."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def create_room(self, url: str, name: str, system: str = "fudge") -> str:
+        """As the GM, create a room on the landing page; returns its share link."""
+        page = self.page
+        page.goto(url)
+        page.fill("#room-name", name)
+        page.select_option("#room-system", system)
+        page.fill("#gm-name", self.name)
+        page.click("#create-room button[type=submit]")
+        self.wait_until_live()
+        link = page.input_value("#share-link")
+        assert re.fullmatch(re.escape(url) + r"/r/[A-Za-z0-9_-]+", link), link
+        return link
+
+    def join(self, link: str) -> None:
+        """As a player, open the share link and join under this seat's name."""
+        self.page.goto(link)
+        self.page.fill("#join-name", self.name)
+        self.page.click("#join button[type=submit]")
+        self.wait_until_live()
+
+    def wait_until_live(self) -> None:
+        """The room is shown and its feed subscribed: rolls made from now on reach it."""
+        self.page.locator("#roll-text").wait_for()
+        self.page.locator("#live:not(.off)", has_text="live").wait_for()
+
+    def card(self, seq: int) -> Locator:
+        return self.page.locator(f'#rolls .roll[data-seq="{seq}"]')
+
+    def wait_for_roll(self, seq: int) -> Locator:
+        card = self.card(seq)
+        card.wait_for(timeout=WAIT_MS)
+        return card
+
+    def roll(self, text: str, **options: str) -> None:
+        page = self.page
+        page.fill("#roll-text", text)
+        page.fill("#roll-label", options.get("label", ""))
+        page.select_option("#roll-visibility", options.get("visibility", "public"))
+        page.click("#roll-submit")
+
+    def stored(self) -> dict[str, Any]:
+        """What the page keeps in localStorage: each room's token and who this is."""
+        kept: dict[str, Any] = self.page.evaluate(
+            "() => JSON.parse(localStorage.getItem('fudgedice:rooms') || '{}')"
+        )
+        return kept
+
+    def read(self, download: Any) -> str:
+        """The text of a file the page downloaded."""
+        return Path(download.path()).read_text("utf-8")
+
+
+@pytest.fixture
+def seats(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable[..., Seat]]:
+    """Opens a browser context per person; screenshots of each page are kept
+    when the test ends, whether it passed or not."""
+    opened: list[Seat] = []
+
+    def open_seat(name: str, width: int = 1200, height: int = 900, **options: Any) -> Seat:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        context.set_default_timeout(WAIT_MS)
+        page = context.new_page()
+        seat = Seat(name, context, page)
+
+        def dialog(shown: Dialog) -> None:
+            seat.dialogs.append(shown.message)
+            shown.dismiss()
+
+        page.on("dialog", dialog)
+        page.on("pageerror", lambda error: seat.errors.append(str(error)))
+        opened.append(seat)
+        return seat
+
+    yield open_seat
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name)
+    for seat in opened:
+        person = re.sub(r"[^A-Za-z0-9_-]+", "-", seat.name).strip("-") or "seat"
+        try:
+            seat.page.screenshot(path=ARTIFACTS / f"{test}-{person}.png", full_page=True)
+        finally:
+            seat.context.close()
+    for seat in opened:
+        assert not seat.errors, f"{seat.name}'s page raised: {seat.errors}"
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where a test keeps what it made for people to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
