@@ -13,6 +13,10 @@ it is a report, not a test.
    `.text` only on demand, so each roll is timed with and without `.text`.
 3. Sampling 4dF+2 10**6 times against numpy_baseline.py's samplers; every
    side creates its `np.random.default_rng(seed)` inside the timed call.
+4. Rolls anyone can check (fairness.py): a seeded roll from the dice stream
+   against d20, a roll appended to a session (in memory, and into a session
+   file of 100 to 10,000 entries, flushed to the disk), and `verify` over a
+   10,000-roll log.
 
 "speedup" is reference seconds / fudgedice seconds: above 1, fudgedice wins.
 """
@@ -40,6 +44,7 @@ from typing import Any
 import icepool
 import numpy as np
 
+import fairness
 import fudgedice
 import icepool_ref
 import numpy_baseline
@@ -272,7 +277,7 @@ def d20_times(exprs: list[str]) -> tuple[dict[str, float], str]:
     return times, version
 
 
-def bench_roll() -> tuple[list[Row], str]:
+def bench_roll() -> tuple[list[Row], str, dict[str, float]]:
     # d20 first, in its own process, so the two never share the CPUs.
     d20 = d20_times(sorted({theirs for _, theirs in ROLL_CASES}))
     rows = []
@@ -289,7 +294,7 @@ def bench_roll() -> tuple[list[Row], str]:
             ours = time_warm(stmt, names)
             rows.append(Row("roll", f"roll {ours_expr}{label}", ours, reference, ref, note))
             _print_row(rows[-1])
-    return rows, d20[1]
+    return rows, d20[1], d20[0]
 
 
 # --------------------------------------------------------------- sampling
@@ -324,6 +329,31 @@ def bench_sample() -> list[Row]:
         row = Row("sample", "sample 4dF+2 x10**6", ours, label, _best(func), "default_rng timed")
         rows.append(row)
         _print_row(row)
+    return rows
+
+
+# ----------------------------------------------------------- fair rolls
+
+
+def bench_fairness(d20: dict[str, float]) -> list[Row]:
+    ref_time = d20.get("3d6+2")
+    ref = None if ref_time is None else Timing(ref_time, None, "5xN (d20_worker)")
+    seeded = time_warm(
+        "roll(expr, seed=seed)", {"roll": fudgedice.roll, "expr": "3d6+2", "seed": 7}
+    )
+    rows = [Row("fair", "roll 3d6+2, seeded", seeded, "d20 3d6+2", ref, "a stream per roll")]
+    _print_row(rows[-1])
+    appended = fairness.session_roll()
+    rows.append(Row("fair", "session roll, in memory", Timing(appended, None, "1000")))
+    _print_row(rows[-1])
+    for size in fairness.FILE_SIZES:
+        seconds = fairness.file_roll(size)
+        name = f"session roll, file of {size:,}"
+        rows.append(Row("fair", name, Timing(seconds, None, "20"), note="fsync'd, atomic"))
+        _print_row(rows[-1])
+    log = fairness.verified_log()
+    rows.append(Row("fair", "verify 10,000 rolls", Timing(fairness.verify_log(log), None, "3")))
+    _print_row(rows[-1])
     return rows
 
 
@@ -406,6 +436,13 @@ def goals(rows: list[Row], cases: list[SystemCase]) -> list[Goal]:
                     times,
                 )
             )
+    for name, goal in (
+        ("roll 3d6+2", "stream roll 3d6+2 (fresh key) >= 1x d20 3d6+2 rate"),
+        ("roll 3d6+2, seeded", "stream roll 3d6+2 (seeded) >= 1x d20 3d6+2 rate"),
+    ):
+        out.append(_speedup_goal(rows, name, goal, 1.0))
+    out.append(_time_goal(rows, "session roll, in memory", "session roll appended <= 1 ms", 1e-3))
+    out.append(_time_goal(rows, "verify 10,000 rolls", "verify a 10,000-roll log <= 1 s", 1.0))
     for case in cases:
         if case.limit is not None:
             out.append(
@@ -474,11 +511,14 @@ def main(argv: list[str] | None = None) -> int:
         rows += bench_systems(cases)
     print("\n2. Rolling (warm parse caches); d20 stringifies every roll")
     print(HEADER)
-    roll_rows, d20_version = bench_roll()
+    roll_rows, d20_version, d20 = bench_roll()
     rows += roll_rows
     print("\n3. Sampling, np.random.default_rng(seed) created inside every timed call")
     print(HEADER)
     rows += bench_sample()
+    print("\n4. Rolls anyone can check: the stream, a session's log, verify")
+    print(HEADER)
+    rows += bench_fairness(d20)
 
     summary = goals(rows, cases)
     width = max(len(goal.goal) for goal in summary)

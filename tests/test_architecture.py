@@ -2,7 +2,7 @@
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
-1. ``errors``, ``limits``
+1. ``errors``, ``limits``, ``stream`` (the dice stream imports nothing of the project)
 2. ``language`` and ``exact`` (neither imports the other)
 3. ``results``
 4. ``render``
@@ -11,8 +11,9 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    a system package never imports another, nor the registry)
 7. ``api``: the composition root, the only module outside ``systems`` that
    imports it
-8. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-9. ``cli``
+8. ``log``: the fair-roll log, which re-rolls texts through ``api`` to verify them
+9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
+10. ``cli`` (with ``console`` and ``session_commands``)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -48,6 +49,7 @@ COMPOSITION_ROOT = f"{PACKAGE}.api"
 LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.errors": 1,
     f"{PACKAGE}.limits": 1,
+    f"{PACKAGE}.stream": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,
@@ -56,9 +58,12 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.dice": 5,
     SYSTEMS: 6,
     COMPOSITION_ROOT: 7,
-    f"{PACKAGE}.server": 8,
-    PACKAGE: 8,
-    f"{PACKAGE}.cli": 9,
+    f"{PACKAGE}.log": 8,
+    f"{PACKAGE}.server": 9,
+    PACKAGE: 9,
+    f"{PACKAGE}.console": 10,
+    f"{PACKAGE}.session_commands": 10,
+    f"{PACKAGE}.cli": 10,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 

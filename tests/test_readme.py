@@ -229,8 +229,8 @@ Text.
 
 ```console
 $ fudgedice roll "3d6" --seed 1
-3d6 = 8
-  3d6: 2 5 1 = 8
+3d6 = 7
+  3d6: 1 3 3 = 7
 
 $ fudgedice roll 3d6kh4   # exit 2
 error: can't keep 4 of 3 dice
@@ -261,7 +261,7 @@ def test_examples_are_read_like_a_shell() -> None:
         (20, ("roll", "d20#x", "-n", "2"), 0),
         (23, ("roll", "4dF"), 3),
     ]
-    assert found[0].output == "3d6 = 8\n  3d6: 2 5 1 = 8"
+    assert found[0].output == "3d6 = 7\n  3d6: 1 3 3 = 7"
     assert found[1].output == "error: can't keep 4 of 3 dice"
     assert [e.output for e in found[2:]] == [None, None, None]
 

@@ -29,10 +29,16 @@ from .exact.odds import Chance as Chance
 from .exact.odds import Odds as Odds
 from .exact.odds import Outcome as Outcome
 from .exact.odds import Tail as Tail
+from .log import Failure as Failure
+from .log import Report as Report
+from .log import Reveal as Reveal
+from .log import Session as Session
+from .log import verify as verify
 from .results.dice import DieRoll as DieRoll
 from .results.dice import Mark as Mark
 from .results.roll import Roll as Roll
 from .results.table import Table as Table
+from .stream import Stream as Stream
 
 __version__ = "0.1.0"
 
@@ -45,12 +51,17 @@ __all__ = [
     "DiceTypeError",
     "DiceValueError",
     "DieRoll",
+    "Failure",
     "LimitError",
     "Mark",
     "Odds",
     "Outcome",
     "Program",
+    "Report",
+    "Reveal",
     "Roll",
+    "Session",
+    "Stream",
     "System",
     "Table",
     "Tail",
@@ -64,4 +75,5 @@ __all__ = [
     "roll",
     "sample",
     "table",
+    "verify",
 ]

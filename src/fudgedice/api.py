@@ -11,7 +11,6 @@ first call from any thread finds it complete.
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -24,7 +23,7 @@ import numpy.typing as npt
 from . import arguments
 from .dice import measure, pools
 from .dice.program import Program
-from .errors import DiceError, DiceSyntaxError, DiceValueError, LimitError
+from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import suggest
@@ -33,6 +32,7 @@ from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
+from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
 from .systems import registry as registry
 from .systems.base import System as System
@@ -139,9 +139,11 @@ class Dice:
         """The checked program of a roll's text (cached), the text checked first."""
         return self.compile(arguments.text(text))
 
-    def roll(self, text: str, seed: int | str | None = None) -> Roll:
+    def roll(
+        self, text: str, seed: int | str | None = None, *, stream: Stream | None = None
+    ) -> Roll:
         """Roll ``text`` once; the same ``seed`` gives the same roll everywhere."""
-        return _rolled(self.program(text), seed)
+        return _rolled(self.program(text), seed, stream)
 
     def odds(self, text: str) -> Odds:
         """The exact distribution of ``text``."""
@@ -197,9 +199,6 @@ MAX_TABLE_ROWS = 10_000
 DICE = Dice(SYSTEMS)
 """The language with every system: what the functions below and the CLI use."""
 
-_fresh = random.Random()
-"""Source for rolls that ask for no seed (seeded once from the OS)."""
-
 
 def parse(text: str) -> Expression:
     """The parse tree of a roll (cached), or the project's own error."""
@@ -225,18 +224,28 @@ def roll(
     seed: int | str | None = None,
     *,
     d100_table: str | Path | D100Table | None = None,
+    stream: Stream | None = None,
 ) -> Roll:
-    """Roll ``text`` once; the same ``seed`` gives the same roll everywhere.
+    """Roll ``text`` once, every die drawn from the dice stream of
+    docs/fairness.md: the same ``seed`` gives the same roll everywhere; no seed
+    draws from 32 fresh bytes of the operating system; ``stream`` rolls from a
+    stream made ready (a table's ``fudgedice.stream.room_stream``).
 
     >>> 5 <= roll("4d6kh3+2", seed=7).total <= 20
     True
     """
-    return _rolled(program_with_table(text, d100_table), seed)
+    return _rolled(program_with_table(text, d100_table), seed, stream)
 
 
-def _rolled(program: Program, seed: object) -> Roll:
+def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
     checked = arguments.seed(seed)
-    return program.roll(_fresh if checked is None else random.Random(checked), checked)
+    if stream is not None:
+        if not isinstance(stream, Stream):
+            raise DiceTypeError(f"stream is a fudgedice.stream.Stream, not {type(stream).__name__}")
+        if checked is not None:
+            raise DiceValueError("a roll draws from a seed or from a stream, not both")
+        return program.roll(stream, None)
+    return program.roll(fresh() if checked is None else seeded(checked), checked)
 
 
 def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:

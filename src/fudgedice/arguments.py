@@ -21,11 +21,31 @@ def text(value: object, what: str = "a roll", example: str = "4dF+1") -> str:
     return value
 
 
+SEED_CHARACTERS = 1000
+"""Characters (or decimal digits) in a seed: its UTF-8 bytes are the dice
+stream's key, so a seed must be text that UTF-8 can write, of bounded length."""
+
+
 def seed(value: object) -> int | str | None:
     """A seed is a whole number or a word (or None for fresh dice)."""
-    if value is None or isinstance(value, str):
+    if value is None:
+        return value
+    if isinstance(value, str):
+        if len(value) > SEED_CHARACTERS:
+            raise DiceValueError(
+                f"a seed of {len(value):,} characters is too long (the limit is {SEED_CHARACTERS})"
+            )
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise DiceValueError(
+                "a seed is text that UTF-8 can write (no lone surrogates)"
+            ) from None
         return value
     if isinstance(value, int) and not isinstance(value, bool):
+        # 3322 bits is just over 1000 decimal digits; checked before any digit is written
+        if value.bit_length() > 3322 or len(str(value).lstrip("-")) > SEED_CHARACTERS:
+            raise DiceValueError(f"a seed has at most {SEED_CHARACTERS} digits")
         return value
     raise DiceTypeError(f"a seed is a whole number or a word, not {_kind(value)}")
 

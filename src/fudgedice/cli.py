@@ -3,27 +3,23 @@
 from __future__ import annotations
 
 import json
-import random
-import sys
-from collections.abc import Callable
-from fractions import Fraction
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from . import api
+from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
-from .errors import DiceError, LimitError
-from .exact.odds import approximate, decimal
-from .limits import DEFAULT_LIMITS
+from .console import check_run, run_summary
+from .console import friendly as _friendly
+from .console import show as _show
+from .dice.program import Program
+from .errors import DiceError
 from .render.odds_table import odds_text
 from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
 from .results.roll import Roll
-
-F = TypeVar("F", bound=Callable[..., Any])
+from .stream import fresh, seeded
 
 
 class RollCommand(click.Command):
@@ -67,28 +63,6 @@ class RollCommand(click.Command):
         return super().parse_args(ctx, [*options, "--", *words])
 
 
-def _friendly(command: F) -> F:
-    """Bad input ends with a message and exit code 2, never a traceback."""
-
-    @wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except DiceError as error:
-            click.echo(f"error: {error}", err=True)
-            sys.exit(error.exit_code)
-
-    return run  # type: ignore[return-value]
-
-
-def _show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
-    """A result as JSON or as text for people: only the one asked for is built."""
-    if as_json:
-        click.echo(json.dumps(data(), indent=2, ensure_ascii=False))
-    else:
-        click.echo(text())
-
-
 def _expression(words: tuple[str, ...]) -> str:
     text = " ".join(words).strip()
     if not text:
@@ -121,6 +95,8 @@ def main() -> None:
       fudgedice roll "3d6fudge: Good opp Great"
       fudgedice roll "d6: 4D+2 vs Moderate"
       fudgedice table
+      fudgedice session new game.json
+      fudgedice verify log.json
 
     The roll language is described in docs/notation.md; quote expressions
     that contain spaces, '!' or '>' for your shell.
@@ -141,6 +117,7 @@ def main() -> None:
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_d100_table
+@session_commands.roll_options
 @_friendly
 def roll(
     expression: tuple[str, ...],
@@ -148,8 +125,17 @@ def roll(
     seed: str | None,
     as_json: bool,
     d100_table: str | None = None,
+    session_file: str | None = None,
+    roller: str | None = None,
+    secret: bool = False,
+    client_seed: str | None = None,
 ) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
+
+    Every die is drawn from the dice stream of docs/fairness.md: --seed S
+    gives the same roll on every machine; -n with --seed S rolls S#1, S#2, ...
+    (each can be replayed alone with --seed). With --session FILE the roll
+    draws from the session's committed seed and enters its log.
 
     \b
     Examples:
@@ -157,45 +143,49 @@ def roll(
       fudgedice roll "4d6kh3" -n 6
       fudgedice roll "3d6!" --seed 42
       fudgedice roll "5d10>=8f1" --json
+      fudgedice roll --session game.json --as Ann "Good vs Great"
     """
-    program = program_with_table(_expression(expression), d100_table)
-    base: int | str = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
-    rolls: list[Roll] = []
-    for index in range(times):
-        each = base if times == 1 else _nth_seed(base, index)
-        rolls.append(program.roll(random.Random(each), each))
-        if index == 0:
-            _check_run(rolls[0], times)
+    text = _expression(expression)
+    logged: list[dict[str, Any]] = []
+    if session_file is not None:
+        rolls, logged = session_commands.roll_into(
+            session_file,
+            text,
+            times,
+            roller=roller,
+            secret=secret,
+            client_seed=client_seed,
+            refused={"--seed": seed, "--d100-table": d100_table},
+        )
+    else:
+        session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
+        rolls = _rolled(program_with_table(text, d100_table), seed, times)
     if as_json:
-        payload: Any = rolls[0].to_dict() if times == 1 else [r.to_dict() for r in rolls]
+        dicts = [r.to_dict() for r in rolls]
+        for data, entry in zip(dicts, logged, strict=False):
+            data["log"] = entry
+        payload: Any = dicts[0] if times == 1 else dicts
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         return
     blocks = [r.text for r in rolls]
+    for index, entry in enumerate(logged):
+        blocks[index] += "\n" + session_commands.logged_line(entry)
     if times > 1:
-        blocks.append(_summary([r.total for r in rolls]))
+        blocks.append(run_summary([r.total for r in rolls]))
     click.echo("\n\n".join(blocks))
 
 
-def _check_run(first: Roll, times: int) -> None:
-    """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll: each roll is in bounds, their sum not."""
-    limit = DEFAULT_LIMITS.max_request_dice
-    each = max(1, len(first.dice))
-    if each * times > limit:
-        raise LimitError(
-            f"{times} rolls of {first.notation} would roll about {each * times:,} dice, "
-            f"more than the limit of {limit:,} in one request",
-            hint=f"at most -n {max(1, limit // each)} for this roll",
-        )
-
-
-def _summary(totals: list[int]) -> str:
-    """One line over a run of rolls: every total, their mean and range."""
-    mean = approximate(decimal(Fraction(sum(totals), len(totals))))
-    return (
-        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
-        f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
-    )
+def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
+    """A run of rolls from the dice stream: fresh bytes for each, or the
+    seed; a run with a seed S rolls S#1, S#2, ..."""
+    base = None if seed is None else arguments.seed(_seed(seed))
+    rolls: list[Roll] = []
+    for index in range(times):
+        each = base if times == 1 or base is None else _nth_seed(base, index)
+        rolls.append(program.roll(fresh() if each is None else seeded(each), each))
+        if index == 0:
+            check_run(rolls[0], times)
+    return rolls
 
 
 def _seed(text: str) -> int | str:
@@ -392,3 +382,7 @@ def serve(host: str, port: int, database: str | None, rate: float, burst: int) -
     from .server import serve as run
 
     run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
+
+
+main.add_command(session_commands.session)
+main.add_command(session_commands.verify_command)

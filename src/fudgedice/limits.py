@@ -63,6 +63,14 @@ class Limits:
     max_request_dice: int = 200_000
     """Dice one request may roll with every die's story kept (``-n`` runs
     included): about a second, and well under 500 MB."""
+    max_log_bytes: int = 32 * 2**20
+    """Bytes of a log or session file read: about 100,000 rolls, parsed in
+    well under a second and a few hundred MB."""
+    max_log_entries: int = 100_000
+    """Entries in one log: verifying 10,000 takes well under a second."""
+    max_log_faces: int = 1_000_000
+    """Faces a log's entries list in all: verifying re-rolls every one, and
+    each roll may toss no more dice than its entry lists."""
 
 
 DEFAULT_LIMITS = Limits()

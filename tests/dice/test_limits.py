@@ -7,7 +7,6 @@ regression shows up as a failed assertion or a pytest-timeout.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -16,19 +15,23 @@ import fudgedice
 from fudgedice import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from fudgedice.api import compile_roll
 from fudgedice.limits import DEFAULT_LIMITS
+from fudgedice.stream import Stream
 
 LIMITS = DEFAULT_LIMITS
 
 
-class Always(random.Random):
-    """A rigged random source: every draw is ``draw`` (for dice, face index ``draw``)."""
+class Always(Stream):
+    """A rigged dice stream: every draw is ``draw`` (for dice, face index ``draw``)."""
 
     def __init__(self, draw: int) -> None:
-        super().__init__(0)
+        super().__init__(b"rigged")
         self.draw = draw
 
-    def getrandbits(self, k: int, /) -> int:
+    def below(self, n: int) -> int:
         return self.draw
+
+    def draws(self, n: int, count: int) -> list[int]:
+        return [self.draw] * count
 
 
 def refused(text: str, error: type[DiceError] = LimitError) -> DiceError:

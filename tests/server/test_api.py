@@ -7,12 +7,14 @@ import hashlib
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import fudgedice
-from fudgedice.server import fair
+from fudgedice.cli import main
 
 HIDDEN_TEXT = "7d6+1234"
 """A roll text that, with the labels below, must never reach a reader who may not see it."""
@@ -139,7 +141,7 @@ def test_hidden_rolls_are_placeholders_in_rolls_export_and_log(served: Any) -> N
                         "verified",
                     }
                     assert shown["hidden"] is True
-                assert entry.get("hidden") is True and "entry" not in entry and "salt" not in entry
+                assert entry.get("hidden") is True and "opening" not in entry
         bodies = [
             served.get(f"/api/rooms/{room}/{path}", token).text
             for path in ("rolls", "export", "export?format=csv", "log")
@@ -279,34 +281,12 @@ def test_odds(served: Any) -> None:
     assert served.client.get("/api/odds", params={"text": "1+" * 600}).status_code == 413
 
 
-def _canonical(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def _check_chain(log: dict[str, Any]) -> None:
-    """The hash chain, every placeholder's digest, and every revealed roll's
-    faces, checked from the exported log alone."""
-    prev = "0" * 64
-    seeds = {seed["commitment"]: seed for seed in log["seeds"]}
-    for index, item in enumerate(log["entries"], 1):
-        assert item["seq"] == index and item["prev"] == prev
-        chained = {k: v for k, v in item.items() if k not in {"prev", "hash", "salt", "entry"}}
-        assert item["hash"] == hashlib.sha256(prev.encode() + _canonical(chained)).hexdigest()
-        entry = item.get("entry", item)
-        if item.get("hidden"):
-            if "salt" not in item:
-                prev = item["hash"]
-                continue  # not this reader's to see, and not yet revealed
-            digest = hashlib.sha256(bytes.fromhex(item["salt"]) + _canonical(entry)).hexdigest()
-            assert digest == item["digest"]
-        seed = seeds[entry["commitment"]]["server_seed"]
-        if seed is not None and not entry["by_hand"]:
-            context = fair.context(log["room"], entry["client_seed"], entry["nonce"])
-            again = fair.roll(
-                fudgedice.api.DICE.compile(entry["text"]), bytes.fromhex(seed), context
-            )
-            assert fair.faces(again.to_dict()) == entry["result"]["faces"]
-        prev = item["hash"]
+def _check_chain(log: dict[str, Any], *, complete: bool) -> None:
+    """The exported log, checked as anyone would: with ``fudgedice verify``."""
+    report = fudgedice.verify(log)
+    assert report.ok, report.failure
+    assert report.complete is complete, report
+    assert report.entries == len(log["entries"]) == log["head"]["seq"]
 
 
 def test_reveal_publishes_the_seed_and_marks_rolls_verified(served: Any) -> None:
@@ -340,8 +320,8 @@ def test_reveal_publishes_the_seed_and_marks_rolls_verified(served: Any) -> None
     )
     log = served.get(f"/api/rooms/{room}/log", bob["token"]).json()
     assert [e["seq"] for e in log["entries"]] == list(range(1, 8))
-    assert all("entry" in e for e in log["entries"] if e.get("hidden"))  # revealed: checkable
-    _check_chain(log)
+    assert all("opening" in e for e in log["entries"] if e.get("hidden"))  # revealed: checkable
+    _check_chain(log, complete=False)  # the roll after the reveal waits for the next one
     assert served.rolls(room, bob["token"])[2]["hidden"] is True  # the roll itself stays hidden
 
 
@@ -349,5 +329,33 @@ def test_a_log_before_reveal_chains_and_hides(served: Any) -> None:
     room, _, _, bob = _post_all_visibilities(served)
     log = served.get(f"/api/rooms/{room}/log", bob["token"]).json()
     assert log["seeds"][0]["server_seed"] is None
-    _check_chain(log)
+    _check_chain(log, complete=False)
     assert HIDDEN_TEXT not in json.dumps([e for e in log["entries"] if e.get("hidden")])
+
+
+def test_a_rooms_log_verifies_with_the_cli(served: Any, tmp_path: Path) -> None:
+    """A D6 room: rolls without the prefix, a label, dice read by hand, a GM
+    secret, a reveal and a new seed; the exported log is what `fudgedice
+    verify` reads, and a tampered copy fails, named."""
+    room, gm, ann, _ = _players(served, name="D6 log", system="d6")
+    assert served.roll(room, ann["token"], "3D+1", label="climb", client_seed="ann's").is_success
+    assert served.roll(room, ann["token"], "4D", faces=["4", "2", "5", "w6", "w3"]).is_success
+    assert served.roll(room, gm["token"], "5D vs 15", visibility="secret").is_success
+    served.client.post(
+        f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {gm['token']}"}
+    )
+    assert served.roll(room, ann["token"], "fudge: Good vs Great").is_success
+    log = served.get(f"/api/rooms/{room}/log", ann["token"]).json()
+    texts = [entry.get("text") for entry in log["entries"]]
+    assert texts == ["d6: 3D+1", "d6: 4D", None, "fudge: Good vs Great"]
+    assert log["entries"][0]["label"] == "climb" and log["entries"][1]["by_hand"] is True
+    assert log["entries"][2]["opening"]["entry"]["text"] == "d6: 5D vs 15"
+    path = tmp_path / "room.json"
+    path.write_text(json.dumps(log))
+    verified = CliRunner().invoke(main, ["verify", str(path)])
+    assert verified.exit_code == 3, verified.output  # the last roll waits for the next reveal
+    assert "chain intact: 3 rolls checked; 1 wait" in verified.output
+    log["entries"][0]["total"] += 1
+    path.write_text(json.dumps(log))
+    failed = CliRunner().invoke(main, ["verify", str(path)])
+    assert failed.exit_code == 1 and "FAILED at seq 1" in failed.output

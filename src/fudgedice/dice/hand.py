@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..errors import DiceValueError
 from ..language.tree import Die
+from ..stream import Stream
 from .roller import Roller
 
 _PLUS = {"+", "+1", "p", "plus"}
@@ -61,7 +62,7 @@ class HandRoller(Roller):
     by_hand = True
 
     def __init__(self, faces: Sequence[str]) -> None:
-        super().__init__(_NoRandom())  # type: ignore[arg-type]
+        super().__init__(_NoStream())
         self.faces = list(faces)
         self.used = 0
 
@@ -134,8 +135,11 @@ def _is_separator(token: str) -> bool:
     return token.strip().lower() == "opp"
 
 
-class _NoRandom:
-    """Stands where a random source would be: reading dice never draws."""
+class _NoStream(Stream):
+    """Stands where the dice stream would be: reading dice never draws."""
 
-    def getrandbits(self, bits: int) -> int:
+    def __init__(self) -> None:
+        super().__init__(b"")
+
+    def below(self, n: int) -> int:
         raise DiceValueError("dice read by hand can't draw random numbers")

@@ -9,7 +9,6 @@ everything that can be checked without rolling is checked once.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 
@@ -22,9 +21,10 @@ from ..exact.odds import Odds
 from ..language.diagnostics import modifier_typo, suggest, suggest_other
 from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
-from ..limits import DEFAULT_LIMITS
+from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.roll import Roll
+from ..stream import Stream, seeded
 from .arithmetic import WordValue
 from .hand import HandRoller
 from .measure import exploding_dice, measure
@@ -103,9 +103,13 @@ class Program:
             elif isinstance(node, Word):
                 self.word_value(node)
 
-    def roll(self, rng: random.Random, seed: int | str | None) -> Roll:
-        """Roll with tosses drawn from ``rng``."""
-        return _explained(self.roll_with(Roller(rng), seed))
+    def roll(self, stream: Stream, seed: int | str | None, limits: Limits = DEFAULT_LIMITS) -> Roll:
+        """Roll with every toss drawn from ``stream``; ``seed`` is only recorded.
+        The roll's :attr:`~Roll.tosses` are the faces drawn, in order."""
+        roller = Roller(stream, limits)
+        result = self.roll_with(roller, seed)
+        result.tosses = roller.drawn
+        return _explained(result)
 
     def read(self, faces: Sequence[str]) -> Roll:
         """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
@@ -143,7 +147,7 @@ class Program:
     def dice_per_roll(self) -> int:
         """About how many dice one roll tosses: those of one roll made here
         (explosions and rerolls included; at most the per-roll limit)."""
-        return max(1, len(self.roll(random.Random(0), None).dice))
+        return max(1, len(self.roll(seeded(0), None).dice))
 
     def check_tosses(self, n: int) -> None:
         """Refuse, before any work, a sample that would toss too many dice."""

@@ -1,14 +1,15 @@
-"""The rolling interpreter: a parse tree and a random source to a result
+"""The rolling interpreter: a parse tree and a dice stream to a result
 that records every die's story.
 
-Randomness is passed in (any ``random.Random``), so the same seed gives the
-same roll on every machine; the :class:`Roller` also counts every die it
+The :class:`~fudgedice.stream.Stream` is passed in, so the same seed gives the
+same roll on every machine and in any other implementation of the stream
+(docs/fairness.md); the :class:`Roller` draws every toss from it in the order
+the explanation lists the dice, keeps the faces it drew, counts every die it
 tosses and stops at the limit.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from ..errors import LimitError, TooManyDice
@@ -25,6 +26,7 @@ from ..results.dice import (
     PoolRoll,
     WordRoll,
 )
+from ..stream import Stream
 from .arithmetic import WordValue, operate
 from .pools import plan
 
@@ -37,34 +39,32 @@ _EXPLODED = Mark.EXPLODED.value
 
 
 class Roller:
-    """Tosses dice from ``rng`` and refuses to toss more than the limit."""
+    """Tosses dice from ``stream`` and refuses to toss more than the limit."""
 
-    __slots__ = ("limits", "rng", "tossed")
+    __slots__ = ("drawn", "limits", "stream", "tossed")
 
     by_hand = False
     """True for :class:`.hand.HandRoller`: faces come from the table."""
 
-    def __init__(self, rng: random.Random, limits: Limits = DEFAULT_LIMITS) -> None:
-        self.rng = rng
+    def __init__(self, stream: Stream, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.stream = stream
         self.limits = limits
         self.tossed = 0
+        self.drawn: list[int] = []
+        """Every face drawn from the stream, in order: what a log records."""
 
     def toss(self, die: Die) -> int:
         self.tossed += 1
         if self.tossed > self.limits.max_dice:
             self._too_many()
-        faces = die.faces
-        return faces[self.below(len(faces))]
+        faces = die.tossed
+        face = faces[self.stream.below(len(faces))]
+        self.drawn.append(face)
+        return face
 
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n): the same draws as ``Random.randrange(n)``
-        (rejection sampling on ``getrandbits``), without its call overhead."""
-        bits = n.bit_length()
-        getrandbits = self.rng.getrandbits
-        draw = getrandbits(bits)
-        while draw >= n:
-            draw = getrandbits(bits)
-        return draw
+        """A draw below ``n`` from the stream, for a number no die shows."""
+        return self.stream.below(n)
 
     def between_sides(self) -> None:
         """An opposed roll moves on to its right side (dice read by hand may
@@ -153,21 +153,13 @@ def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
 def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
     """A pool with no modifiers: the common case, kept lean."""
     die = pool.die
-    faces = die.faces
+    faces = die.tossed
     sides = len(faces)
     roller.take(pool.count)
-    bits = sides.bit_length()
-    getrandbits = roller.rng.getrandbits
-    dice = []
-    total = 0
-    for _ in range(pool.count):
-        draw = getrandbits(bits)
-        while draw >= sides:
-            draw = getrandbits(bits)
-        face = faces[draw]
-        total += face
-        dice.append(DieRoll(die, face, die.face_label(face)))
-    return PoolRoll(pool, dice, total)
+    drawn = [faces[index] for index in roller.stream.draws(sides, pool.count)]
+    roller.drawn += drawn
+    label = die.face_label
+    return PoolRoll(pool, [DieRoll(die, face, label(face)) for face in drawn], sum(drawn))
 
 
 def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:

@@ -42,10 +42,13 @@ class Die:
     name: str
     faces: tuple[int, ...]
     fudge: bool = False
+    tossed: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    """The faces the dice stream picks from, in its order (docs/fairness.md):
+    ``dF`` has six, two of each value. Left empty, the faces themselves."""
     low: int = field(init=False, repr=False, compare=False)
     counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """How many faces show each value from the lowest up: the die's own
-    distribution, worked out once with the parse tree (``dF`` is 2, 2, 2)."""
+    distribution, worked out once with the parse tree (``dF.1`` is 1, 4, 1)."""
 
     def __post_init__(self) -> None:
         low = min(self.faces)
@@ -54,6 +57,8 @@ class Die:
             counts[face - low] += 1
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "counts", tuple(counts))
+        if not self.tossed:
+            object.__setattr__(self, "tossed", self.faces)
 
     @property
     def lowest(self) -> int:
@@ -81,8 +86,9 @@ D6 = Die("d6", (1, 2, 3, 4, 5, 6))
 """The six-sided die: ``d6``, the D6 System's die codes, the seeds' techniques."""
 D100 = Die("d%", tuple(range(1, 101)))
 """``d%``: read as 1..100 (``00`` is 100)."""
-FUDGE_DIE = Die("dF", (-1, 0, 1), fudge=True)
-"""``dF`` (and ``dF.2``): two each of -, blank and +, as three equally likely values."""
+FUDGE_DIE = Die("dF", (-1, 0, 1), fudge=True, tossed=(-1, -1, 0, 0, 1, 1))
+"""``dF`` (and ``dF.2``): two each of -, blank and +, as three equally likely
+values; the dice stream tosses its six faces."""
 FUDGE_DIE_1 = Die("dF.1", (-1, 0, 0, 0, 0, 1), fudge=True)
 """``dF.1``: one +, one -, four blanks."""
 

@@ -56,6 +56,9 @@ class Roll:
     """How the head line names this roll (the notation, or one side of it)."""
     quick_read: bool = False
     """Explain Fudge dice the seeds' quick way (cancel +/- pairs) when shown."""
+    tosses: list[int] = field(default_factory=list, repr=False)
+    """Every face drawn from the dice stream, in the order drawn (which is the
+    order the explanation lists the dice); empty for dice read by hand."""
     render: Callable[[Roll], str] | None = field(default=None, repr=False, compare=False)
     """The renderer that writes :attr:`text`; set by the program that rolled it,
     so results never import rendering."""

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ..errors import DiceError
-from . import exports, fair, making, rolling, store
+from . import exports, making, rolling, store
 from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
@@ -186,9 +186,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     @app.get("/api/rooms/{room}/log")
     def log(room: str, authorization: Auth = None) -> dict[str, Any]:
         _, me = member_of(room, authorization)
-        seeds = store.seed_list(db, room)
-        entries = exports.log_entries(all_rolls(room), me, store.revealed_epochs(seeds))
-        return fair.log_document(room, seeds, list(entries))
+        return exports.log_document(room, store.seed_list(db, room), all_rolls(room), me)
 
     @app.get("/api/rooms/{room}/export")
     def export(

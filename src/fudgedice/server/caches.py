@@ -1,20 +1,19 @@
 """What a process keeps in memory so that a roll asks the database nothing
-before its commit: who a token belongs to, and the checked program of a roll
-text. Both are facts that never change (a member's token, room and name are
-fixed at joining; a room's system at its making), so nothing goes stale.
+before its commit: who a token belongs to, and which roll texts it checked.
+Both are facts that never change (a member's token, room and name are fixed
+at joining; a room's system at its making), so nothing goes stale.
 """
 
 from __future__ import annotations
 
-from ..dice.program import Program
 from . import rolling
 from .records import Member
 
 MAX_MEMBERS = 100_000
 """Tokens kept at most; past that the cache starts again empty, which costs
 one database read each, never a wrong answer."""
-MAX_PROGRAMS = 4096
-"""Roll texts kept at most (a program holds its parse tree and pool plans)."""
+MAX_TEXTS = 4096
+"""Roll texts remembered at most."""
 
 
 class Members:
@@ -33,21 +32,21 @@ class Members:
         self._known[token_hash] = (member, system)
 
 
-class Programs:
-    """Checked programs by (roll text, system): a table rolls the same few
-    texts over and over, and reading one is the costliest step before a draw."""
+class Texts:
+    """Roll texts already checked in a system: a table rolls the same few
+    texts over and over, and reading one is the costliest step before a draw
+    (the program itself stays in the language's own cache)."""
 
-    def __init__(self, limit: int = MAX_PROGRAMS) -> None:
+    def __init__(self, limit: int = MAX_TEXTS) -> None:
         self.limit = limit
-        self._known: dict[tuple[str, str], Program] = {}
+        self._known: set[tuple[str, str]] = set()
 
-    def get(self, text: str, system: str) -> Program | None:
-        return self._known.get((text, system))
+    def known(self, text: str, system: str) -> bool:
+        return (text, system) in self._known
 
-    def load(self, text: str, system: str) -> Program:
-        """Read and check the text (a :class:`Problem` if it is refused), and keep it."""
-        program = rolling.program(text, system)
+    def check(self, text: str, system: str) -> None:
+        """Read and check the text (a :class:`Problem` if it is refused), and remember it."""
+        rolling.program(text, system)
         if len(self._known) >= self.limit:
             self._known.clear()
-        self._known[text, system] = program
-        return program
+        self._known.add((text, system))

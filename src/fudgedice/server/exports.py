@@ -5,31 +5,60 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from ..log.canonical import FORMAT, GENESIS
 from . import fair
+from .problems import Problem
 from .records import Member, RollRecord
-from .store import log_entry
 
 
 def log_entries(
     records: Iterable[RollRecord], viewer: Member, revealed: set[int]
 ) -> Iterator[dict[str, Any]]:
-    """Every entry of the chain, in order. A hidden roll is its placeholder;
-    its salt and entry are added for a reader who may see it, and for everyone
-    once its seed is revealed (FAIRNESS.md), so that it can be checked."""
-    prev = fair.GENESIS
+    """Every entry of the chain, in order, as it was made. A hidden roll is its
+    placeholder; its opening (salt and whole entry) is added for a reader who
+    may see it, and for everyone once its seed is revealed (docs/fairness.md),
+    so that it can be checked."""
     for record in records:
-        entry = log_entry(record)
-        if record.hidden and record.salt is not None:
-            item = fair.placeholder(entry, record.salt)
-            if record.visible_to(viewer) or record.epoch in revealed:
-                item = {**item, "salt": record.salt, "entry": entry}
-        else:
-            item = dict(entry)
-        yield {**item, "prev": prev, "hash": record.hash}
-        prev = record.hash
+        if record.entry is None:
+            raise Problem(500, f"roll {record.seq} was made before rolls kept their log entry")
+        entry = dict(record.entry)
+        if record.opening is not None and (record.visible_to(viewer) or record.epoch in revealed):
+            entry["opening"] = record.opening
+        yield entry
+
+
+def log_document(
+    room: str, seeds: Sequence[dict[str, Any]], records: Sequence[RollRecord], viewer: Member
+) -> dict[str, Any]:
+    """The room's log as ``fudgedice verify`` reads it: its seeds in order (a
+    revealed one with the seed and how many rolls it made), every entry, and
+    the head."""
+    revealed = {seed["epoch"] for seed in seeds if seed["server_seed"] is not None}
+    rolls = Counter(record.epoch for record in records if record.nonce is not None)
+    listed = [
+        {
+            "commitment": seed["commitment"],
+            "server_seed": seed["server_seed"],
+            "rolls": rolls[seed["epoch"]] if seed["epoch"] in revealed else None,
+            "epoch": seed["epoch"],
+            "revealed_at": seed["revealed_at"],
+        }
+        for seed in seeds
+    ]
+    last = records[-1] if records else None
+    return {
+        "format": FORMAT,
+        "room": room,
+        "seeds": listed,
+        "entries": list(log_entries(records, viewer, revealed)),
+        "head": {"seq": 0, "hash": GENESIS}
+        if last is None
+        else {"seq": last.seq, "hash": last.hash},
+    }
 
 
 CSV_COLUMNS = (

@@ -1,6 +1,6 @@
 """Making a roll, the request a table makes most: checked on the event loop
-from what the process keeps in memory (who the token belongs to, the roll
-text's program), then handed to the writer, which commits the rolls waiting
+from what the process keeps in memory (who the token belongs to, which roll
+texts are known to be good), then handed to the writer, which commits the rolls waiting
 together (:mod:`.writer`). Nothing here waits for the database unless a token
 or a roll text is new to the process.
 """
@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from . import rolling, store
 from .bodies import NewRoll, malformed
-from .caches import Members, Programs
+from .caches import Members, Texts
 from .db import Database
 from .guards import RateLimit
 from .problems import not_found, unauthorized, unprocessable
@@ -44,8 +44,8 @@ class Rolls:
 
     def __init__(self, db: Database, writer: Writer, limiter: RateLimit) -> None:
         self.db, self.writer, self.limiter = db, writer, limiter
-        self.members, self.programs = Members(), Programs()
-        self.programs.load("4dF", "fudge")  # builds the parser once, before requests race to
+        self.members, self.texts = Members(), Texts()
+        self.texts.check("4dF", "fudge")  # builds the parser once, before requests race to
 
     async def member(self, room: str, authorization: str | None) -> tuple[Member, str]:
         """The member whose token this is and the room's system: from memory
@@ -75,11 +75,12 @@ class Rolls:
         faces = rolling.faces(body.faces)
         seed = rolling.client_seed(body.client_seed)
         self.limiter.take(me.id)
-        program = self.programs.get(body.text, system)
-        if program is None:  # a text not seen yet: read on a worker thread
-            program = await run_in_threadpool(self.programs.load, body.text, system)
+        if not self.texts.known(body.text, system):  # new to the process: checked on
+            # a worker thread, so that a bad text is refused (400, its column)
+            # before its room is held, and a long one never stalls the event loop
+            await run_in_threadpool(self.texts.check, body.text, system)
         return await self.writer.roll(
-            RollRequest(room, me, program, body.text, body.visibility, label, seed, faces)
+            RollRequest(room, me, body.text, system, body.visibility, label, seed, faces)
         )
 
     async def handle(self, request: Request) -> Response:

@@ -10,10 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from ..dice.program import Program
+from typing import Any, Literal
 
 Visibility = Literal["public", "gm", "self", "secret"]
 VISIBILITIES: tuple[Visibility, ...] = ("public", "gm", "self", "secret")
@@ -47,8 +44,9 @@ class RollRequest:
 
     room: str
     member: Member
-    program: Program
     text: str
+    """As typed; read in ``system`` unless it names its own."""
+    system: str
     visibility: Visibility
     label: str | None
     client_seed: str
@@ -77,6 +75,11 @@ class RollRecord:
     salt: str | None
     hash: str
     verified: bool | None
+    entry: dict[str, Any] | None = None
+    """The roll's entry in the log (docs/fairness.md): a hidden roll's placeholder."""
+    opening: dict[str, Any] | None = None
+    """A hidden roll's salt and whole entry: shown to those who may see the
+    roll, and to everyone once its seed is revealed."""
 
     @property
     def hidden(self) -> bool:

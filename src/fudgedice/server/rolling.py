@@ -3,6 +3,8 @@ for that the roll language itself does not make."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from ..api import DICE, SYSTEMS
 from ..dice.program import Program
 from ..errors import DiceError
@@ -46,6 +48,25 @@ def program(text: str, system: str) -> Program:
         raise Problem.from_dice(error) from None
 
 
+def log_text(text: str, system: str) -> str:
+    """The text as the log records it: what the project reads on its own, so
+    that ``fudgedice verify`` re-rolls it in the room's system. Called once
+    :func:`program` has accepted the text."""
+    if system == "fudge" or DICE.parse(text).system_position is not None:
+        return text
+    return f"{system}: {text}"
+
+
+def as_typed(error: DiceError, text: str, system: str) -> DiceError:
+    """An error of the text the log records, pointing into the text as typed."""
+    written = log_text(text, system)
+    if written != text and error.text == written:
+        error.text = text
+        if error.position is not None:
+            error.position = max(0, error.position - (len(written) - len(text)))
+    return error
+
+
 def name(given: str, what: str = "a name", limit: int = MAX_NAME) -> str:
     """A name or label as typed (shown as text, never markup), trimmed; no
     control characters, so a log or CSV line stays one line."""
@@ -54,7 +75,7 @@ def name(given: str, what: str = "a name", limit: int = MAX_NAME) -> str:
         raise unprocessable(f"{what} must not be empty")
     if len(cleaned) > limit:
         raise Problem(413, f"{what} is at most {limit} characters, not {len(cleaned)}")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in cleaned):
+    if any(unicodedata.category(ch) == "Cc" for ch in cleaned):
         raise unprocessable(f"{what} must not contain control characters")
     return cleaned
 
@@ -64,7 +85,7 @@ def client_seed(given: str | None) -> str:
         return ""
     if len(given) > MAX_CLIENT_SEED:
         raise Problem(413, f"a client seed is at most {MAX_CLIENT_SEED} characters")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in given):
+    if any(unicodedata.category(ch) == "Cc" for ch in given):
         raise unprocessable("a client seed must not contain control characters")
     return given
 

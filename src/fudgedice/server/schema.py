@@ -79,6 +79,10 @@ rolls = Table(
     Column("hash", String(64), nullable=False),
     # once its seed is revealed: whether the roll follows from it
     Column("verified", Boolean, nullable=True),
+    # the roll's entry in the log (JSON; a hidden roll's placeholder), and a
+    # hidden roll's opening (JSON: its salt and whole entry)
+    Column("entry", Text, nullable=True),
+    Column("opening", Text, nullable=True),
 )
 
 Index("rolls_by_member", rolls.c.room_id, rolls.c.member_id, rolls.c.seq)

@@ -12,13 +12,13 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, and_, insert, select, update
 
 from ..errors import DiceError
+from ..log.canonical import GENESIS
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
 from .problems import Problem, not_found, unauthorized
@@ -51,7 +51,7 @@ def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Roo
         connection.execute(
             insert(rooms).values(
                 id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
-                commitment=commitment, nonce=0, last_seq=0, last_hash=fair.GENESIS,
+                commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS,
             )
         )  # fmt: skip
         connection.execute(
@@ -141,22 +141,14 @@ def notify(connection: Connection, payload: str) -> None:
     )
 
 
-def log_entry(record: RollRecord) -> dict[str, Any]:
-    fields = {
-        "seq": record.seq, "at": record.at, "member": record.member, "name": record.name,
-        "text": record.text, "label": record.label, "visibility": record.visibility,
-        "client_seed": record.client_seed, "nonce": record.nonce,
-        "commitment": record.commitment, "by_hand": record.faces is not None,
-    }  # fmt: skip
-    return fair.entry(fields, record.result)
-
-
 def _record(row: Row[Any]) -> RollRecord:
     return RollRecord(
         row.room_id, row.seq, row.member_id, row.name, row.visibility, row.epoch, row.commitment,
         row.nonce, row.client_seed, row.text, row.label,
         None if row.faces is None else json.loads(row.faces), json.loads(row.result), row.at,
         row.salt, row.hash, row.verified,
+        None if row.entry is None else json.loads(row.entry),
+        None if row.opening is None else json.loads(row.opening),
     )  # fmt: skip
 
 
@@ -258,7 +250,3 @@ def seed_list(db: Database, room_id: str) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
-
-
-def revealed_epochs(seed_rows: Sequence[dict[str, Any]]) -> set[int]:
-    return {row["epoch"] for row in seed_rows if row["server_seed"] is not None}

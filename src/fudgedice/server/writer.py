@@ -25,12 +25,13 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, update
 
 from ..errors import DiceError
-from . import fair
+from ..log import roll_entry
+from . import rolling
 from .db import Database
 from .problems import Problem, not_found
 from .records import RollRecord, RollRequest
 from .schema import rolls, rooms
-from .store import log_entry, notify, now
+from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
 
@@ -189,37 +190,44 @@ def _advance(room: _Room) -> dict[str, Any]:
 
 def _draw(room: _Room, request: RollRequest) -> RollRecord:
     """The room's next roll: drawn from its seed (or read from the faces given)
-    and chained to its log."""
-    try:
-        if request.faces is None:
-            nonce: int | None = room.nonce
-            context = fair.context(room.id, request.client_seed, room.nonce)
-            result = fair.roll(request.program, room.seed, context).to_dict()
-        else:
-            nonce = None
-            result = request.program.read(request.faces).to_dict()
-    except DiceError as error:
-        raise Problem.from_dice(error) from None
+    and made into its entry of the log (``fudgedice.log.roll_entry``)."""
     member = request.member
+    seq, at = room.last_seq + 1, now()
+    try:
+        logged = roll_entry(
+            server_seed=room.seed,
+            commitment=room.commitment,
+            room=room.id,
+            seq=seq,
+            nonce=room.nonce,
+            prev=room.last_hash,
+            text=rolling.log_text(request.text, request.system),
+            roller=member.name,
+            visibility=request.visibility,
+            client_seed=request.client_seed,
+            at=at,
+            read=request.faces,
+            extra=None if request.label is None else {"label": request.label},
+            extra_shown={"member": member.id},
+        )
+    except DiceError as error:
+        raise Problem.from_dice(rolling.as_typed(error, request.text, request.system)) from None
+    nonce = None if request.faces is not None else room.nonce
+    opening = logged.opening
     record = RollRecord(
-        room.id, room.last_seq + 1, member.id, member.name, request.visibility, room.epoch,
-        room.commitment, nonce, request.client_seed, request.text, request.label, request.faces,
-        result, now(), None, "", None,
+        room.id, seq, member.id, member.name, request.visibility, room.epoch, room.commitment,
+        nonce, request.client_seed, request.text, request.label, request.faces,
+        logged.roll.to_dict(), at, None if opening is None else opening["salt"], logged.hash,
+        None, logged.entry, opening,
     )  # fmt: skip
-    entry = log_entry(record)
-    if record.hidden:
-        record.salt = fair.new_salt()
-        chained = fair.placeholder(entry, record.salt)
-    else:
-        chained = entry
-    record.hash = fair.chain(room.last_hash, chained)
-    room.last_seq = record.seq
+    room.last_seq = seq
     room.last_hash = record.hash
     room.nonce += nonce is not None
     return record
 
 
 def _row(record: RollRecord) -> dict[str, Any]:
+    opening = None if record.opening is None else json.dumps(record.opening, ensure_ascii=False)
     return {
         "room_id": record.room, "seq": record.seq, "member_id": record.member,
         "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
@@ -227,5 +235,6 @@ def _row(record: RollRecord) -> dict[str, Any]:
         "client_seed": record.client_seed, "text": record.text, "label": record.label,
         "faces": None if record.faces is None else json.dumps(record.faces),
         "result": json.dumps(record.result), "at": record.at, "salt": record.salt,
-        "hash": record.hash,
+        "hash": record.hash, "entry": json.dumps(record.entry, ensure_ascii=False),
+        "opening": opening,
     }  # fmt: skip

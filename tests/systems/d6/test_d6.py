@@ -4,7 +4,6 @@ difficulties, opposed rolls, dice read by hand, sampling and the CLI."""
 from __future__ import annotations
 
 import json
-import random
 from fractions import Fraction
 
 import numpy as np
@@ -16,6 +15,7 @@ from fudgedice import Mark
 from fudgedice.api import compile_roll
 from fudgedice.cli import main
 from fudgedice.dice.roller import Roller
+from fudgedice.stream import seeded
 from fudgedice.systems.d6.program import D6Program
 
 
@@ -117,7 +117,7 @@ def test_fate_point_doubles_dice_and_pips_with_one_wild_die() -> None:
     program = _rules("d6: 4D+2 fp")
     assert program.left.shape().plain == 8
     assert program.left.shape().wild
-    roll = program.roll(random.Random(3), 3)
+    roll = program.roll(seeded(3), 3)
     assert "Fate Point: 4D+2 doubled to 8D+4 = 9D+1" in roll.steps
 
 
@@ -294,8 +294,8 @@ def test_samples_follow_the_exact_odds(text: str) -> None:
 
 def test_rolls_are_reproducible() -> None:
     program = compile_roll("d6: 5D+2 cp1 crit=cancel")
-    first = program.roll_with(Roller(random.Random(9)), 9).total
-    assert first == program.roll_with(Roller(random.Random(9)), 9).total
+    first = program.roll_with(Roller(seeded(9)), 9).total
+    assert first == program.roll_with(Roller(seeded(9)), 9).total
 
 
 # --- big codes measure (their speed is in benchmarks/cases_d6.py) --------------------------

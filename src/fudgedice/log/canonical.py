@@ -1,0 +1,101 @@
+"""The log's fixed forms: canonical JSON, the hashes, and the fields of an entry.
+
+docs/fairness.md states every rule here in words, so that a log can be
+checked by a program written in another language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Final, Literal, TypeGuard
+
+from ..errors import DiceValueError
+
+FORMAT: Final = "fudgedice-log/1"
+"""The ``format`` of an exported log document."""
+
+GENESIS: Final = "0" * 64
+"""The ``prev`` of the first entry: there is no entry before it."""
+
+Visibility = Literal["public", "gm", "self", "secret"]
+VISIBILITIES: Final[tuple[Visibility, ...]] = ("public", "gm", "self", "secret")
+"""Who sees a roll: everyone; the roller and the GM; the roller only; the GM
+only. Every roll but a public one enters the chain as a placeholder, so that
+the log any reader exports verifies."""
+
+ROLL_FIELDS: Final = (
+    "seq",
+    "at",
+    "roller",
+    "text",
+    "visibility",
+    "client_seed",
+    "nonce",
+    "commitment",
+    "faces",
+    "total",
+)
+"""A roll's own fields: what a public entry holds besides ``prev`` and
+``hash``, and what a hidden roll's opening publishes."""
+
+PLACEHOLDER_FIELDS: Final = (
+    "seq",
+    "at",
+    "roller",
+    "visibility",
+    "hidden",
+    "nonce",
+    "commitment",
+    "digest",
+)
+"""A hidden roll's fields in the chain: who rolled when, under which seed and
+nonce, and the digest of the roll's own fields; no text, face or total."""
+
+SHARED_FIELDS: Final = ("seq", "at", "roller", "visibility", "nonce", "commitment")
+"""The fields a hidden roll's opening must repeat exactly."""
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+_encode = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
+"""Made once: ``json.dumps`` with options builds an encoder on every call."""
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON: keys sorted, no spaces, non-ASCII written as itself,
+    UTF-8 (the escapes of JSON.stringify: ``\\"``, ``\\\\``, ``\\n`` and
+    ``\\u001f`` for the other control characters)."""
+    try:
+        return _encode(value).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError) as error:
+        raise DiceValueError(f"not a canonical JSON value: {error}") from None
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def entry_hash(entry: Mapping[str, Any]) -> str:
+    """SHA-256 of the previous hash (its 64 hex digits, as ASCII) followed by
+    the entry's canonical JSON, every field but ``hash`` and ``opening``."""
+    prev = entry.get("prev")
+    if not isinstance(prev, str) or not is_hex64(prev):
+        raise DiceValueError("its prev is not 64 lowercase hex digits")
+    body = {key: value for key, value in entry.items() if key not in ("hash", "opening")}
+    return sha256_hex(prev.encode("ascii") + canonical(body))
+
+
+def digest(salt: bytes, fields: Mapping[str, Any]) -> str:
+    """A hidden roll's placeholder digest: SHA-256 of the salt's 32 bytes
+    followed by the canonical JSON of the roll's own fields."""
+    return sha256_hex(salt + canonical(fields))
+
+
+def is_hex64(value: object) -> TypeGuard[str]:
+    """64 lowercase hex digits: a hash, a commitment, a seed or a salt."""
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None

@@ -1,0 +1,92 @@
+"""What ``verify`` found: how much of the log it checked, and the first failure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """The first thing wrong with a log."""
+
+    seq: int | None
+    """The entry that fails (its place in the log, from 1); None when the
+    document as a whole is wrong (no entries, a bad format)."""
+    reason: str
+
+    def __str__(self) -> str:
+        where = "the log" if self.seq is None else f"seq {self.seq}"
+        return f"{where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A log checked, with no network and no server."""
+
+    room: str | None
+    entries: int
+    """Entries in the log."""
+    checked: int
+    """Entries checked whole before any failure: their place in the chain and
+    the dice their revealed seed gives."""
+    pending: int
+    """Entries whose place in the chain is checked, but whose dice wait for
+    their seed to be revealed (or, for a hidden roll, for its opening)."""
+    seeds: int
+    revealed: int
+    failure: Failure | None = None
+    by_hand: int = 0
+    """Of the entries checked, those of dice read by hand: their reading is
+    checked (the text reads the faces to the total), not where the faces
+    came from."""
+
+    @property
+    def ok(self) -> bool:
+        """Nothing is wrong (some rolls may still wait for their seed)."""
+        return self.failure is None
+
+    @property
+    def complete(self) -> bool:
+        """Nothing is wrong and every roll was checked."""
+        return self.failure is None and self.pending == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "complete": self.complete,
+            "room": self.room,
+            "entries": self.entries,
+            "checked": self.checked,
+            "pending": self.pending,
+            "seeds": self.seeds,
+            "revealed": self.revealed,
+            "by_hand": self.by_hand,
+            "failure": None
+            if self.failure is None
+            else {"seq": self.failure.seq, "reason": self.failure.reason},
+        }
+
+    def __str__(self) -> str:
+        room = "" if self.room is None else f" of room {self.room!r}"
+        seeds = f"{self.seeds} seed{'s' if self.seeds != 1 else ''}, {self.revealed} revealed"
+        lines = [f"log{room}: {self.entries} entries, {seeds}"]
+        if self.failure is not None:
+            lines.append(f"FAILED at {self.failure}")
+            lines.append(f"{self.checked} entries checked before it")
+        elif self.pending:
+            lines.append(
+                f"chain intact: {self.checked} rolls checked; {self.pending} wait for their "
+                "seed's reveal (only their place in the chain is checked)"
+            )
+        else:
+            lines.append(
+                f"verified: all {self.checked} rolls follow from their revealed seeds, the hash "
+                "chain is unbroken and gap-free, every hidden roll matches its placeholder"
+            )
+        if self.by_hand:
+            lines.append(
+                f"{self.by_hand} of them were dice read by hand: their reading is checked, not "
+                "the dice"
+            )
+        return "\n".join(lines)

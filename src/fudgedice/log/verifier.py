@@ -1,0 +1,300 @@
+"""``verify(log)``: check an exported log offline, and name the first entry
+that fails and why.
+
+A log is trusted for nothing: every field is checked for its type before it is
+used, and whatever is wrong is a :class:`~.report.Failure`, never an exception.
+Only a document past the limits (too many entries or faces to re-roll in
+reasonable time) is refused with a :class:`~fudgedice.errors.LimitError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from .. import api
+from ..errors import DiceError, DiceValueError, TooManyDice
+from ..limits import DEFAULT_LIMITS, Limits
+from ..stream import room_stream
+from .canonical import (
+    FORMAT,
+    GENESIS,
+    SHARED_FIELDS,
+    VISIBILITIES,
+    digest,
+    entry_hash,
+    is_hex64,
+)
+from .document import (
+    Failed,
+    Seed,
+    check_size,
+    placeholder_error,
+    published_hashes,
+    roll_fields_error,
+    seeds_of,
+    whole,
+)
+from .entries import checked_room
+from .report import Failure, Report
+
+
+def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report:
+    """Check a log document (docs/fairness.md): each revealed seed hashes to
+    its commitment; the hash chain is unbroken and gap-free; seeds follow one
+    another and nonces run 0, 1, 2, ... under each; every hidden roll's opening
+    matches its placeholder; and every roll whose seed is revealed gives,
+    re-rolled from the stream, the very faces and total the entry lists.
+
+    ``published`` maps a seq to the hash (or its first 16 hex digits or more)
+    shown for it during play: the log must hold that very entry, which no one
+    can rewrite, nor anything before it, without changing its hash."""
+    if not isinstance(log, dict):
+        return Report(None, 0, 0, 0, 0, 0, Failure(None, "a log is a JSON object"))
+    entries = log.get("entries")
+    room = log.get("room")
+    checker = _Checker(room if isinstance(room, str) else None, published_hashes(published))
+    try:
+        if log.get("format") != FORMAT:
+            raise Failed(None, f"its format is not {FORMAT!r}")
+        try:
+            checker.room = checked_room(room)
+        except DiceError as error:
+            raise Failed(None, error.message) from None
+        if not isinstance(entries, list):
+            raise Failed(None, "its entries are not a list")
+        check_size(entries)
+        checker.entries = len(entries)
+        checker.seeds = seeds_of(log)
+        checker.by_commitment = {seed.commitment: i for i, seed in enumerate(checker.seeds)}
+        for position, entry in enumerate(entries, 1):
+            checker.entry(position, entry)
+        checker.finish(log.get("head"))
+    except Failed as failed:
+        return checker.report(failed.failure)
+    return checker.report(None)
+
+
+class _Checker:
+    """The walk along the chain: where it stands, and what it has counted."""
+
+    def __init__(self, room: str | None, published: Mapping[int, str]) -> None:
+        self.room = room
+        self.published = published
+        self.entries = 0
+        self.seeds: list[Seed] = []
+        self.by_commitment: dict[str, int] = {}
+        self.prev = GENESIS
+        self.current = 0
+        """The index of the seed in force."""
+        self.checked = 0
+        self.pending = 0
+        self.by_hand = 0
+
+    def report(self, failure: Failure | None) -> Report:
+        revealed = sum(seed.server_seed is not None for seed in self.seeds)
+        return Report(
+            self.room,
+            self.entries,
+            self.checked,
+            self.pending,
+            len(self.seeds),
+            revealed,
+            failure,
+            self.by_hand,
+        )
+
+    def entry(self, position: int, entry: object) -> None:
+        if not isinstance(entry, dict):
+            raise Failed(position, "the entry is not a JSON object")
+        seq = entry.get("seq")
+        if seq != position or not whole(seq):
+            raise Failed(
+                position,
+                f"it is numbered {seq!r} where {position} was next: an entry is missing, "
+                "added or out of order",
+            )
+        if entry.get("prev") != self.prev:
+            raise Failed(position, f"its prev is not the hash of seq {position - 1}")
+        try:
+            own = entry_hash(entry)
+        except DiceValueError as error:
+            raise Failed(position, error.message) from None
+        if entry.get("hash") != own:
+            raise Failed(position, "its hash does not match its content: the entry was changed")
+        shown = self.published.get(position)
+        if shown is not None and not own.startswith(shown):
+            raise Failed(
+                position,
+                f"its hash {own[:16]}... is not the {shown[:16]}... published for it: the log "
+                "was rewritten up to here",
+            )
+        hidden = entry.get("hidden", False)
+        wrong = placeholder_error(entry) if hidden is not False else roll_fields_error(entry)
+        if wrong is None and entry.get("visibility") not in VISIBILITIES:
+            wrong = f"its visibility is not one of {', '.join(VISIBILITIES)}"
+        if wrong is None and (entry["visibility"] == "public") == bool(hidden):
+            wrong = "a public roll is hidden, or a hidden one public"
+        if wrong is not None:
+            raise Failed(position, wrong)
+        seed = self._seed_of(position, entry)
+        fields = self._opened(position, entry, seed) if hidden else entry
+        if fields is not None and fields.get("by_hand") is True:
+            self._read(position, fields)  # its seed plays no part
+            self.checked += 1
+            self.by_hand += 1
+        elif fields is None or seed.server_seed is None:
+            self.pending += 1
+        else:
+            self._reroll(position, fields, seed.server_seed)
+            self.checked += 1
+        self.prev = own
+
+    def _seed_of(self, position: int, entry: Mapping[str, Any]) -> Seed:
+        """The seed in force for the entry; its nonce is the next one of it."""
+        index = (
+            self.by_commitment.get(entry["commitment"])
+            if isinstance(entry["commitment"], str)
+            else None
+        )
+        if index is None:
+            raise Failed(position, "its commitment is none of the log's seeds")
+        if index < self.current:
+            raise Failed(position, "it rolls under a seed after a later seed took over")
+        self.current = index
+        seed = self.seeds[index]
+        if not seed.matches:
+            raise Failed(position, "the revealed server seed of its commitment does not hash to it")
+        nonce = entry["nonce"]
+        if nonce is None:
+            return seed  # dice read by hand take no nonce
+        if nonce != seed.used or not whole(nonce):
+            raise Failed(
+                position,
+                f"its nonce is {nonce!r} where {seed.used} was next under its seed: a roll "
+                "is missing, repeated or out of order",
+            )
+        seed.used += 1
+        seed.positions.append(position)
+        return seed
+
+    def _opened(
+        self, position: int, entry: Mapping[str, Any], seed: Seed
+    ) -> Mapping[str, Any] | None:
+        """A hidden roll's fields from its opening; None while it has none."""
+        opening = entry.get("opening")
+        if opening is None:
+            if seed.server_seed is not None:
+                raise Failed(position, "a hidden roll whose seed is revealed has no opening")
+            return None
+        salt = opening.get("salt") if isinstance(opening, dict) else None
+        fields = opening.get("entry") if isinstance(opening, dict) else None
+        if not is_hex64(salt) or not isinstance(fields, dict):
+            raise Failed(position, "its opening is not a salt of 64 hex digits and an entry")
+        try:
+            opened = digest(bytes.fromhex(salt), fields)
+        except DiceValueError as error:
+            raise Failed(position, f"its opening: {error.message}") from None
+        if opened != entry["digest"]:
+            raise Failed(
+                position,
+                "its opening does not match its placeholder's digest: the revealed entry "
+                "was changed",
+            )
+        wrong = roll_fields_error(fields)
+        if wrong is not None:
+            raise Failed(position, f"its opening: {wrong}")
+        differ = [name for name in SHARED_FIELDS if fields.get(name) != entry.get(name)]
+        if differ:
+            raise Failed(
+                position, f"its opening's {', '.join(differ)} differ from its placeholder's"
+            )
+        return fields
+
+    def _reroll(self, position: int, fields: Mapping[str, Any], server_seed: bytes) -> None:
+        faces: list[int] = fields["faces"]
+        assert self.room is not None
+        limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))
+        stream = room_stream(server_seed, self.room, fields["client_seed"], fields["nonce"])
+        try:
+            rolled = api.compile_roll(fields["text"]).roll(stream, None, limits)
+        except TooManyDice as error:
+            if len(faces) < DEFAULT_LIMITS.max_dice:
+                raise Failed(
+                    position, f"its seed tosses more dice than the {len(faces)} faces it lists"
+                ) from None
+            raise Failed(position, f"its roll text does not roll: {error.message}") from None
+        except DiceError as error:
+            raise Failed(position, f"its roll text does not roll: {error.message}") from None
+        if rolled.tosses != faces:
+            raise Failed(
+                position,
+                f"its faces {_short(faces)} are not those its seed gives: {_short(rolled.tosses)}",
+            )
+        if rolled.total != fields["total"]:
+            raise Failed(
+                position, f"its total {fields['total']} is not its roll's total {rolled.total}"
+            )
+
+    def _read(self, position: int, fields: Mapping[str, Any]) -> None:
+        """Dice rolled by hand: the text must read its faces to its total."""
+        try:
+            read = api.read(fields["text"], fields["faces"])
+        except DiceError as error:
+            raise Failed(position, f"its dice read by hand do not read: {error.message}") from None
+        if read.total != fields["total"]:
+            raise Failed(
+                position, f"its total {fields['total']} is not its reading's total {read.total}"
+            )
+
+    def finish(self, head: object) -> None:
+        """Each revealed seed's roll count is the number of its entries, and
+        the head names the last entry: nothing was cut from an end."""
+        for index, seed in enumerate(self.seeds, 1):
+            if not seed.matches:
+                raise Failed(None, f"seed {index}'s revealed server seed does not hash to it")
+            if seed.rolls is not None and seed.rolls != seed.used:
+                if seed.rolls > seed.used:
+                    named = seed.positions[-1] + 1 if seed.positions else None
+                else:
+                    named = seed.positions[seed.rolls]
+                raise Failed(
+                    named,
+                    f"seed {index} was revealed after {seed.rolls} rolls, and the log holds "
+                    f"{seed.used} under it",
+                )
+        beyond = [seq for seq in self.published if seq > self.entries]
+        if beyond:
+            raise Failed(
+                min(beyond), f"the log ends at seq {self.entries}, and a hash was published for it"
+            )
+        if not isinstance(head, dict) or not whole(head.get("seq")):
+            raise Failed(None, "its head is not an object with the last seq and hash")
+        last = head["seq"]
+        if last > self.entries:
+            raise Failed(
+                self.entries + 1,
+                f"its head names seq {last}, and the log ends at seq {self.entries}: "
+                "entries were cut from its end",
+            )
+        if last < self.entries:
+            raise Failed(
+                last + 1, f"its head names seq {last}: the entries after it were added later"
+            )
+        if head.get("hash") != self.prev:
+            raise Failed(
+                self.entries or None, "its head's hash is not the last entry's: the end changed"
+            )
+
+
+@functools.lru_cache(maxsize=256)
+def _limits_for(faces: int) -> Limits:
+    """The limits of a re-roll: no more dice than its entry lists."""
+    return dataclasses.replace(DEFAULT_LIMITS, max_dice=faces)
+
+
+def _short(faces: list[int]) -> str:
+    shown = " ".join(str(face) for face in faces[:20])
+    return f"[{shown}{' ...' if len(faces) > 20 else ''}]"

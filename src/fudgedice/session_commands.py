@@ -1,0 +1,256 @@
+"""The commands of rolls anyone can check: ``session new``, ``roll --session``,
+``session reveal``, ``session export`` and ``verify`` (docs/fairness.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .console import check_run, friendly
+from .errors import DiceValueError
+from .log import Session, verify
+from .log.session import CLI_ROOM
+from .log.storage import create, load, log_text, read_log, updating, write_atomically
+from .results.roll import Roll
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+VERIFY_FAILED = 1
+"""``verify``'s exit code when an entry fails (2 is a file it can't read)."""
+VERIFY_PENDING = 3
+"""``verify``'s exit code when nothing fails but some rolls wait for their
+seed's reveal."""
+
+
+def roll_options(command: F) -> F:
+    """The options ``roll`` takes for a roll into a session."""
+    for option in reversed(
+        (
+            click.option(
+                "--session",
+                "session_file",
+                metavar="FILE",
+                help="Roll from this session's committed seed and add the roll to its log.",
+            ),
+            click.option(
+                "--as",
+                "roller",
+                metavar="NAME",
+                help="Who rolls, as the session's log records it (default GM).",
+            ),
+            click.option(
+                "--secret",
+                is_flag=True,
+                help="A GM secret roll: the log shows a placeholder until the reveal.",
+            ),
+            click.option(
+                "--client-seed",
+                metavar="TEXT",
+                help="The roller's client seed, chosen after the commitment was published.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def refuse_without_session(*, roller: str | None, secret: bool, client: str | None) -> None:
+    given = [
+        name
+        for name, value in (("--as", roller), ("--secret", secret), ("--client-seed", client))
+        if value is not None and value is not False
+    ]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} only go with a roll into a --session FILE")
+
+
+def roll_into(
+    path: str,
+    text: str,
+    times: int,
+    *,
+    roller: str | None,
+    secret: bool,
+    client_seed: str | None,
+    refused: Mapping[str, str | None],
+) -> tuple[list[Roll], list[dict[str, Any]]]:
+    """``times`` rolls of ``text`` from the session in ``path``, each added to
+    its log; the file is replaced once, when every roll is made."""
+    for option, value in refused.items():
+        if value is not None:
+            raise DiceValueError(
+                f"{option} can't go with --session: the log records the roll text alone, "
+                "and the session's seed decides the dice"
+            )
+    rolls: list[Roll] = []
+    entries: list[dict[str, Any]] = []
+    with updating(path) as session:
+        for index in range(times):
+            logged = session.roll(
+                text,
+                roller="GM" if roller is None else roller,
+                visibility="secret" if secret else "public",
+                client_seed="" if client_seed is None else client_seed,
+            )
+            rolls.append(logged.roll)
+            entries.append(logged.entry)
+            if index == 0:
+                check_run(logged.roll, times)
+    return rolls, entries
+
+
+def _published(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` as given to --hash (verify checks the hash itself)."""
+    seq, colon, shown = text.partition(":")
+    seq = seq.strip()
+    if not colon or not (seq.isascii() and seq.isdigit() and len(seq) <= 9):
+        raise DiceValueError(f"--hash takes SEQ:HASH, such as 3:6f225f62b968cb6c, not {text!r}")
+    return int(seq), shown.strip()
+
+
+def logged_line(entry: Mapping[str, Any]) -> str:
+    """The line under a roll that says where the log holds it."""
+    where = f"logged: seq {entry['seq']}, nonce {entry['nonce']}, hash {entry['hash'][:16]}"
+    if entry.get("hidden"):
+        return f"{where} (secret: the log shows a placeholder until the reveal)"
+    return where
+
+
+@click.group()
+def session() -> None:
+    """Rolls anyone can check: commit to a secret seed, roll, reveal, verify.
+
+    \b
+    Examples:
+      fudgedice session new game.json
+      fudgedice roll --session game.json --as Ann "Good vs Great"
+      fudgedice roll --session game.json --secret "4dF+2"
+      fudgedice session reveal game.json
+      fudgedice session export game.json -o log.json
+      fudgedice verify log.json
+
+    The session file holds the secret server seed until the reveal: keep it
+    private, and publish the commitment 'session new' prints before the
+    first roll. See docs/fairness.md.
+    """
+
+
+@session.command("new")
+@click.argument("path", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print the commitment as JSON.")
+@friendly
+def new(path: str, as_json: bool) -> None:
+    """Start a session in FILE (never over an existing file) and print the
+    commitment to publish before the first roll.
+
+    \b
+    Examples:
+      fudgedice session new game.json
+    """
+    started = Session.new(room=CLI_ROOM)
+    create(path, started)
+    if as_json:
+        click.echo(json.dumps({"file": path, "room": CLI_ROOM, "commitment": started.commitment}))
+        return
+    click.echo(f"commitment: {started.commitment}")
+    click.echo(
+        f"publish the commitment before the first roll; keep {path} private until "
+        "'fudgedice session reveal' (it holds the secret server seed)"
+    )
+
+
+@session.command("reveal")
+@click.argument("path", metavar="FILE")
+@click.option("--new-seed", is_flag=True, help="Start a new seed after this one, and go on.")
+@click.option("--json", "as_json", is_flag=True, help="Print the reveal as JSON.")
+@friendly
+def reveal(path: str, new_seed: bool, as_json: bool) -> None:
+    """Publish the server seed of the session in FILE and open its secret
+    rolls; the session rolls no more unless --new-seed starts another seed.
+
+    \b
+    Examples:
+      fudgedice session reveal game.json
+      fudgedice session reveal game.json --new-seed
+    """
+    with updating(path) as current:
+        revealed = current.reveal(new_seed=new_seed)
+    if as_json:
+        click.echo(json.dumps(revealed.to_dict(), indent=2))
+        return
+    click.echo(f"server seed: {revealed.server_seed}")
+    click.echo(f"commitment:  {revealed.commitment}")
+    head = revealed.head
+    click.echo(f"rolls: {revealed.rolls}; the log's head: seq {head['seq']}, hash {head['hash']}")
+    if revealed.next_commitment is not None:
+        click.echo(f"new commitment: {revealed.next_commitment} (publish it; rolls go on)")
+    click.echo(f"publish the log: fudgedice session export {path} -o log.json")
+
+
+@session.command("export")
+@click.argument("path", metavar="FILE")
+@click.option(
+    "-o", "--output", metavar="LOG", help="Write the log to this file instead of printing it."
+)
+@friendly
+def export(path: str, output: str | None) -> None:
+    """Print the log of the session in FILE: what anyone may read and verify.
+    It holds no secret (secret rolls stay placeholders until the reveal).
+
+    \b
+    Examples:
+      fudgedice session export game.json -o log.json
+    """
+    document = log_text(load(path).export())
+    if output is None:
+        click.echo(document, nl=False)
+        return
+    try:
+        write_atomically(Path(output), document.encode("utf-8"), private=False)
+    except OSError as error:
+        raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None
+    click.echo(f"log written to {output}", err=True)
+
+
+@click.command("verify")
+@click.argument("path", metavar="LOG")
+@click.option(
+    "--hash",
+    "hashes",
+    metavar="SEQ:HASH",
+    multiple=True,
+    help="A hash shown during play (16 hex digits or more): the log must hold it at SEQ.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@friendly
+def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
+    """Check a log offline: each revealed seed matches its commitment, every
+    roll follows from its seed and text, the hash chain is unbroken and
+    gap-free, and every secret roll matches its placeholder.
+
+    LOG is a log exported by 'session export' or by a table, or a session
+    file. --hash 3:6f225f62b968cb6c checks the log holds the entry whose hash
+    was shown for seq 3 during play (nobody can rewrite it, nor anything
+    before it). Exit code 0: every roll checked; 1: an entry fails (named);
+    3: nothing fails, but some rolls wait for their seed's reveal.
+
+    \b
+    Examples:
+      fudgedice verify log.json
+      fudgedice verify game.json --json
+      fudgedice verify log.json --hash 3:6f225f62b968cb6c
+    """
+    report = verify(read_log(path), published=dict(_published(each) for each in hashes))
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(str(report))
+    if not report.ok:
+        sys.exit(VERIFY_FAILED)
+    if not report.complete:
+        sys.exit(VERIFY_PENDING)

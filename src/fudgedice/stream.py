@@ -1,0 +1,156 @@
+"""The dice stream, version 1: every die the project tosses comes from here.
+
+A stream is a key (bytes) and a context (text). Block ``i`` is
+HMAC-SHA256(key, UTF-8(context) + ``:`` + decimal(i)); the blocks, one after
+another, are read as unsigned 32-bit big-endian words u0, u1, ...; a draw
+below ``n`` takes the next word ``u`` and, if ``u < 2**32 - 2**32 % n``,
+returns ``u % n``, otherwise discards it and takes the next (no bias).
+
+The same key and context give the same draws on every machine, in every
+Python and in any other language: docs/fairness.md restates the rule with
+test vectors. This module imports nothing of the project, so anything may use
+it (a table server rolling a room's nonce included).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import struct
+
+WORD_RANGE = 2**32
+"""Draws are taken from 32-bit words: a die has at most this many sides."""
+
+_WORDS_PER_BLOCK = 8
+_unpack_block = struct.Struct(">8I").unpack
+"""One HMAC-SHA256 block as its eight big-endian 32-bit words."""
+
+_HMAC_BLOCK = 64
+_INNER = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))
+"""HMAC's ipad and opad, as tables for ``bytes.translate``."""
+
+_sha256 = hashlib.sha256
+
+SERVER_SEED_BYTES = 32
+"""A fresh key or a room's server seed: 32 bytes from the operating system."""
+
+
+class Stream:
+    """Draws from one key and context, in order, each exactly once.
+
+    Blocks are computed one at a time as draws need them (a 3d6 roll costs one
+    HMAC), and kept as their eight words, so no draw calls HMAC itself.
+    """
+
+    __slots__ = ("_block", "_inner", "_next", "_outer", "_prefix", "_words", "context")
+
+    def __init__(self, key: bytes, context: str = "") -> None:
+        if not isinstance(key, bytes | bytearray):
+            raise TypeError(f"a stream's key is bytes, not {type(key).__name__}")
+        if not isinstance(context, str):
+            raise TypeError(f"a stream's context is text, not {type(context).__name__}")
+        if len(key) > _HMAC_BLOCK:
+            key = hashlib.sha256(key).digest()  # HMAC's rule for long keys
+        padded = bytes(key).ljust(_HMAC_BLOCK, b"\0")
+        # HMAC written out (RFC 2104) with the key's pads made once: a roll
+        # costs one HMAC, and this is a third cheaper than hmac.digest's setup.
+        self._inner = padded.translate(_INNER)
+        self._outer = padded.translate(_OUTER)
+        self.context = context
+        self._prefix = context.encode("utf-8") + b":"
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._next = _WORDS_PER_BLOCK
+
+    def _refill(self) -> tuple[int, ...]:
+        """The next block's eight words, which the next draws read."""
+        message = self._prefix + str(self._block).encode("ascii")
+        inner = _sha256(self._inner + message).digest()
+        self._words = _unpack_block(_sha256(self._outer + inner).digest())
+        self._block += 1
+        self._next = 0
+        return self._words
+
+    def word(self) -> int:
+        """The next unsigned 32-bit word of the stream."""
+        if self._next == _WORDS_PER_BLOCK:
+            self._refill()
+        index = self._next
+        self._next = index + 1
+        return self._words[index]
+
+    def below(self, n: int) -> int:
+        """A uniform draw in ``[0, n)``: the next word that falls below the
+        largest multiple of ``n`` at most 2**32, taken modulo ``n``."""
+        if not 1 <= n <= WORD_RANGE:
+            raise ValueError(f"a draw is below 1..2**32, not {n}")
+        limit = WORD_RANGE - WORD_RANGE % n
+        while True:
+            if self._next == _WORDS_PER_BLOCK:
+                self._refill()
+            drawn = self._words[self._next]
+            self._next += 1
+            if drawn < limit:
+                return drawn % n
+
+    def draws(self, n: int, count: int) -> list[int]:
+        """``count`` draws below ``n``: the same as calling :meth:`below`
+        ``count`` times, in one loop (a pool of plain dice)."""
+        if not 1 <= n <= WORD_RANGE:
+            raise ValueError(f"a draw is below 1..2**32, not {n}")
+        limit = WORD_RANGE - WORD_RANGE % n
+        drawn: list[int] = []
+        words, index = self._words, self._next
+        while len(drawn) < count:
+            if index == _WORDS_PER_BLOCK:
+                words, index = self._refill(), 0
+            word = words[index]
+            index += 1
+            if word < limit:
+                drawn.append(word % n)
+        self._next = index
+        return drawn
+
+
+def seed_key(seed: int | str) -> bytes:
+    """The key of a roll with ``seed``: the UTF-8 bytes of a word, or of a
+    whole number written in decimal (``7`` and ``"7"`` are the same seed)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"a seed is a whole number or text, not {type(seed).__name__}")
+    return str(seed).encode("utf-8") if isinstance(seed, int) else seed.encode("utf-8")
+
+
+def seeded(seed: int | str) -> Stream:
+    """The stream of a roll with ``seed``: its key, the empty context."""
+    return Stream(seed_key(seed))
+
+
+def fresh() -> Stream:
+    """The stream of a roll with no seed: 32 fresh bytes from the operating
+    system, the empty context."""
+    return Stream(os.urandom(SERVER_SEED_BYTES))
+
+
+def room_context(room: str, client_seed: str, nonce: int) -> str:
+    """``ROOM:CLIENT_SEED:NONCE``, the context of a roll at a table."""
+    if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
+        raise ValueError(f"a nonce is a whole number >= 0, not {nonce!r}")
+    return f"{room}:{client_seed}:{nonce}"
+
+
+def room_stream(server_seed: bytes, room: str, client_seed: str, nonce: int) -> Stream:
+    """The stream of a roll at a table: the room's server seed as the key, and
+    the room, the roller's client seed and the roll's nonce as the context."""
+    return Stream(server_seed, room_context(room, client_seed, nonce))
+
+
+def new_server_seed() -> bytes:
+    """A server seed for a room or a session: 32 bytes from the operating system."""
+    return secrets.token_bytes(SERVER_SEED_BYTES)
+
+
+def commitment(server_seed: bytes) -> str:
+    """What is published before play: SHA-256 of the server seed, in hex."""
+    return hashlib.sha256(server_seed).hexdigest()
