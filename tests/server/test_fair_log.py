@@ -32,13 +32,13 @@ def test_a_log_over_two_seeds_verifies_whole_for_every_reader(served: Any, tmp_p
     room, gm = created["room"], created["gm_token"]
     ann = served.join(room, "Ann")["token"]
     bob = served.join(room, "Bob")["token"]
-    first = [
+    first: list[tuple[str, str, dict[str, Any]]] = [
         (ann, "4dF+1", {"visibility": "public", "label": "sneak"}),
         (ann, "3d6", {"visibility": "gm", "client_seed": "ann's"}),
         (bob, "Good vs Great", {"visibility": "self"}),
         (gm, "2d6+3", {"visibility": "secret", "label": "ambush"}),
     ]
-    second = [
+    second: list[tuple[str, str, dict[str, Any]]] = [
         (bob, "4dF", {"visibility": "public"}),
         (gm, "Fair vs Mediocre", {"visibility": "secret"}),
         (ann, "4dF+2", {"visibility": "gm", "faces": ["+", "0", "-", "+"]}),
