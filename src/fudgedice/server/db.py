@@ -74,6 +74,20 @@ class Database:
             yield connection
 
     @contextmanager
+    def write_if_free(self) -> Iterator[Connection | None]:
+        """Like :meth:`write`, if no other thread of this process is writing
+        now; else ``None`` at once, never a wait. Only where writes are ordered
+        by this process's lock (SQLite)."""
+        if self._local is None or not self._local.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with self.writer.begin() as connection:
+                yield connection
+        finally:
+            self._local.release()
+
+    @contextmanager
     def read(self) -> Iterator[Connection]:
         with self.reader.connect() as connection:
             yield connection

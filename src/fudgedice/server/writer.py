@@ -1,7 +1,7 @@
 """The one writer of rolls in a process: a group commit.
 
-Requests hand their checked roll (a :class:`RollRequest`) to the writer's
-thread and wait. The thread takes every roll waiting, holds their rooms in one
+Requests hand their checked roll (a :class:`RollRequest`) to the writer and
+wait. The writer takes every roll waiting, holds their rooms in one
 transaction, draws each roll in arrival order (its room's next ``seq`` and
 nonce), writes them all and commits once; only then is each request answered.
 One commit for many rolls is what lets SQLite, with its single write lock,
@@ -9,6 +9,16 @@ keep up with a busy table: the cost of a transaction is shared, and the rooms
 stay held only as long as the draws take. A roll that fails (its text asks for
 more than the engine allows) is refused alone; if the commit fails, every roll
 of the batch is refused and none is kept.
+
+Where the batch runs: PostgreSQL is across a network, so there a thread of the
+writer's own commits, and the event loop never waits for it. SQLite is a local
+file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than handing
+the batch to a thread and back, and a thread holding the GIL makes the event
+loop wait for it in turn: there the batch runs on the event loop, collected
+from every roll that arrived in one turn of the loop. Only when another thread
+of the process is writing (a reveal re-checking a seed's rolls, a member
+joining) does that batch go to a worker thread, so the loop never waits for a
+lock.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from ..errors import DiceError
 from ..log import roll_entry
@@ -55,14 +65,18 @@ class Writer:
     def __init__(self, db: Database, committed: Committed) -> None:
         self.db = db
         self.committed = committed
+        self.on_loop = not db.postgres
         self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[_Waiting] = []
+        self._flush_due = False
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
-        self._thread.start()
+        if not self.on_loop:
+            self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
+            self._thread.start()
 
     async def stop(self) -> None:
         if self._thread is not None:
@@ -71,9 +85,43 @@ class Writer:
 
     async def roll(self, request: RollRequest) -> RollRecord:
         """The roll, once committed; or the :class:`Problem` that refused it."""
-        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
-        self._queue.put(_Waiting(request, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[RollRecord] = loop.create_future()
+        if not self.on_loop:
+            self._queue.put(_Waiting(request, future))
+        else:
+            self._waiting.append(_Waiting(request, future))
+            if not self._flush_due:  # after this turn of the loop, with all that came in it
+                self._flush_due = True
+                loop.call_soon(self._flush)
         return await future
+
+    def _flush(self) -> None:
+        """On the event loop: commit the rolls waiting (SQLite)."""
+        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
+        self._flush_due = bool(self._waiting)
+        assert self._loop is not None
+        if self._waiting:
+            self._loop.call_soon(self._flush)
+        requests = [waiting.request for waiting in batch]
+        try:
+            with self.db.write_if_free() as connection:
+                if connection is not None:
+                    outcomes = _append(connection, False, requests)
+        except Exception:
+            outcomes = _refused(batch)
+        else:
+            if connection is None:  # another thread is writing: wait for it on one
+                done = self._loop.run_in_executor(None, self._commit, batch)
+                done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
+                return
+        self._settle(batch, outcomes)
+
+    def _commit(self, batch: list[_Waiting]) -> list[Outcome]:
+        try:
+            return append_rolls(self.db, [waiting.request for waiting in batch])
+        except Exception:
+            return _refused(batch)
 
     def _run(self) -> None:
         while (first := self._queue.get()) is not None:
@@ -88,12 +136,7 @@ class Writer:
                     stopping = True
                     break
                 batch.append(waiting)
-            try:
-                outcomes = append_rolls(self.db, [waiting.request for waiting in batch])
-            except Exception:  # the commit failed: nothing of the batch is kept
-                log.exception("rolls could not be stored")
-                refused = Problem(503, "the roll could not be stored: try again")
-                outcomes = [refused] * len(batch)
+            outcomes = self._commit(batch)
             assert self._loop is not None
             self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
             if stopping:
@@ -115,6 +158,12 @@ class Writer:
             self.committed(kept)
 
 
+def _refused(batch: list[_Waiting]) -> list[Outcome]:
+    """The commit failed: nothing of the batch is kept, every roll is refused."""
+    log.exception("rolls could not be stored")
+    return [Problem(503, "the roll could not be stored: try again")] * len(batch)
+
+
 @dataclass
 class _Room:
     """A room's row while the batch holds it, advanced roll by roll."""
@@ -131,32 +180,39 @@ class _Room:
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
-    wanted = sorted({request.room for request in requests})
     with db.write() as connection:
-        held = {
-            row.id: _Room(
-                row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
-                row.last_seq, row.last_hash, row.last_seq + 1,
-            )
-            for row in connection.execute(_HOLD, {"ids": wanted})
-        }  # fmt: skip
-        outcomes: list[Outcome] = []
-        for request in requests:
-            room = held.get(request.room)
-            try:
-                if room is None:
-                    raise not_found()
-                outcomes.append(_draw(room, request))
-            except Problem as problem:
-                outcomes.append(problem)
-        records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
-        if records:
-            connection.execute(_INSERT, [_row(record) for record in records])
-            advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-            connection.execute(_ADVANCE, [_advance(room) for room in advanced])
-            if db.postgres:
-                for room in advanced:
-                    notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+        return _append(connection, db.postgres, requests)
+
+
+def _append(
+    connection: Connection, postgres: bool, requests: Sequence[RollRequest]
+) -> list[Outcome]:
+    """The rolls drawn and written in the transaction of ``connection``."""
+    wanted = sorted({request.room for request in requests})
+    held = {
+        row.id: _Room(
+            row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
+            row.last_seq, row.last_hash, row.last_seq + 1,
+        )
+        for row in connection.execute(_HOLD, {"ids": wanted})
+    }  # fmt: skip
+    outcomes: list[Outcome] = []
+    for request in requests:
+        room = held.get(request.room)
+        try:
+            if room is None:
+                raise not_found()
+            outcomes.append(_draw(room, request))
+        except Problem as problem:
+            outcomes.append(problem)
+    records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
+    if records:
+        connection.execute(_INSERT, [_row(record) for record in records])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        if postgres:
+            for room in advanced:
+                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
     return outcomes
 
 
