@@ -79,6 +79,7 @@ class Server:
         command = [
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
+            "--address-rate", "100000", "--address-burst", "100000",
         ]  # fmt: skip
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 60

@@ -367,7 +367,19 @@ def ladder(system: str, as_json: bool) -> None:
 @click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
               help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
 @click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
-def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
+@click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rooms, joins, rolls and odds a second (each counted apart) one client "
+                   "address may ask for, after a first --address-burst.")  # fmt: skip
+@click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
+def serve(
+    host: str,
+    port: int,
+    database: str | None,
+    rate: float,
+    burst: int,
+    address_rate: float,
+    address_burst: int,
+) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a
     group rolls together, live (docs/table.md). With no --db, the rolls are
     kept in table.sqlite3 in your data folder.
@@ -381,7 +393,8 @@ def serve(host: str, port: int, database: str | None, rate: float, burst: int) -
     # every other command takes to run.
     from .server import serve as run
 
-    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
+    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo,
+        address_rate=address_rate, address_burst=address_burst)  # fmt: skip
 
 
 main.add_command(session_commands.session)

@@ -46,7 +46,7 @@ class Texts:
 
     def check(self, text: str, system: str) -> None:
         """Read and check the text (a :class:`Problem` if it is refused), and remember it."""
-        rolling.program(text, system)
+        rolling.roll_size(rolling.program(text, system))
         if len(self._known) >= self.limit:
             self._known.clear()
         self._known.add((text, system))
