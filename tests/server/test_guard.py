@@ -158,3 +158,13 @@ def test_each_address_has_an_allowance(
     assert answers == [201, 201, 201, 429]
     got = [table.client.get("/api/odds", params={"text": "4dF"}).status_code for _ in range(4)]
     assert got == [200, 200, 200, 429]
+
+
+def test_a_name_taken_in_a_room_is_refused_whatever_its_case(served: Any) -> None:
+    created = served.room("names", gm_name="Gemma")
+    room = created["room"]
+    served.join(room, "Ann")
+    for taken in ("GEMMA", "ann", " Ann "):
+        answer = served.client.post(f"/api/rooms/{room}/members", json={"name": taken})
+        assert answer.status_code == 409 and "already" in answer.json()["error"], taken
+    assert served.join(served.room("elsewhere")["room"], "Ann")["name"] == "Ann"
