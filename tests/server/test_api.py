@@ -168,6 +168,8 @@ def test_csv_export_has_a_line_a_roll_and_no_formula(served: Any) -> None:
     assert rows[0]["name"] == '\'=HYPERLINK("http://x")' and rows[0]["label"] == "'+1 to hit"
     assert rows[0]["text"] == "4dF" and rows[0]["hidden"] == "false"
     assert rows[1]["hidden"] == "true" and rows[1]["text"] == "" and rows[1]["total"] == ""
+    # the member ids the server made are copied as they are, even one that starts with '-'
+    assert rows[0]["member"] == mallory["member"] and rows[1]["member"] == gm["member"]
 
 
 def test_a_player_may_not_roll_secret(served: Any) -> None:

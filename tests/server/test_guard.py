@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from fudgedice.server import odds
+from fudgedice.server import exports, odds
 from fudgedice.server.guards import RateLimit
 from fudgedice.server.problems import Problem
+from fudgedice.server.records import Member
 
 from .conftest import Server, bearer
 
@@ -168,3 +169,15 @@ def test_a_name_taken_in_a_room_is_refused_whatever_its_case(served: Any) -> Non
         answer = served.client.post(f"/api/rooms/{room}/members", json={"name": taken})
         assert answer.status_code == 409 and "already" in answer.json()["error"], taken
     assert served.join(served.room("elsewhere")["room"], "Ann")["name"] == "Ann"
+
+
+def test_the_csv_formula_guard_leaves_the_servers_ids_alone() -> None:
+    # a member id is URL-safe base64 and may start with '-': a quote would make it another id
+    row = next(iter(exports.csv_rows([], _viewer())))
+    assert row.startswith("seq,at,member,")
+    assert exports._cell("-Ab3", opaque=True) == "-Ab3"
+    assert exports._cell("-Ab3") == "'-Ab3" and exports._cell("=1+1") == "'=1+1"
+
+
+def _viewer() -> Member:
+    return Member("-Ab3", "room", "Gemma", True)
