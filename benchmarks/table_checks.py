@@ -11,7 +11,8 @@ import fudgedice
 
 
 class Accepted(Protocol):
-    accepted: dict[tuple[str, int], dict[str, Any]]
+    accepted: dict[tuple[str, int], str]
+    """The hash of each roll answered 201, by room and seq."""
 
 
 def verify_log(log: dict[str, Any]) -> str | None:
@@ -45,8 +46,8 @@ def check_rooms(url: str, rooms: list[dict[str, Any]], load: Accepted) -> dict[s
             in_order = sorted(stored) == list(range(1, len(stored) + 1))
             if not in_order or sorted(hashes) != sorted(stored):
                 gaps.append(room["room"])
-            for (name, seq), roll in load.accepted.items():
-                if name == room["room"] and hashes.get(seq) != roll["hash"]:
+            for (name, seq), accepted_hash in load.accepted.items():
+                if name == room["room"] and hashes.get(seq) != accepted_hash:
                     lost.append(f"{name}#{seq}")
             fault = verify_log(log)
             if fault is not None:
