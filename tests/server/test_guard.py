@@ -18,8 +18,6 @@ from fudgedice.server.guards import RateLimit
 from fudgedice.server.problems import Problem
 from fudgedice.server.records import Member
 
-from .conftest import Server, bearer
-
 COSTLY_ODDS = [
     "d6: 5D cp20 opp 5D cp20",
     "d6: 2D cp20 opp 2D cp20",
@@ -141,7 +139,7 @@ def test_no_pages_from_elsewhere_and_no_stored_answers(served: Any) -> None:
 
 
 def test_each_address_has_an_allowance(
-    start_server: Callable[..., Server], tmp_path: Any, table_of: Callable[..., Any]
+    start_server: Callable[..., Any], tmp_path: Any, table_of: Callable[..., Any]
 ) -> None:
     server = start_server(
         str(tmp_path / "t.sqlite3"), "--address-rate", "0.01", "--address-burst", "3"
@@ -177,6 +175,10 @@ def test_the_csv_formula_guard_leaves_the_servers_ids_alone() -> None:
     assert row.startswith("seq,at,member,")
     assert exports._cell("-Ab3", opaque=True) == "-Ab3"
     assert exports._cell("-Ab3") == "'-Ab3" and exports._cell("=1+1") == "'=1+1"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def _viewer() -> Member:

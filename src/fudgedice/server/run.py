@@ -31,13 +31,14 @@ def serve(
     port: int,
     database: str | None,
     *,
-    rolls_per_second: float,
+    rate: float,
     burst: int,
     address_rate: float = 20.0,
     address_burst: int = 200,
     echo: Callable[[str], None] = print,
 ) -> None:
-    """Run until interrupted. Prints where the data is kept and the address."""
+    """Run until interrupted. Prints where the data is kept and the address.
+    ``rate`` and ``burst`` are each member's allowance of rolls."""
     given = database or str(default_database())
     try:
         db = connect(given)
@@ -49,7 +50,7 @@ def serve(
     echo(f"fudgedice table: http://{host}:{port}/ (Ctrl+C stops)")
     app = create_app(
         db,
-        rolls_per_second=rolls_per_second,
+        rolls_per_second=rate,
         burst=burst,
         address_rate=address_rate,
         address_burst=address_burst,
