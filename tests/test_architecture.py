@@ -11,9 +11,10 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    a system package never imports another, nor the registry)
 7. ``api``: the composition root, the only module outside ``systems`` that
    imports it
-8. ``log``: the fair-roll log, which re-rolls texts through ``api`` to verify them
+8. ``log``: the fair-roll log, which re-rolls texts through ``api`` to verify
+   them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``
 9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-10. ``cli`` (with ``console`` and ``session_commands``)
+10. ``cli`` (with ``console``, ``session_commands`` and ``cli_sheets``)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -59,11 +60,13 @@ LAYERS: Mapping[str, int] = {
     SYSTEMS: 6,
     COMPOSITION_ROOT: 7,
     f"{PACKAGE}.log": 8,
+    f"{PACKAGE}.sheets": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
     f"{PACKAGE}.console": 10,
     f"{PACKAGE}.session_commands": 10,
     f"{PACKAGE}.cli": 10,
+    f"{PACKAGE}.cli_sheets": 10,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 

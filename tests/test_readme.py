@@ -6,6 +6,11 @@ gives (``# exit 2``). Where a console block shows a command's output after a
 ``$`` prompt, the output must match, for commands whose output is fixed
 (``roll`` with ``--seed``, and every command that rolls nothing). Shell blocks
 are fenced ``sh``/``console``/... blocks and indented code blocks.
+
+A fenced ``toml`` block whose first line is a comment naming a file
+(``# ashley.toml``) is that file for every command after it, and a command
+runs after the commands before it in its block: a character sheet is shown,
+rolled by name and changed as a reader would, one command after another.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ class Example:
     exit_code: int
     output: str | None
     """The output the README shows for it, or None when it shows none."""
+    files: tuple[tuple[str, str], ...] = ()
+    """Files (``toml`` blocks that name one) shown before it: (name, text)."""
+    before: tuple[tuple[str, ...], ...] = ()
+    """The arguments of the commands before it in its block, run first."""
 
     @property
     def id(self) -> str:
@@ -114,9 +123,22 @@ def _command(line: str, prompted: bool) -> str | None:
     return stripped if stripped.startswith("fudgedice ") else None
 
 
+_FILE_BLOCK = re.compile(r"^```toml\n#\s*([\w.-]+\.toml)\s*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _files(text: str) -> list[tuple[int, str, str]]:
+    """Each ``toml`` block that names a file: (its line, the name, the text)."""
+    return [
+        (text.count("\n", 0, found.start()) + 1, found.group(1), found.group(2))
+        for found in _FILE_BLOCK.finditer(text)
+    ]
+
+
 def examples_from(text: str) -> list[Example]:
     found: list[Example] = []
+    files = _files(text)
     for first_line, prompted, body in _blocks(text):
+        before: list[tuple[str, ...]] = []
         for offset, line in enumerate(body):
             command = _command(line, prompted)
             if command is None:
@@ -140,8 +162,11 @@ def examples_from(text: str) -> list[Example]:
                     args=tuple(shlex.split(command)[1:]),
                     exit_code=int(match.group(1)) if match else 0,
                     output=output,
+                    files=tuple((name, body) for line, name, body in files if line < first_line),
+                    before=tuple(before),
                 )
             )
+            before.append(found[-1].args)
     return found
 
 
@@ -181,6 +206,13 @@ def _fixed_output(example: Example) -> bool:
     return example.args[0] != "roll" or _option(example.args, "--seed") is not None
 
 
+def _changes_a_sheet(example: Example) -> bool:
+    """A second run would find the sheet changed by the first."""
+    return "--spend" in example.args or (
+        example.args[:1] == ("sheet",) and example.args[1:2] != ("show",)
+    )
+
+
 def test_readme_has_shell_examples() -> None:
     assert any(example.args[:1] == ("roll",) for example in EXAMPLES), EXAMPLES
     assert any(example.args[:1] == ("odds",) for example in EXAMPLES), EXAMPLES
@@ -189,6 +221,10 @@ def test_readme_has_shell_examples() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=[example.id for example in EXAMPLES])
 def test_readme_example(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # --plot and friends write here, not into the checkout
+    for name, text in example.files:
+        (tmp_path / name).write_text(text, "utf-8")
+    for earlier in example.before:
+        _run(earlier)
     result = _run(example.args)
     assert result.exit_code == example.exit_code, result.output
 
@@ -200,13 +236,13 @@ def test_readme_example(example: Example, tmp_path: Path, monkeypatch: pytest.Mo
         assert len(said) == 1, result.output
         assert (tmp_path / said[0].removeprefix("chart written to ")).resolve() == written.resolve()
 
-    if _fixed_output(example):
+    if _fixed_output(example) and not _changes_a_sheet(example):
         assert _run(example.args).output == result.output, "the same command printed otherwise"
     if example.output is not None and _fixed_output(example):
         assert result.output.rstrip("\n") == example.output
 
-    if example.exit_code != 0 or "--json" in example.args:
-        return
+    if example.exit_code != 0 or "--json" in example.args or "--sheet" in example.args:
+        return  # a roll by trait name is checked against its roll text in tests/sheets
     expression = _expression(example.args)
     if example.args[0] == "roll" and (seed := _option(example.args, "--seed")) is not None:
         # cli: roll k of -n N uses seed base + k, so each can be replayed alone.

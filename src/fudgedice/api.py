@@ -36,8 +36,14 @@ from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
 from .systems import registry as registry
 from .systems.base import System as System
+from .systems.d6.outcomes import WOUNDS as D6_WOUND_BANDS
+from .systems.fate import stress as fate_stress
+from .systems.fate.ladders import FATE_CORE
+from .systems.fudge.ladders import FUDGE, POWER
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table
+from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
+from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
 
 
 class Dice:
@@ -319,3 +325,17 @@ def clear_caches() -> None:
     """Forget every memoised distribution (parse trees stay cached)."""
     measure.clear_caches()
     pools.plan.cache_clear()
+
+
+# The rules a character sheet reads (fudgedice.sheets): re-exported here, since
+# only this module imports the systems. Plain data and pure functions.
+LADDERS = MappingProxyType({"fudge": FUDGE, "power": POWER, "fate": FATE_CORE})
+"""The ladder each ladder system's levels are named on."""
+THREE_D6_LEVELS = MappingProxyType(dict(FUDGE3D6_LEVELS))
+"""3d6 Fudge's level words (lower case) and numbers, Abysmal 1 .. Legendary 9."""
+THREE_D6_EP_COST = MappingProxyType(dict(FUDGE3D6_EP_COST))
+"""Seed 004's Experience Points to raise a skill to each level."""
+D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
+"""The D6 System's wound levels: (lowest damage over resistance, name)."""
+FATE_STRESS_BOXES = fate_stress.stress_boxes
+FATE_CONSEQUENCES = fate_stress.consequences

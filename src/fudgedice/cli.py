@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from difflib import get_close_matches as nearest
 from typing import Any
 
 import click
@@ -10,6 +11,7 @@ import click
 from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
+from .cli_sheets import sheet, sheet_options, sheet_plan
 from .console import check_run, run_summary
 from .console import friendly as _friendly
 from .console import show as _show
@@ -47,7 +49,7 @@ class RollCommand(click.Command):
             long = arg.startswith("--") and arg[2:3].isalpha()
             name = arg.split("=", 1)[0] if long else arg[:2]
             if long and name not in takes_value:
-                raise click.NoSuchOption(name, possibilities=longs, ctx=ctx)
+                raise click.NoSuchOption(name, possibilities=nearest(name, longs, 1), ctx=ctx)
             if name not in takes_value or (
                 len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
             ):
@@ -118,6 +120,7 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_d100_table
 @session_commands.roll_options
+@sheet_options
 @_friendly
 def roll(
     expression: tuple[str, ...],
@@ -129,6 +132,7 @@ def roll(
     roller: str | None = None,
     secret: bool = False,
     client_seed: str | None = None,
+    **sheet: Any,
 ) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
 
@@ -145,7 +149,7 @@ def roll(
       fudgedice roll "5d10>=8f1" --json
       fudgedice roll --session game.json --as Ann "Good vs Great"
     """
-    text = _expression(expression)
+    text = (plan := sheet_plan(_expression(expression), times, **sheet)).text
     logged: list[dict[str, Any]] = []
     if session_file is not None:
         rolls, logged = session_commands.roll_into(
@@ -160,6 +164,7 @@ def roll(
     else:
         session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
         rolls = _rolled(program_with_table(text, d100_table), seed, times)
+    plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
     if as_json:
         dicts = [r.to_dict() for r in rolls]
         for data, entry in zip(dicts, logged, strict=False):
@@ -172,7 +177,7 @@ def roll(
         blocks[index] += "\n" + session_commands.logged_line(entry)
     if times > 1:
         blocks.append(run_summary([r.total for r in rolls]))
-    click.echo("\n\n".join(blocks))
+    click.echo(plan.page(blocks))
 
 
 def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
@@ -214,6 +219,7 @@ def _nth_seed(base: int | str, index: int) -> str:
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
 @_d100_table
+@sheet_options
 @_friendly
 def odds(
     expression: tuple[str, ...],
@@ -222,6 +228,7 @@ def odds(
     exact: bool,
     all_rows: bool,
     d100_table: str | None = None,
+    **sheet: Any,
 ) -> None:
     """Show the exact odds of EXPRESSION: each value's chance as a percentage
     and an exact fraction, the chance of at least and at most that value, a
@@ -235,11 +242,12 @@ def odds(
     """
     if plot_path:
         check_plot_path(plot_path)
-    result = measure_odds(_expression(expression), d100_table=d100_table)
+    plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
+    result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        click.echo(odds_text(result, show_exact=exact, all_rows=all_rows))
+        click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
@@ -250,8 +258,10 @@ def odds(
 @click.argument("dice", nargs=-1)  # none at all for Power Fudge's take0
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_d100_table
+@sheet_options
 @_friendly
-def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None) -> None:
+def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None = None,
+         **sheet: Any) -> None:  # fmt: skip
     """Interpret dice rolled by hand: FORM is the roll (quoted if it has
     spaces), DICE the faces as they came up, in order.
 
@@ -274,12 +284,13 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
       fudgedice read "d6: 3D+1" 4 2 w6 w3
       fudgedice read "fate: Good vs Great" + 0 - +
     """
+    plan = sheet_plan(form, **sheet)
     try:
-        result = program_with_table(form, d100_table).read(list(dice))
+        result = program_with_table(plan.text, d100_table).read(list(dice))
     except DiceError as error:
         # a roll the shell split at its spaces explains the failure better
-        raise _unquoted(form, dice, d100_table) or error from None
-    _show(as_json, result.to_dict, lambda: result.text)
+        raise (None if plan.plan else _unquoted(form, dice, d100_table)) or error from None
+    plan.show(result, as_json)  # pays what the roll spent, then shows it
 
 
 def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
@@ -384,5 +395,6 @@ def serve(host: str, port: int, database: str | None, rate: float, burst: int) -
     run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
 
 
+main.add_command(sheet)
 main.add_command(session_commands.session)
 main.add_command(session_commands.verify_command)

@@ -1,0 +1,329 @@
+"""Changing a sheet: raise a trait, take a hit, heal, spend points, and pay
+for what a roll spent. Each change takes a :class:`~.model.Sheet` and gives
+the whole new text (comments and layout kept: tomlkit changes values in
+place), the new sheet checked again, and one line a log can keep.
+
+Nothing here touches a file: the command line writes the text atomically,
+and a server can store it as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import tomlkit
+from tomlkit.toml_document import TOMLDocument
+
+from .. import api
+from ..results.roll import Roll
+from .document import SheetError, parse
+from .levels import code_text, level_name, written_like
+from .model import Sheet, load, points
+from .rolling import Plan
+from .rules import (
+    D6_LEVELS,
+    EP_COSTS,
+    WOUND_LEVELS,
+    absorb,
+    d6_hit,
+    d6_raise_cost,
+    mark_wound,
+    pyramid_fault,
+)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change made: the sheet's new text, the new sheet, what happened."""
+
+    text: str
+    sheet: Sheet
+    log: tuple[str, ...]
+
+
+def _change(sheet: Sheet, change: Callable[[TOMLDocument], list[str]]) -> Edit:
+    toml = tomlkit.parse(sheet.document.text)
+    log = change(toml)
+    text = toml.as_string()
+    return Edit(text, load(parse(text, sheet.source)), tuple(log))
+
+
+def _table(toml: TOMLDocument, name: str) -> Any:
+    if name not in toml:
+        toml[name] = tomlkit.table()
+    return toml[name]
+
+
+def _points(sheet: Sheet, key: str, wanted: int, what: str) -> int:
+    have = sheet.count(key)
+    if wanted > have:
+        raise sheet.document.fail(
+            f"{sheet.name} has {points(key, have)}, and {what} needs {wanted}",
+            key=key if key in sheet.values else None,
+        )
+    return have - wanted
+
+
+# ------------------------------------------------------------------ raise
+
+
+def ep_costs(sheet: Sheet) -> dict[str, int]:
+    """Experience Points to raise a trait to each level: seed 004's sheet,
+    with the sheet's own ``[ep_costs]`` over them."""
+    costs = dict(EP_COSTS)
+    costs.update({str(k): int(v) for k, v in sheet.values.get("ep_costs", {}).items()})
+    return {word.lower(): cost for word, cost in costs.items()}
+
+
+def _level_word(sheet: Sheet, value: int) -> str:
+    if sheet.system == "3d6fudge":
+        words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
+        return words.get(value, str(value))
+    return api.LADDERS[sheet.system].name(value)
+
+
+def _words_for(sheet: Sheet, value: int) -> list[str]:
+    """Every word of the system's ladder for ``value``, its own name first."""
+    words = [_level_word(sheet, value).lower()]
+    if sheet.system != "3d6fudge":
+        words += [word for word, level in api.LADDERS[sheet.system].words if level == value]
+    return words
+
+
+def raise_trait(sheet: Sheet, name: str) -> Edit:
+    """Raise a trait one level (a D6 code one pip), paying what the system asks."""
+    trait = sheet.trait(name)
+    old = level_name(sheet.system, trait.level.value)
+    if sheet.system == "d6":
+        cost = d6_raise_cost(trait.level.value) * (10 if trait.table == "attributes" else 1)
+        left = _points(sheet, "character_points", cost, f"raising {trait.name}")
+        if trait.level.base is not None:
+            written: object = f"{trait.level.base}+{code_text(trait.level.added + 1)}"
+        else:
+            written = code_text(trait.level.value + 1)
+        new, paid = code_text(trait.level.value + 1), f"{cost} Character Points ({left} left)"
+        key = "character_points"
+    elif sheet.system == "fate":
+        levels = {t.name: t.level.value for t in sheet.traits.values()}
+        levels[trait.name] += 1
+        fault = pyramid_fault(levels) if sheet.values.get("pyramid", True) is not False else None
+        if fault:
+            raise sheet.document.fail(
+                f"raising {trait.name} would break the pyramid: {fault}",
+                trait.table,
+                trait.name,
+                hint="raise a skill of the level below first",
+            )
+        written = written_like("fate", trait.written, trait.level.value + 1)
+        new, paid, key, left = level_name("fate", trait.level.value + 1), "a milestone", "", 0
+    else:
+        word = _level_word(sheet, trait.level.value + 1)
+        costs = ep_costs(sheet)
+        # a level may have two words (Fudge's Superb+1 is Legendary): either's cost
+        priced = next(
+            (costs[name] for name in _words_for(sheet, trait.level.value + 1) if name in costs),
+            None,
+        )
+        if priced is None:
+            raise sheet.document.fail(
+                f"the sheet has no Experience Point cost to raise {trait.name} to {word}",
+                "ep_costs",
+                hint=f'add it: [ep_costs] "{word}" = 16',
+            )
+        cost = priced
+        left = _points(sheet, "ep", cost, f"raising {trait.name} to {word}")
+        written = written_like(sheet.system, trait.written, trait.level.value + 1)
+        new, paid, key = (
+            level_name(sheet.system, trait.level.value + 1),
+            f"{cost} EP ({left} left)",
+            "ep",
+        )
+
+    def change(toml: TOMLDocument) -> list[str]:
+        toml[trait.table][trait.name] = written
+        if key:
+            toml[key] = left
+        return [f"{sheet.name} raised {trait.name} from {old} to {new} for {paid}"]
+
+    return _change(sheet, change)
+
+
+# ------------------------------------------------------------------ hit and heal
+
+
+def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None = None) -> Edit:
+    """A hit: Fudge damage on the wound track, a D6 margin of damage over
+    resistance, or Fate shifts absorbed by stress and consequences."""
+    if sheet.system == "d6":
+        before = sheet.d6_wound()
+        after = d6_hit(before, amount)
+
+        def d6(toml: TOMLDocument) -> list[str]:
+            toml["wound"] = after
+            return [f"{sheet.name} took a hit of {amount} over resistance: {before} -> {after}"]
+
+        return _change(sheet, d6)
+    if sheet.system == "fate":
+        return _fate_hit(sheet, amount, track or "physical", aspect)
+    marked = mark_wound(sheet.wounds(), sheet.wound_boxes(), amount)
+
+    def fudge(toml: TOMLDocument) -> list[str]:
+        if marked is None:
+            return [f"{sheet.name} took {amount} damage: no wound"]
+        if marked.level is None:
+            return [f"{sheet.name} took {amount} damage ({marked.landed}): no box is free from "
+                    f"{marked.landed} up, beyond Near Death: the character dies"]  # fmt: skip
+        wounds = _table(toml, "wounds")
+        wounds[marked.level] = sheet.wounds()[marked.level] + 1
+        moved = "" if marked.level == marked.landed else f" ({marked.landed} was full)"
+        return [f"{sheet.name} took {amount} damage: {marked.level}{moved}"]
+
+    return _change(sheet, fudge)
+
+
+def _fate_hit(sheet: Sheet, shifts: int, track: str, aspect: str | None) -> Edit:
+    tracks = sheet.stress_tracks()
+    if track not in tracks:
+        raise SheetError(f"no stress track '{track}'", hint="tracks: physical, mental")
+    checked = sheet.stress()[track]
+    free_boxes = tuple(box for box in tracks[track] if box not in checked)
+    taken = sheet.consequences()
+    free = {name: value for name, value in sheet.consequence_slots().items() if name not in taken}
+    absorbed = absorb(shifts, free_boxes, free)
+
+    def change(toml: TOMLDocument) -> list[str]:
+        if absorbed is None:
+            return [f"{sheet.name} took a {shifts}-shift {track} hit: taken out"]
+        parts = []
+        if absorbed.box is not None:
+            stress = _table(toml, "stress")
+            stress[track] = sorted([*checked, absorbed.box])
+            parts.append(f"checked the {absorbed.box} {track} stress box")
+        for name in absorbed.consequences:
+            _table(toml, "consequences")[name] = aspect or f"(name this {name} consequence)"
+            parts.append(f"took a {name} consequence ({free[name]})")
+        return [
+            f"{sheet.name} took a {shifts}-shift {track} hit: " + (", ".join(parts) or "no harm")
+        ]
+
+    return _change(sheet, change)
+
+
+def heal(sheet: Sheet, what: str | None = None) -> Edit:
+    """Clear wounds: all of them, or one level (Fudge), down to a level (D6),
+    or stress, one track or one consequence (Fate)."""
+    key = (what or "").strip().lower()
+
+    def change(toml: TOMLDocument) -> list[str]:
+        if sheet.system == "d6":
+            after = key or "none"
+            now = sheet.d6_wound()
+            if after not in D6_LEVELS or D6_LEVELS.index(after) > D6_LEVELS.index(now):
+                raise SheetError(
+                    f"'{what}' is no healing of {now}",
+                    source=sheet.source,
+                    hint="heal to a lesser wound: " + ", ".join(D6_LEVELS),
+                )
+            toml["wound"] = after
+            return [f"{sheet.name} healed: {sheet.d6_wound()} -> {after}"]
+        if sheet.system == "fate":
+            return _fate_heal(sheet, toml, key)
+        levels = [level for level in WOUND_LEVELS if not key or level.lower() == key]
+        if not levels:
+            raise SheetError(f"'{what}' is no level of the wound track", source=sheet.source,
+                             hint="levels: " + ", ".join(WOUND_LEVELS))  # fmt: skip
+        wounds = _table(toml, "wounds")
+        for level in levels:
+            if level in wounds or sheet.wounds()[level]:
+                wounds[level] = 0
+        return [f"{sheet.name} healed: {', '.join(levels) if key else 'every wound'}"]
+
+    return _change(sheet, change)
+
+
+def _fate_heal(sheet: Sheet, toml: TOMLDocument, key: str) -> list[str]:
+    if key in ("", "stress", "physical", "mental"):
+        tracks = ["physical", "mental"] if key in ("", "stress") else [key]
+        stress = _table(toml, "stress")
+        for track in tracks:
+            stress[track] = []
+        cleared = f"{' and '.join(tracks)} stress"
+        if key == "":
+            if "consequences" in toml:
+                for name in list(toml["consequences"]):
+                    toml["consequences"][name] = ""
+            cleared += " and every consequence"
+        return [f"{sheet.name} recovered: {cleared}"]
+    if key not in sheet.consequences():
+        raise SheetError(f"{sheet.name} has no '{key}' to heal", source=sheet.source,
+                         hint="stress, physical, mental, or a consequence taken: "
+                         + ", ".join(sheet.consequences()))  # fmt: skip
+    toml["consequences"][key] = ""
+    return [f"{sheet.name} recovered from the {key} consequence"]
+
+
+# ------------------------------------------------------------------ points
+
+SPENDABLE: Mapping[str, Mapping[str, str]] = {
+    "fudge": {"fudge": "fudge_points"},
+    "power": {"fudge": "fudge_points"},
+    "3d6fudge": {"fudge": "fudge_points"},
+    "d6": {
+        "cp": "character_points",
+        "character": "character_points",
+        "fp": "fate_points",
+        "fate": "fate_points",
+    },
+    "fate": {"fate": "fate_points", "fp": "fate_points"},
+}
+"""The points each system spends off a roll, by the name ``sheet spend`` takes."""
+
+
+def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:
+    """Spend ``count`` points of a kind (``fudge``, ``fate``, ``cp``, ``fp``)."""
+    names = SPENDABLE[sheet.system]
+    key = names.get(point.strip().lower())
+    if key is None:
+        raise SheetError(f"a {sheet.system} sheet has no '{point}' points",
+                         source=sheet.source, hint="points: " + ", ".join(names))  # fmt: skip
+    if count < 1:
+        raise SheetError(f"spend 1 point or more, not {count}", source=sheet.source)
+    left = _points(sheet, key, count, "spending")
+
+    def change(toml: TOMLDocument) -> list[str]:
+        toml[key] = left
+        return [f"{sheet.name} spent {points(key, count)} ({left} left)"]
+
+    return _change(sheet, change)
+
+
+def settle(plan: Plan, roll: Roll) -> Edit | None:
+    """Take what a roll spent from its character's sheet: every Character
+    Point die, the Fate Point, each +2 invoke, and each reroll invoke the
+    policy actually used (a reroll not needed costs nothing)."""
+    if not plan.spends:
+        return None
+    sheet = plan.actor
+    costs: dict[str, int] = {}
+    for each in plan.spends:
+        used = each.count
+        if each.point == "reroll":
+            used = int(roll.to_dict()["details"].get("rerolls", 0))
+        elif each.point == "fp":
+            used = 1
+        costs[each.key] = costs.get(each.key, 0) + used
+    lefts = {key: _points(sheet, key, used, "the roll") for key, used in costs.items()}
+
+    def change(toml: TOMLDocument) -> list[str]:
+        for key, left in lefts.items():
+            toml[key] = left
+        return [
+            f"{sheet.name} spent {points(key, costs[key])} on the roll ({left} left)"
+            if costs[key]
+            else f"{sheet.name} spent no point: the reroll invoke was not needed ({left} left)"
+            for key, left in lefts.items()
+        ]
+
+    return _change(sheet, change)

@@ -1,0 +1,373 @@
+"""A character sheet read from its TOML document: every key checked, every
+level read, every mistake an error at its line and column with the nearest
+real key or word.
+
+The keys every sheet has::
+
+    system = "3d6fudge"        # fudge, power, 3d6fudge, d6, fate
+    name = "Ashley the Alert"
+    [traits]                   # name = level (also [attributes] and [skills])
+    Melee = "Good"
+
+and each system's own (docs/sheets.md lists them all).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .document import Document, SheetError
+from .levels import Level, LevelError, read_level
+from .rules import (
+    D6_LEVELS,
+    FATE_CONSEQUENCES,
+    FATE_DEFAULT,
+    FATE_TRACKS,
+    WOUND_BOXES,
+    WOUND_LEVELS,
+    consequence_slots,
+    pyramid_fault,
+    stress_boxes,
+)
+
+SYSTEMS = ("fudge", "power", "3d6fudge", "d6", "fate")
+TRAIT_TABLES = ("attributes", "skills", "traits")
+FREE_TEXT = ("player", "genre", "story", "notes", "description", "created", "equipment")
+"""Keys for people: any text (or a list of texts), never read by the rules."""
+_FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
+KEYS: Mapping[str, tuple[str, ...]] = {
+    "fudge": _FUDGE_KEYS,
+    "power": _FUDGE_KEYS,
+    "3d6fudge": _FUDGE_KEYS,
+    "d6": ("character_points", "fate_points", "wound"),
+    "fate": (
+        "high_concept",
+        "trouble",
+        "aspects",
+        "stunts",
+        "refresh",
+        "fate_points",
+        "stress",
+        "consequences",
+        "pyramid",
+    ),
+}
+"""Each system's own keys, beside ``system``, ``name``, the trait tables,
+:data:`FREE_TEXT` and ``[extra]`` (anything at all)."""
+POINTS = {
+    "fudge_points": "Fudge Points",
+    "ep": "Experience Points",
+    "character_points": "Character Points",
+    "fate_points": "Fate Points",
+    "refresh": "refresh",
+}
+
+
+def points(key: str, count: int) -> str:
+    """``1 Fate Point``, ``2 Fate Points``."""
+    name = POINTS[key]
+    return f"{count} {name[:-1] if count == 1 and name.endswith('s') else name}"
+
+
+MAX_COUNT = 1_000_000
+"""Points, boxes and costs on a sheet: whole numbers up to this."""
+MAX_TRAITS = 500
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    table: str
+    level: Level
+    written: object
+    """The level as the sheet wrote it (a word stays a word when raised)."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A checked character sheet and the document it was read from."""
+
+    document: Document
+    system: str
+    name: str
+    traits: Mapping[str, Trait]
+    """By lower-case name, in the order the sheet lists them."""
+    values: Mapping[str, Any] = field(repr=False)
+    """The document as plain Python values."""
+
+    @property
+    def source(self) -> str:
+        return self.document.source
+
+    def count(self, key: str, default: int = 0) -> int:
+        value = self.values.get(key, default)
+        return value if isinstance(value, int) else default
+
+    def texts(self, key: str) -> list[str]:
+        value = self.values.get(key, [])
+        return [value] if isinstance(value, str) else [str(item) for item in value]
+
+    def trait(self, name: str) -> Trait:
+        """The trait called ``name`` (any case), or an error with the nearest."""
+        found = self.traits.get(name.strip().lower())
+        if found is not None:
+            return found
+        names = [trait.name for trait in self.traits.values()]
+        close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.5)
+        lower = {each.lower(): each for each in names}
+        close = close or [
+            lower[each]
+            for each in difflib.get_close_matches(
+                name.strip().lower(), list(lower), n=1, cutoff=0.5
+            )
+        ]
+        hint = f"did you mean '{close[0]}'?" if close else f"traits: {', '.join(names) or 'none'}"
+        if self.system == "3d6fudge":
+            hint += "; a skill not on the sheet is usually Poor: add it to [skills]"
+        elif self.system == "fate":
+            hint += "; a skill not on the sheet is Mediocre (+0): add it to [skills]"
+        raise SheetError(
+            f"{self.name} has no trait '{name.strip()}'", source=self.source, hint=hint
+        )
+
+    # the state of the dice: wounds, stress, consequences
+
+    def wounds(self) -> dict[str, int]:
+        checked = self.values.get("wounds", {})
+        return {level: int(checked.get(level, 0)) for level in WOUND_LEVELS}
+
+    def wound_boxes(self) -> dict[str, int]:
+        boxes = dict(WOUND_BOXES)
+        boxes.update(self.values.get("wound_boxes", {}))
+        return boxes
+
+    def d6_wound(self) -> str:
+        return str(self.values.get("wound", "none")).lower()
+
+    def fate_skill(self, name: str) -> int:
+        found = self.traits.get(name.lower())
+        return found.level.value if found else FATE_DEFAULT
+
+    def stress_tracks(self) -> dict[str, tuple[int, ...]]:
+        return {track: stress_boxes(self.fate_skill(skill)) for track, skill in FATE_TRACKS.items()}
+
+    def stress(self) -> dict[str, list[int]]:
+        checked = self.values.get("stress", {})
+        return {track: sorted(checked.get(track, [])) for track in FATE_TRACKS}
+
+    def consequence_slots(self) -> dict[str, int]:
+        return consequence_slots(self.fate_skill("Physique"), self.fate_skill("Will"))
+
+    def consequences(self) -> dict[str, str]:
+        taken = self.values.get("consequences", {})
+        return {name: str(text) for name, text in taken.items() if str(text).strip()}
+
+
+def _nearest(word: str, known: list[str]) -> str | None:
+    close = difflib.get_close_matches(word.lower(), known, n=1, cutoff=0.5)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def load(document: Document) -> Sheet:
+    """Check ``document`` as a sheet: a :class:`SheetError` at the first
+    mistake's line and column."""
+    values = document.toml.unwrap()
+    system = values.get("system")
+    if system is None:
+        raise document.fail(
+            "a sheet names its system", hint=f'add a line: system = "fudge" ({", ".join(SYSTEMS)})'
+        )
+    if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
+        raise document.fail(
+            f"unknown system {system!r}",
+            key="system",
+            hint=_nearest(str(system), list(SYSTEMS)) or f"systems: {', '.join(SYSTEMS)}",
+        )
+    system = system.strip().lower()
+    name = values.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise document.fail(
+            "a sheet names its character (text in quotes)",
+            key="name" if "name" in values else None,
+            hint='name = "Ashley the Alert"',
+        )
+    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS[system]]
+    for key in values:
+        if key not in allowed:
+            others = [each for each, keys in KEYS.items() if key in keys]
+            # a key of another system's sheet says more than a near spelling
+            hint = (
+                f"'{key}' belongs on a {others[0]} sheet"
+                if others
+                else _nearest(key, allowed) or f"keys: {', '.join(allowed)}"
+            )
+            raise document.fail(
+                f"unknown key '{key}' on a {system} sheet", key=key, at_value=False, hint=hint
+            )
+    traits = _traits(document, system, values)
+    sheet = Sheet(document, system, name.strip(), traits, values)
+    _check_state(sheet)
+    return sheet
+
+
+def _table(document: Document, values: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    table = values.get(key, {})
+    if not isinstance(table, Mapping):
+        raise document.fail(f"'{key}' is a table: write it [{key}] with one entry a line", key=key)
+    return table
+
+
+def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[str, Trait]:
+    traits: dict[str, Trait] = {}
+    for table in TRAIT_TABLES:
+        for name, written in _table(document, values, table).items():
+            if name.lower() in traits:
+                raise document.fail(
+                    f"'{name}' is on the sheet twice (also in [{traits[name.lower()].table}])",
+                    table,
+                    name,
+                    at_value=False,
+                )
+            if "." in name or not name.strip():
+                raise document.fail(
+                    f"a trait's name can't contain '.' or be empty: '{name}'",
+                    table,
+                    name,
+                    at_value=False,
+                )
+            try:
+                level = read_level(system, written)
+            except LevelError as error:
+                raise document.fail(
+                    f"{name}: {error.message}", table, name, hint=error.hint
+                ) from None
+            traits[name.lower()] = Trait(name, table, level, written)
+    if len(traits) > MAX_TRAITS:
+        raise document.fail(f"{len(traits)} traits is more than a sheet may hold ({MAX_TRAITS})")
+    if system == "d6":
+        traits = _d6_skills(document, traits)
+    if system == "fate" and values.get("pyramid", True) is not False:
+        fault = pyramid_fault({trait.name: trait.level.value for trait in traits.values()})
+        if fault is not None:
+            table = next(iter(traits.values())).table
+            raise document.fail(
+                f"the skills break the pyramid: {fault}",
+                table,
+                hint="each level above Mediocre needs as many skills at the level below; "
+                "set pyramid = false to allow it",
+            )
+    return traits
+
+
+def _d6_skills(document: Document, traits: dict[str, Trait]) -> dict[str, Trait]:
+    """A skill written ``Dexterity+1D`` rolls its attribute's code plus 1D."""
+    out = dict(traits)
+    for key, trait in traits.items():
+        base_name = trait.level.base
+        if base_name is None:
+            continue
+        base = traits.get(base_name.lower())
+        if base is None or base.level.base is not None:
+            attributes = [t.name for t in traits.values() if t.level.base is None]
+            raise document.fail(
+                f"{trait.name} adds dice to '{base_name}', which is no attribute on the sheet",
+                trait.table,
+                trait.name,
+                hint=_nearest(base_name, [a.lower() for a in attributes])
+                or f"attributes: {', '.join(attributes) or 'none'}",
+            )
+        pips = base.level.value + trait.level.added
+        if pips < 3:
+            raise document.fail(f"{trait.name} comes to less than 1D", trait.table, trait.name)
+        level = Level(pips, base=base.name, added=trait.level.added)
+        out[key] = Trait(trait.name, trait.table, level, trait.written)
+    return out
+
+
+def _whole(document: Document, value: object, table: str | None, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise document.fail(f"{key} is a whole number from 0 to {MAX_COUNT:,}", table, key)
+    return value
+
+
+def _check_state(sheet: Sheet) -> None:
+    """Points, wounds, stress and consequences: the state the rules read."""
+    document, values = sheet.document, sheet.values
+    for key in POINTS:
+        if key in values:
+            _whole(document, values[key], None, key)
+    for key in ("high_concept", "trouble"):
+        if not isinstance(values.get(key, ""), str):
+            raise document.fail(f"{key} is an aspect's text, in quotes", key=key)
+    if not isinstance(values.get("pyramid", True), bool):
+        raise document.fail("pyramid is true or false", key="pyramid")
+    for key in ("gifts", "faults", "aspects", "stunts", *FREE_TEXT):
+        value = values.get(key, [])
+        if not isinstance(value, str) and not (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        ):
+            raise document.fail(f'{key} is a list of texts: {key} = ["...", "..."]', key=key)
+    if sheet.system in ("fudge", "power", "3d6fudge"):
+        for table in ("wounds", "wound_boxes", "ep_costs"):
+            known = list(WOUND_LEVELS) if table != "ep_costs" else None
+            for key, value in _table(document, values, table).items():
+                if known is not None and key not in known:
+                    raise document.fail(
+                        f"'{key}' is no level of the wound track",
+                        table,
+                        key,
+                        at_value=False,
+                        hint=_nearest(key, [k.lower() for k in known])
+                        or f"levels: {', '.join(known)}",
+                    )
+                _whole(document, value, table, key)
+        boxes = sheet.wound_boxes()
+        for level, checked in sheet.wounds().items():
+            if checked > boxes[level]:
+                raise document.fail(
+                    f"{checked} {level} boxes checked of {boxes[level]}", "wounds", level
+                )
+    elif sheet.system == "d6":
+        if sheet.d6_wound() not in D6_LEVELS:
+            raise document.fail(
+                f"unknown wound {values.get('wound')!r}",
+                key="wound",
+                hint=_nearest(sheet.d6_wound(), list(D6_LEVELS))
+                or f"wounds: {', '.join(D6_LEVELS)}",
+            )
+    else:
+        _check_fate(sheet)
+
+
+def _check_fate(sheet: Sheet) -> None:
+    document, values = sheet.document, sheet.values
+    tracks = sheet.stress_tracks()
+    for track, checked in _table(document, values, "stress").items():
+        if track not in tracks:
+            raise document.fail(
+                f"no stress track '{track}'", "stress", track, at_value=False,
+                hint=_nearest(track, list(tracks)) or "tracks: physical, mental",
+            )  # fmt: skip
+        if not isinstance(checked, list) or any(box not in tracks[track] for box in checked):
+            raise document.fail(
+                f"{track} stress lists the boxes checked, of {list(tracks[track])}",
+                "stress",
+                track,
+                hint=f"{track} = [] when none is checked",
+            )
+    slots = sheet.consequence_slots()
+    for name, text in _table(document, values, "consequences").items():
+        if name not in slots:
+            why = "only with Physique or Will at Superb" if name in FATE_CONSEQUENCES else ""
+            raise document.fail(
+                f"no consequence '{name}' {why}".strip(),
+                "consequences",
+                name,
+                at_value=False,
+                hint=_nearest(name, list(slots)) or f"consequences: {', '.join(slots)}",
+            )
+        if not isinstance(text, str):
+            raise document.fail(f"the {name} consequence is an aspect's text", "consequences", name)

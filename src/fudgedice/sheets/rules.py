@@ -1,0 +1,195 @@
+"""What a sheet's state means for the dice, as pure functions: the Fudge
+wound track, the D6 System's wound levels, Fate's stress, consequences and
+skill pyramid, and the cost of raising a trait.
+
+Sources: RULES.md section 3 and seed 004 (3d6 Fudge's track, EP costs and
+defaults), section 4 and 6 (D6 wounds), section 5 (Fate); the Fudge rules
+for the track's boxes and its penalties (Hurt -1, Very Hurt -2,
+Incapacitated and Near Death make no roll).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
+from .. import api
+
+# ------------------------------------------------------------ the Fudge family
+
+WOUND_LEVELS = ("Scratch", "Hurt", "Very Hurt", "Incapacitated", "Near Death")
+WOUND_FROM = (1, 3, 5, 7, 9)
+"""Seed 004's wound track: 1-2 Scratch, 3-4 Hurt, 5-6 Very Hurt, 7-8
+Incapacitated, 9+ Near Death (the Fudge rules' track too)."""
+WOUND_BOXES = {"Scratch": 3, "Hurt": 1, "Very Hurt": 1, "Incapacitated": 1, "Near Death": 1}
+"""Boxes of each level on a Fudge sheet; a sheet may set its own."""
+WOUND_PENALTY = {"Scratch": 0, "Hurt": -1, "Very Hurt": -2}
+"""What a wound takes from every trait (in 3d6 Fudge, from the skill level)."""
+OUT_OF_ACTION = ("Incapacitated", "Near Death")
+
+EP_COSTS = {"Superb": 8, "Great": 4, "Good": 2, "Fair": 1, "Mediocre": 1, "Poor": 1, "Terrible": 1}
+"""Seed 004's sheet: Experience Points to raise a trait to each level."""
+
+FUDGE3D6_ATTRIBUTE_DEFAULT = "Fair"
+FUDGE3D6_SKILL_DEFAULT = "Poor"
+"""Seed 004's defaults: attributes Fair, most skills Poor (most gifts and
+some skills non-existent)."""
+
+
+def wound_of(damage: int) -> str | None:
+    """The level of the track a hit of ``damage`` lands on (None: no wound)."""
+    if damage < WOUND_FROM[0]:
+        return None
+    level = WOUND_LEVELS[0]
+    for lowest, name in zip(WOUND_FROM, WOUND_LEVELS, strict=True):
+        if damage >= lowest:
+            level = name
+    return level
+
+
+@dataclass(frozen=True)
+class Marked:
+    level: str | None
+    """The level a box was checked on (None: no box was free: dead)."""
+    landed: str
+    """The level the hit landed on, before moving up past full levels."""
+
+
+def mark_wound(checked: Mapping[str, int], boxes: Mapping[str, int], damage: int) -> Marked | None:
+    """Where a hit goes: its level, or the next level up with a free box when
+    that level's boxes are all checked. None for no wound."""
+    landed = wound_of(damage)
+    if landed is None:
+        return None
+    for level in WOUND_LEVELS[WOUND_LEVELS.index(landed) :]:
+        if checked.get(level, 0) < boxes.get(level, 0):
+            return Marked(level, landed)
+    return Marked(None, landed)
+
+
+def worst_wound(checked: Mapping[str, int]) -> str | None:
+    """The worst level with a box checked: the one whose penalty counts."""
+    worst = None
+    for level in WOUND_LEVELS:
+        if checked.get(level, 0) > 0:
+            worst = level
+    return worst
+
+
+# --------------------------------------------------------------------- the D6 System
+
+D6_LEVELS = (
+    "none",
+    "stunned",
+    "wounded",
+    "severely wounded",
+    "incapacitated",
+    "mortally wounded",
+    "dead",
+)
+"""A D6 character's wound, least first."""
+D6_OPTION = {
+    "stunned": "stunned",
+    "wounded": "wounded",
+    "severely wounded": "severely",
+    "incapacitated": "incapacitated",
+    "mortally wounded": "mortally",
+    "dead": "dead",
+}
+"""Each wound as the roll language's ``wound=`` option writes it: the engine
+takes the dice away (and refuses a roll of a character out of the action)."""
+
+
+def d6_hit(current: str, margin: int) -> str:
+    """The wound after a hit whose damage beat the resistance by ``margin``:
+    the worse of the two, and a second Wounded makes Severely Wounded (a
+    Wounded on a Severely Wounded character, Incapacitated)."""
+    dealt = "none"
+    for lowest, name in api.D6_WOUNDS:
+        if margin >= lowest:
+            dealt = name.lower()
+    if dealt == "wounded" and current == "wounded":
+        return "severely wounded"
+    if dealt == "wounded" and current == "severely wounded":
+        return "incapacitated"
+    return max(current, dealt, key=D6_LEVELS.index)
+
+
+def d6_raise_cost(pips: int) -> int:
+    """OpenD6: a skill rises one pip for as many Character Points as the
+    number before the D of its whole code."""
+    return pips // 3
+
+
+# ------------------------------------------------------------------------------ Fate
+
+FATE_REFRESH = 3
+FATE_STUNTS = 3
+FATE_CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
+FATE_TRACKS = {"physical": "Physique", "mental": "Will"}
+"""Each stress track and the skill that sizes it."""
+FATE_DEFAULT = 0
+"""A skill not on a Fate sheet is Mediocre (+0)."""
+
+
+def stress_boxes(skill: int) -> tuple[int, ...]:
+    return tuple(api.FATE_STRESS_BOXES(skill))
+
+
+def consequence_slots(physique: int, will: int) -> dict[str, int]:
+    """The consequences a character has and what each absorbs: Superb or more
+    in Physique or Will adds an extra mild one."""
+    slots = dict(api.FATE_CONSEQUENCES(0))
+    # one "extra mild" slot on the sheet, whichever skill gives it
+    for skill in (physique, will):
+        slots.update(api.FATE_CONSEQUENCES(skill))
+    return slots
+
+
+@dataclass(frozen=True)
+class Absorbed:
+    box: int | None
+    consequences: tuple[str, ...]
+
+
+def absorb(shifts: int, free_boxes: tuple[int, ...], free: Mapping[str, int]) -> Absorbed | None:
+    """How a hit of ``shifts`` is absorbed with the fewest consequences (then
+    the lightest ones, then the smallest box): one free stress box worth at
+    least what the consequences leave. None: the character is taken out."""
+    if shifts <= 0:
+        return Absorbed(None, ())
+    best: tuple[tuple[int, int, int], Absorbed] | None = None
+    names = list(free)
+    for count in range(len(names) + 1):
+        for chosen in combinations(names, count):
+            left = shifts - sum(free[name] for name in chosen)
+            if left <= 0:
+                option = Absorbed(None, chosen)
+                key = (count, sum(free[name] for name in chosen), 0)
+            else:
+                fitting = [box for box in free_boxes if box >= left]
+                if not fitting:
+                    continue
+                option = Absorbed(min(fitting), chosen)
+                key = (count, sum(free[name] for name in chosen), min(fitting))
+            if best is None or key < best[0]:
+                best = (key, option)
+    return None if best is None else best[1]
+
+
+def pyramid_fault(levels: Mapping[str, int]) -> str | None:
+    """Why Fate skills break the pyramid (each level above Mediocre has no
+    more skills than the level below it), or None."""
+    counts: dict[int, int] = {}
+    for value in levels.values():
+        if value > 0:
+            counts[value] = counts.get(value, 0) + 1
+    for value in sorted(counts):
+        if value > 1 and counts[value] > counts.get(value - 1, 0):
+            ladder = api.LADDERS["fate"]
+            return (
+                f"{counts[value]} skill(s) at {ladder.describe(value)} but "
+                f"{counts.get(value - 1, 0)} at {ladder.describe(value - 1)}"
+            )
+    return None
