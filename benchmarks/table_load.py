@@ -96,7 +96,12 @@ class Server:
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
             "--address-rate", "100000", "--address-burst", "100000",
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        # a session of its own, as a server runs: with the kernel's autogroups
+        # the scheduler then shares the cores between the server and this
+        # load generator as between any two programs, not as within one
+        self.process = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

@@ -199,6 +199,23 @@ def test_tokens(served: Any) -> None:
     assert served.get(f"/api/rooms/{room}", gm["token"]).json()["me"]["gm"] is True
 
 
+def test_a_token_the_server_knows_is_refused_in_another_room(served: Any) -> None:
+    """A roll looks its token up in memory once seen: the answers are the same
+    as the database's, for the token's own room and for any other."""
+    room, _, ann, _ = _players(served, name="remembered")
+    other, other_gm, _, _ = _players(served, name="elsewhere")
+    assert served.roll(room, ann["token"], "4dF").status_code == 201  # now known
+    assert served.roll(other, ann["token"], "4dF").status_code == 404
+    assert served.roll(f"{room}x", ann["token"], "4dF").status_code == 404
+    path = f"/api/rooms/{room}/rolls"
+    basic = {"Authorization": f"Basic {ann['token']}"}
+    assert served.client.post(path, json={"text": "4dF"}, headers=basic).status_code == 401
+    assert served.client.post(path, json={"text": "4dF"}).status_code == 401
+    assert served.roll(room, ann["token"] + "x", "4dF").status_code == 401
+    assert [r["seq"] for r in served.rolls(room, ann["token"])] == [1]
+    assert served.rolls(other, other_gm["token"]) == []
+
+
 def test_sizes_and_malformed_fields(served: Any) -> None:
     room, gm, _, _ = _players(served, name="sizes")
     path = f"/api/rooms/{room}/rolls"

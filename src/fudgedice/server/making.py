@@ -81,12 +81,13 @@ class Rolls:
         seed = rolling.client_seed(body.client_seed)
         self.limiter.take(me.id)
         self.addresses.take(f"rolls {address}")
-        if not self.texts.known(body.text, system):  # new to the process: checked on
-            # a worker thread, so that a bad text is refused (400, its column)
-            # before its room is held, and a long one never stalls the event loop
-            await run_in_threadpool(self.texts.check, body.text, system)
+        heavy = self.texts.heavy(body.text, system)
+        if heavy is None:  # new to the process: checked on a worker thread, so that a
+            # bad text is refused (400, its column) before its room is held, and a
+            # long one never stalls the event loop
+            heavy = await run_in_threadpool(self.texts.check, body.text, system)
         return await self.writer.roll(
-            RollRequest(room, me, body.text, system, body.visibility, label, seed, faces)
+            RollRequest(room, me, body.text, system, body.visibility, label, seed, faces, heavy)
         )
 
     async def handle(self, request: Request) -> Response:

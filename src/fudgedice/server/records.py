@@ -52,6 +52,8 @@ class RollRequest:
     client_seed: str
     faces: list[str] | None
     """Dice rolled by hand, to be read instead of drawn."""
+    heavy: bool = False
+    """Its text took long to draw when it was checked: drawn off the event loop."""
 
 
 @dataclass(eq=False)

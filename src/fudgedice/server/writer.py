@@ -18,7 +18,8 @@ loop wait for it in turn: there the batch runs on the event loop, collected
 from every roll that arrived in one turn of the loop. Only when another thread
 of the process is writing (a reveal re-checking a seed's rolls, a member
 joining) does that batch go to a worker thread, so the loop never waits for a
-lock.
+lock; and a roll whose text draws long (:class:`.caches.Texts`) always goes to
+one, so that it never holds the loop.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
 
-MAX_BATCH = 256
-"""Rolls committed together at most: a bound on how long rooms stay held."""
+MAX_BATCH = 64
+"""Rolls committed together at most: a bound on how long rooms stay held and,
+on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
 
 Outcome = RollRecord | Problem
 Committed = Callable[[list[RollRecord]], None]
@@ -87,14 +89,23 @@ class Writer:
         """The roll, once committed; or the :class:`Problem` that refused it."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[RollRecord] = loop.create_future()
+        waiting = _Waiting(request, future)
         if not self.on_loop:
-            self._queue.put(_Waiting(request, future))
+            self._queue.put(waiting)
+        elif request.heavy:  # a long draw: on a worker thread, never holding the loop
+            self._on_thread([waiting])
         else:
-            self._waiting.append(_Waiting(request, future))
+            self._waiting.append(waiting)
             if not self._flush_due:  # after this turn of the loop, with all that came in it
                 self._flush_due = True
                 loop.call_soon(self._flush)
         return await future
+
+    def _on_thread(self, batch: list[_Waiting]) -> None:
+        """Commit ``batch`` on a worker thread, then answer it on the loop."""
+        assert self._loop is not None
+        done = self._loop.run_in_executor(None, self._commit, batch)
+        done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
 
     def _flush(self) -> None:
         """On the event loop: commit the rolls waiting (SQLite)."""
@@ -112,8 +123,7 @@ class Writer:
             outcomes = _refused(batch)
         else:
             if connection is None:  # another thread is writing: wait for it on one
-                done = self._loop.run_in_executor(None, self._commit, batch)
-                done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
+                self._on_thread(batch)
                 return
         self._settle(batch, outcomes)
 
