@@ -2,26 +2,43 @@
 through the HTTP API while watchers follow the live feed, then the server
 killed (SIGKILL) mid-load and restarted.
 
-1. Steady load: MEMBERS members in ROOMS rooms each roll ROLLS times, one roll
-   after another, while WATCHERS watchers (spread over the rooms) follow the
-   live feed. Reported: rolls a second, p50/p99 latency of a roll (request to
-   201) and of its live delivery (the roll's `at` to its arrival at a watcher).
-2. Crash: the members roll again; partway through, the server is killed with
-   SIGKILL and started again on the same database; members and watchers carry on.
-3. Checks: every roll answered 201 is in its room's history, unchanged; each
-   room's `seq` runs 1..N with no gap or duplicate; every room's log verifies
-   (hash chain, placeholders, and each roll re-rolled from its revealed seed).
+MEMBERS members in ROOMS rooms roll while WATCHERS watchers (spread over the
+rooms) follow the live feed, in three rounds:
 
-Every request goes to 127.0.0.1 only, and every loop is bounded. Prints a
-report and writes benchmarks/table_results.json; exits 1 if a check fails.
+1. Paced: each member rolls ROLLS times at the goal's rate (together 1,000 rolls
+   a second, the members' schedules spread evenly). A roll's latency counts
+   from when it was due, so a roll sent late because the server was slow to
+   answer the one before counts that wait too.
+2. Flat out: each member rolls ROLLS times more, each roll as soon as the one
+   before is answered: the most the server does. Here latency is bound to
+   throughput (50 members waiting on each other: mean latency = 50 / rolls a
+   second), so its p99 says how fast the server is, not how quick a roll is.
+3. Crash: the members roll again; partway through, the server is killed with
+   SIGKILL and started again on the same database; members and watchers carry on.
+
+Reported for rounds 1 and 2: rolls a second, p50/p99 latency of a roll (its
+request written, or due, to its 201 read) and of its live delivery (the roll's
+`at`, stamped by the server before its commit, to its arrival at a watcher),
+and the CPU time the server and this load generator spent per roll. Then the
+checks: every roll answered 201 is in its room's history, unchanged; each
+room's `seq` runs 1..N with no gap or duplicate; every room's log verifies.
+
+The load generator is this one process (raw asyncio HTTP/1.1 keep-alive
+connections, benchmarks/table_client.py); the server is another. Both share
+the machine's cores with whatever else runs there, so the machine's load
+average is reported beside the figures. Every request goes to 127.0.0.1 only,
+and every loop is bounded. Prints a report and writes
+benchmarks/table_results.json; exits 1 if a check fails.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
+import re
 import signal
 import socket
 import statistics
@@ -33,17 +50,36 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-import fudgedice
+from table_checks import check_rooms
+from table_client import Closed, Connection
 
 ROOT = Path(__file__).resolve().parents[1]
 GOALS = {"rolls_per_second": 1000.0, "p99_roll_ms": 50.0, "p99_live_ms": 100.0}
+HOST = "127.0.0.1"
+
+
+_READY = re.compile(r'event: ready\ndata: \{"last_seq": ?(\d+)\}')
+
+
+def rolls_in(block: str) -> list[tuple[str, str]]:
+    """The (seq, at) of each roll event in whole events of the live feed.
+    The roll's JSON is not parsed: that would cost the load generator more
+    than the server spends sending it, and both share the machine."""
+    found = []
+    position = 0
+    while (start := block.find("id: ", position)) >= 0:
+        line_end = block.find("\n", start)
+        end = block.find("\n\n", line_end)
+        if block.startswith("event: roll\n", line_end + 1):
+            at = block.find('"at": "', line_end, end) + 7
+            found.append((block[start + 4 : line_end], block[at : block.find('"', at)]))
+        position = end
+    return found
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
         return port
 
@@ -53,25 +89,33 @@ class Server:
         self.db, self.port = db, port
         self.process: subprocess.Popen[bytes] | None = None
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
     def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         command = [
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
+            "--address-rate", "100000", "--address-burst", "100000",
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        # a session of its own, as a server runs: with the kernel's autogroups
+        # the scheduler then shares the cores between the server and this
+        # load generator as between any two programs, not as within one
+        self.process = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                with socket.create_connection((HOST, self.port), timeout=1):
                     return
-            except httpx.HTTPError:
+            except OSError:
                 time.sleep(0.05)
         raise SystemExit("the server did not start")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill(self) -> None:
         if self.process is not None:
@@ -91,173 +135,180 @@ def _at(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
+class Phase:
+    """What was measured in one round."""
+
+    def __init__(self) -> None:
+        self.roll_ms: list[float] = []
+        self.live_ms: list[float] = []
+
+
 class Load:
     """The members' and watchers' shared record of what happened."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self.accepted: dict[tuple[str, int], dict[str, Any]] = {}
-        self.roll_ms: list[float] = []
-        self.live_ms: list[float] = []
+        self.accepted: dict[tuple[str, int], str] = {}
+        """The hash of each roll answered 201, by room and seq."""
         self.failed = 0
-        self.measuring = True
+        self.phase: Phase | None = None
+        """Where this round's figures go; None while the server is killed."""
+        self._read_at: dict[str, float] = {}
 
-    async def member(self, client: httpx.AsyncClient, room: str, token: str, rolls: int) -> None:
-        headers = {"Authorization": f"Bearer {token}"}
-        done = 0
-        attempts = 0
+    async def member(self, room: str, token: str, rolls: int, due: list[float] | None) -> None:
+        """``rolls`` rolls: each when due (paced), or as soon as the last is answered."""
+        connection = Connection(HOST, self.server.port)
+        path = f"/api/rooms/{room}/rolls"
+        done = attempts = 0
         while done < rolls and attempts < rolls * 20:
             attempts += 1
             visibility = ("public", "public", "gm", "self")[done % 4]
             started = time.perf_counter()
+            if due is not None:
+                if due[done] > started:
+                    await asyncio.sleep(due[done] - started)
+                started = due[done]
             try:
-                answer = await client.post(
-                    f"{self.server.url}/api/rooms/{room}/rolls",
-                    json={"text": "4dF+1", "visibility": visibility},
-                    headers=headers,
+                status, body = await connection.request(
+                    "POST", path, {"text": "4dF+1", "visibility": visibility}, token
                 )
-            except httpx.HTTPError:
+            except (Closed, OSError):
                 self.failed += 1
+                connection.close()
                 await asyncio.sleep(0.2)  # the server is down: try again shortly
                 continue
-            if answer.status_code != 201:
+            if status != 201:
                 self.failed += 1
                 await asyncio.sleep(0.05)
                 continue
-            if self.measuring:
-                self.roll_ms.append((time.perf_counter() - started) * 1000)
-            roll = answer.json()
-            self.accepted[room, roll["seq"]] = roll
+            if self.phase is not None:
+                self.phase.roll_ms.append((time.perf_counter() - started) * 1000)
+            roll = json.loads(body)
+            self.accepted[room, roll["seq"]] = roll["hash"]
             done += 1
+        connection.close()
 
-    async def watcher(
-        self, client: httpx.AsyncClient, room: str, token: str, stop: asyncio.Event
-    ) -> None:
-        last = 0
+    async def watcher(self, room: str, token: str, stop: asyncio.Event) -> None:
+        """Follow the room's live feed from now on; after a lost connection,
+        from the last roll seen (``after=``), as the page does."""
+        last: int | None = None
         while not stop.is_set():
+            connection = Connection(HOST, self.server.port)
+            path = f"/api/rooms/{room}/live" + ("" if last is None else f"?after={last}")
             try:
-                async with client.stream(
-                    "GET", f"{self.server.url}/api/rooms/{room}/live",
-                    params={"after": last}, headers={"Authorization": f"Bearer {token}"},
-                ) as answer:  # fmt: skip
-                    event = ""
-                    async for line in answer.aiter_lines():
-                        if stop.is_set():
-                            return
-                        if line.startswith("event:"):
-                            event = line[6:].strip()
-                        elif line.startswith("data:") and event == "roll":
-                            arrived = time.time()
-                            roll = json.loads(line[5:])
-                            last = max(last, roll["seq"])
-                            if self.measuring and "at" in roll:
-                                self.live_ms.append((arrived - _at(roll["at"])) * 1000)
-            except httpx.HTTPError:
+                async for block in connection.feed(path, token):
+                    arrived = time.time()
+                    for seq, at in rolls_in(block):
+                        last = max(last or 0, int(seq))
+                        if self.phase is not None:
+                            self.phase.live_ms.append((arrived - self._when(at)) * 1000)
+                    ready = _READY.search(block) if last is None else None
+                    if ready is not None:
+                        last = int(ready[1])
+            except (Closed, OSError, ValueError):
                 await asyncio.sleep(0.2)
 
+    def _when(self, at: str) -> float:
+        """A roll's "at" in seconds: read once, as its watchers all get the same."""
+        when = self._read_at.get(at)
+        if when is None:
+            when = self._read_at[at] = _at(at)
+        return when
 
-async def _setup(
-    client: httpx.AsyncClient, url: str, rooms: int, members: int, watchers: int
-) -> list[dict[str, Any]]:
+
+async def _post(connection: Connection, path: str, body: Any) -> dict[str, Any]:
+    status, data = await connection.request("POST", path, body)
+    if status != 201:
+        raise SystemExit(f"POST {path} answered {status}: {data[:200]!r}")
+    answer: dict[str, Any] = json.loads(data)
+    return answer
+
+
+async def _setup(port: int, rooms: int, members: int, watchers: int) -> list[dict[str, Any]]:
+    connection = Connection(HOST, port)
     made = []
     for index in range(rooms):
-        room = (await client.post(f"{url}/api/rooms", json={"name": f"load {index}"})).json()
-        tokens = []
-        for number in range(members // rooms):
-            answer = await client.post(
-                f"{url}/api/rooms/{room['room']}/members", json={"name": f"M{number}"}
-            )
-            tokens.append(answer.json()["token"])
-        lookers = []
-        for number in range(watchers // rooms):
-            answer = await client.post(
-                f"{url}/api/rooms/{room['room']}/members", json={"name": f"W{number}"}
-            )
-            lookers.append(answer.json()["token"])
+        room = await _post(connection, "/api/rooms", {"name": f"load {index}"})
+        joined = f"/api/rooms/{room['room']}/members"
+        tokens = [
+            (await _post(connection, joined, {"name": f"M{number}"}))["token"]
+            for number in range(members // rooms)
+        ]
+        lookers = [
+            (await _post(connection, joined, {"name": f"W{number}"}))["token"]
+            for number in range(watchers // rooms)
+        ]
         made.append(
             {"room": room["room"], "gm": room["gm_token"], "members": tokens, "watchers": lookers}
         )
+    connection.close()
     return made
 
 
 async def _round(
     load: Load,
-    client: httpx.AsyncClient,
     rooms: list[dict[str, Any]],
     rolls: int,
-    kill_after: float | None,
-) -> float:
+    *,
+    pace: float | None = None,
+    kill_after: float | None = None,
+) -> dict[str, Any]:
+    """One round; with ``pace``, each member's rolls are due that many a second."""
     stop = asyncio.Event()
     watching = [
-        asyncio.create_task(load.watcher(client, room["room"], token, stop))
+        asyncio.create_task(load.watcher(room["room"], token, stop))
         for room in rooms for token in room["watchers"]
     ]  # fmt: skip
     await asyncio.sleep(1.0)  # let every watcher subscribe
+    members = [(room["room"], token) for room in rooms for token in room["members"]]
+    load_before = os.getloadavg()[0]
+    server_cpu, own_cpu = load.server.cpu_seconds(), time.process_time()
     started = time.perf_counter()
-    rolling = [
-        asyncio.create_task(load.member(client, room["room"], token, rolls))
-        for room in rooms for token in room["members"]
-    ]  # fmt: skip
+    rolling = []
+    for index, (room, token) in enumerate(members):
+        due = None
+        if pace is not None:  # the members' schedules spread over one interval
+            first = started + index / len(members) / pace
+            due = [first + number / pace for number in range(rolls)]
+        rolling.append(asyncio.create_task(load.member(room, token, rolls, due)))
     if kill_after is not None:
         await asyncio.sleep(kill_after)
         load.server.kill()
         await asyncio.to_thread(load.server.start)
     await asyncio.gather(*rolling)
     elapsed = time.perf_counter() - started
+    spent = {
+        "seconds": elapsed,
+        "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        "server_cpu": load.server.cpu_seconds() - server_cpu if kill_after is None else 0.0,
+        "generator_cpu": time.process_time() - own_cpu,
+    }
     await asyncio.sleep(1.0)  # the last deliveries
     stop.set()
     for task in watching:
         task.cancel()
     await asyncio.gather(*watching, return_exceptions=True)
-    return elapsed
+    return spent
 
 
-def _verify_log(log: dict[str, Any]) -> str | None:
-    """The first fault of a log, or None: ``fudgedice verify``, which checks the
-    chain, every placeholder and every roll from its revealed seed."""
-    report = fudgedice.verify(log)
-    if report.failure is not None:
-        return str(report.failure)
-    return None if report.complete else f"{report.pending} rolls could not be checked"
+def _figures(phase: Phase, spent: dict[str, Any]) -> dict[str, Any]:
+    rolled = len(phase.roll_ms)
+    return {
+        "rolls": rolled, "seconds": round(spent["seconds"], 2),
+        "rolls_per_second": round(rolled / spent["seconds"], 1),
+        "p50_roll_ms": _p(phase.roll_ms, 50), "p99_roll_ms": _p(phase.roll_ms, 99),
+        "p50_live_ms": _p(phase.live_ms, 50), "p99_live_ms": _p(phase.live_ms, 99),
+        "deliveries": len(phase.live_ms),
+        "server_cpu_ms_per_roll": round(spent["server_cpu"] * 1000 / rolled, 3),
+        "generator_cpu_ms_per_roll": round(spent["generator_cpu"] * 1000 / rolled, 3),
+        "load_average": spent["load_average"],
+    }  # fmt: skip
 
 
-def _checks(load: Load, rooms: list[dict[str, Any]]) -> dict[str, Any]:
-    lost, gaps, unverified = [], [], []
-    with httpx.Client(base_url=load.server.url, timeout=60) as client:
-        for room in rooms:
-            gm = {"Authorization": f"Bearer {room['gm']}"}
-            client.post(f"/api/rooms/{room['room']}/reveal", headers=gm)
-            stored: dict[int, dict[str, Any]] = {}
-            after = 0
-            while page := client.get(
-                f"/api/rooms/{room['room']}/rolls",
-                params={"after": after, "limit": 500},
-                headers=gm,
-            ).json()["rolls"]:
-                for roll in page:
-                    stored[roll["seq"]] = roll
-                after = page[-1]["seq"]
-            log = client.get(f"/api/rooms/{room['room']}/log", headers=gm).json()
-            hashes = {entry["seq"]: entry["hash"] for entry in log["entries"]}
-            if sorted(stored) != list(range(1, len(stored) + 1)) or sorted(hashes) != sorted(
-                stored
-            ):
-                gaps.append(room["room"])
-            for (name, seq), roll in load.accepted.items():
-                if name == room["room"] and hashes.get(seq) != roll["hash"]:
-                    lost.append(f"{name}#{seq}")
-            fault = _verify_log(log)
-            if fault is not None:
-                unverified.append(f"{room['room']}: {fault}")
-    return {"lost": lost, "gaps": gaps, "unverified": unverified}
-
-
-def _p(values: list[float], q: float) -> float:
-    return (
-        statistics.quantiles(values, n=100, method="inclusive")[q - 1]
-        if len(values) > 1
-        else float("nan")
-    )
+def _p(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return float("nan")
+    return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1)
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -265,39 +316,62 @@ async def main(args: argparse.Namespace) -> int:
     server = Server(args.db or str(folder / "table.sqlite3"), _free_port())
     server.start()
     load = Load(server)
-    limits = httpx.Limits(max_connections=args.members + args.watchers + 10)
     try:
-        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-            rooms = await _setup(client, server.url, args.rooms, args.members, args.watchers)
-            elapsed = await _round(load, client, rooms, args.rolls, None)
-            steady = len(load.roll_ms)
-            load.measuring = False
-            await _round(load, client, rooms, args.crash_rolls, args.kill_after)
-        checks = _checks(load, rooms)
+        rooms = await _setup(server.port, args.rooms, args.members, args.watchers)
+        # this process measures the server: a pause of its own garbage
+        # collector would be counted as the server's latency
+        gc.collect()
+        gc.freeze()
+        paced, flat_out = Phase(), Phase()
+        load.phase = paced
+        pace = args.rate / args.members
+        spent_paced = await _round(load, rooms, args.rolls, pace=pace)
+        load.phase = flat_out
+        spent_flat_out = await _round(load, rooms, args.rolls)
+        measured = len(load.accepted)
+        load.phase = None
+        await _round(load, rooms, args.crash_rolls, kill_after=args.kill_after)
+        checks = await asyncio.to_thread(check_rooms, f"http://{HOST}:{server.port}", rooms, load)
     finally:
         server.stop()
     report = {
         "members": args.members, "rooms": args.rooms, "watchers": args.watchers,
-        "rolls_each": args.rolls, "rolls": steady, "seconds": round(elapsed, 2),
-        "rolls_per_second": round(steady / elapsed, 1),
-        "p50_roll_ms": _p(load.roll_ms, 50), "p99_roll_ms": _p(load.roll_ms, 99),
-        "p50_live_ms": _p(load.live_ms, 50), "p99_live_ms": _p(load.live_ms, 99),
-        "deliveries": len(load.live_ms), "crash_round_accepted": len(load.accepted) - steady,
+        "rolls_each": args.rolls, "cores": os.cpu_count(),
+        "paced": {"offered_rolls_per_second": args.rate, **_figures(paced, spent_paced)},
+        "flat_out": _figures(flat_out, spent_flat_out),
+        "crash_round_accepted": len(load.accepted) - measured,
         "failed_requests_during_crash": load.failed, **{k: len(v) for k, v in checks.items()},
     }  # fmt: skip
     (ROOT / "benchmarks" / "table_results.json").write_text(json.dumps(report, indent=2) + "\n")
     for key, value in report.items():
-        print(f"{key:>30}: {value}")
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for inner, figure in value.items():
+                print(f"{inner:>30}: {figure}")
+        else:
+            print(f"{key:>30}: {value}")
+    # throughput flat out; latency at the goal's rate (see the module's docstring)
     met = {
-        "rolls_per_second": report["rolls_per_second"] >= GOALS["rolls_per_second"],
-        "p99_roll_ms": report["p99_roll_ms"] <= GOALS["p99_roll_ms"],
-        "p99_live_ms": report["p99_live_ms"] <= GOALS["p99_live_ms"],
+        "rolls_per_second (flat out)": report["flat_out"]["rolls_per_second"]
+        >= GOALS["rolls_per_second"],
+        "p99_roll_ms (paced)": report["paced"]["p99_roll_ms"] <= GOALS["p99_roll_ms"],
+        "p99_live_ms (paced)": report["paced"]["p99_live_ms"] <= GOALS["p99_live_ms"],
     }
-    for goal, ok in met.items():
-        print(f"goal {goal} {GOALS[goal]}: {'met' if ok else 'NOT met'}")
+    for (goal, ok), wanted in zip(met.items(), GOALS.values(), strict=True):
+        print(f"goal {goal} {wanted}: {'met' if ok else 'NOT met'}")
     for fault in (*checks["lost"][:5], *checks["gaps"][:5], *checks["unverified"][:5]):
         print(f"check failed: {fault}")
     return 1 if any(checks.values()) else 0
+
+
+def _loop() -> Any:
+    """uvloop when it is installed (the server's extras bring it): the load
+    generator must cost less per request than the server it measures."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 if __name__ == "__main__":
@@ -306,7 +380,12 @@ if __name__ == "__main__":
     parser.add_argument("--rooms", type=int, default=5)
     parser.add_argument("--watchers", type=int, default=100)
     parser.add_argument("--rolls", type=int, default=200)
+    parser.add_argument(
+        "--rate", type=float, default=1000.0, help="rolls a second of all members, paced round"
+    )
     parser.add_argument("--crash-rolls", type=int, default=60)
     parser.add_argument("--kill-after", type=float, default=1.0)
     parser.add_argument("--db", help="a database URL (default: a new SQLite file)")
-    sys.exit(asyncio.run(main(parser.parse_args())))
+    arguments = parser.parse_args()
+    with asyncio.Runner(loop_factory=_loop()) as runner:
+        sys.exit(runner.run(main(arguments)))

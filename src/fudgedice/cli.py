@@ -345,21 +345,21 @@ def ladder(system: str, as_json: bool) -> None:
 @click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
               help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
 @click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
-def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
-    """Run the table: the web page at / and the HTTP API under /api, where a
-    group rolls together, live (docs/table.md). With no --db, the rolls are
-    kept in table.sqlite3 in your data folder.
+@click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rooms, joins, rolls, odds (each apart) a second from one address.")  # fmt: skip
+@click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
+def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
+    """Run the table: the web page at / and the HTTP API under /api, where a group rolls
+    together, live (docs/table.md). With no --db, rolls are kept in your data folder.
 
     \b
     Examples:
       fudgedice serve
       fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
     """
-    # Imported here: FastAPI, SQLAlchemy and uvicorn take longer to load than
-    # every other command takes to run.
-    from .server import serve as run
+    from .server import serve as run  # here: FastAPI and uvicorn load slower than others run
 
-    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
+    run(host, port, database, echo=click.echo, **limits)
 
 
 main.add_command(sheet)

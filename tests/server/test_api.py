@@ -168,6 +168,8 @@ def test_csv_export_has_a_line_a_roll_and_no_formula(served: Any) -> None:
     assert rows[0]["name"] == '\'=HYPERLINK("http://x")' and rows[0]["label"] == "'+1 to hit"
     assert rows[0]["text"] == "4dF" and rows[0]["hidden"] == "false"
     assert rows[1]["hidden"] == "true" and rows[1]["text"] == "" and rows[1]["total"] == ""
+    # the member ids the server made are copied as they are, even one that starts with '-'
+    assert rows[0]["member"] == mallory["member"] and rows[1]["member"] == gm["member"]
 
 
 def test_a_player_may_not_roll_secret(served: Any) -> None:
@@ -195,6 +197,23 @@ def test_tokens(served: Any) -> None:
     assert served.get(f"/api/rooms/{other}x/rolls", other_gm["token"]).status_code == 404
     assert served.client.post(f"/api/rooms/{other}x/members", json={"name": "A"}).status_code == 404
     assert served.get(f"/api/rooms/{room}", gm["token"]).json()["me"]["gm"] is True
+
+
+def test_a_token_the_server_knows_is_refused_in_another_room(served: Any) -> None:
+    """A roll looks its token up in memory once seen: the answers are the same
+    as the database's, for the token's own room and for any other."""
+    room, _, ann, _ = _players(served, name="remembered")
+    other, other_gm, _, _ = _players(served, name="elsewhere")
+    assert served.roll(room, ann["token"], "4dF").status_code == 201  # now known
+    assert served.roll(other, ann["token"], "4dF").status_code == 404
+    assert served.roll(f"{room}x", ann["token"], "4dF").status_code == 404
+    path = f"/api/rooms/{room}/rolls"
+    basic = {"Authorization": f"Basic {ann['token']}"}
+    assert served.client.post(path, json={"text": "4dF"}, headers=basic).status_code == 401
+    assert served.client.post(path, json={"text": "4dF"}).status_code == 401
+    assert served.roll(room, ann["token"] + "x", "4dF").status_code == 401
+    assert [r["seq"] for r in served.rolls(room, ann["token"])] == [1]
+    assert served.rolls(other, other_gm["token"]) == []
 
 
 def test_sizes_and_malformed_fields(served: Any) -> None:

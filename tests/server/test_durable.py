@@ -11,6 +11,12 @@ from typing import Any
 
 import pytest
 
+import fudgedice
+
+NO_LIMITS = (
+    "--rate", "1000", "--burst", "1000", "--address-rate", "1000", "--address-burst", "1000",
+)  # fmt: skip
+"""No allowance these tests reach: every writer rolls from 127.0.0.1."""
 WRITERS = 8
 ROLLS_EACH = 25
 
@@ -82,19 +88,62 @@ def _no_gaps(made: list[dict[str, Any]], stored: list[dict[str, Any]]) -> None:
 def test_seq_has_no_gaps_under_concurrency(
     database: str, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
 ) -> None:
-    table = table_of(start_server(database, "--rate", "1000", "--burst", "1000"))
+    table = table_of(start_server(database, *NO_LIMITS))
     created = table.room("crowd")
     tokens = [table.join(created["room"], f"P{i}")["token"] for i in range(WRITERS)]
     made = _hammer([table], created["room"], tokens)
     _no_gaps(made, table.rolls(created["room"], created["gm_token"], limit=500))
 
 
+def test_rolls_go_on_while_members_join_and_the_gm_reveals(
+    database: str, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
+) -> None:
+    """Other writes of the process (joining, revealing) take the database while
+    rolls are made: every roll is still accepted, in order, and checkable."""
+    table = table_of(start_server(database, *NO_LIMITS))
+    created = table.room("busy")
+    room, gm = created["room"], created["gm_token"]
+    tokens = [table.join(room, f"P{i}")["token"] for i in range(WRITERS)]
+    done = threading.Event()
+    others: list[int] = []
+
+    as_gm = {"Authorization": f"Bearer {gm}"}
+
+    def meanwhile() -> None:
+        while not done.is_set() and len(others) < 200:
+            joined = table.client.post(
+                f"/api/rooms/{room}/members", json={"name": f"J{len(others)}"}
+            )
+            revealed = table.client.post(f"/api/rooms/{room}/reveal", headers=as_gm)
+            others.extend((joined.status_code, revealed.status_code))
+
+    thread = threading.Thread(target=meanwhile)
+    thread.start()
+    try:
+        made = _hammer([table], room, tokens)
+    finally:
+        done.set()
+        thread.join()
+    assert others and set(others) <= {200, 201}
+    stored = table.rolls(room, gm, limit=500)
+    assert [r["seq"] for r in stored] == list(range(1, WRITERS * ROLLS_EACH + 1))
+    assert {r["seq"]: r["hash"] for r in stored} == {r["seq"]: r["hash"] for r in made}
+    # each seed's nonces run from 0 with no gap, and the whole log checks out
+    by_seed: dict[str, list[int]] = {}
+    for roll in stored:
+        by_seed.setdefault(roll["commitment"], []).append(roll["nonce"])
+    assert all(sorted(n) == list(range(len(n))) for n in by_seed.values())
+    table.client.post(f"/api/rooms/{room}/reveal", headers=as_gm)
+    report = fudgedice.verify(table.get(f"/api/rooms/{room}/log", gm).json())
+    assert report.ok and report.complete, report
+
+
 def test_two_processes_on_one_postgresql(
     postgres: Any, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
 ) -> None:
     url = postgres.create_database("two_processes")
-    one = table_of(start_server(url, "--rate", "1000", "--burst", "1000"))
-    two = table_of(start_server(url, "--rate", "1000", "--burst", "1000"))
+    one = table_of(start_server(url, *NO_LIMITS))
+    two = table_of(start_server(url, *NO_LIMITS))
     created = one.room("two doors")
     room = created["room"]
     ann = two.join(room, "Ann")

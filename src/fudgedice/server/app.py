@@ -2,14 +2,19 @@
 
 Handlers that touch the database are plain functions: FastAPI runs them on
 its worker threads, so a commit never stalls the event loop that carries the
-live feed.
+live feed. A roll is the exception, being the request a table makes most: it
+is checked on the event loop from what the process keeps in memory (who the
+token belongs to, the roll text's program) and handed to the writer, which
+commits the rolls waiting together (:mod:`.writer`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -17,99 +22,112 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from ..budget import within_budget
-from ..dice.program import Program
-from ..errors import DiceError
-from . import exports, rolling, store
+from . import exports, making, rolling, store
+from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
-from .guards import BodyLimit, RateLimit
+from .feed import EventStream, live_feed
+from .guards import BodyLimit, NoStore, RateLimit
 from .live import Event, Hub, Listener
-from .problems import Problem, unauthorized, unprocessable
-from .records import Member, RollRecord, Room, Visibility
+from .making import Rolls
+from .odds import OddsGate
+from .problems import Problem
+from .records import Member, RollRecord, Room
+from .writer import Writer
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
+MAX_SEQ = 2**63 - 1
+"""The largest seq a database column holds: a larger ``after`` or ``before``
+is a 422, not an overflow inside the driver."""
+LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
+"""A Last-Event-ID the live feed resumes from (ASCII digits, below 2**63);
+any other is ignored, as a browser's first connection sends none."""
 KEEP_ALIVE = 15.0
-"""Seconds of silence after which the live feed sends a comment line, so that
-proxies keep the connection and a vanished client is noticed."""
+"""Seconds between the comment lines the live feed sends, so that proxies
+keep the connection and a vanished client is noticed."""
 
 
 Auth = Annotated[str | None, Header()]
 """``Authorization: Bearer TOKEN``."""
 
 
-class NewRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str
-    system: str | None = None
-    gm_name: str = "GM"
-
-
-class NewMember(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str
-
-
-class NewRoll(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    text: str
-    visibility: Visibility = "public"
-    label: str | None = None
-    client_seed: str | None = None
-    faces: list[str] | None = None
-    """Dice rolled by hand, as written (``["+", "0", "-", "+"]``): the roll is
-    read from them instead of drawn from the room's seed."""
-
-
-def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) -> FastAPI:
+def create_app(
+    db: Database,
+    *,
+    rolls_per_second: float = 5.0,
+    burst: int = 20,
+    address_rate: float = 20.0,
+    address_burst: int = 200,
+) -> FastAPI:
+    """The app; ``address_rate`` and ``address_burst`` bound, for each client
+    address, the rooms it makes, the members it joins, its rolls and its odds
+    (each counted apart): a new member's own allowance must not be a way round."""
     hub = Hub()
-    limiter = RateLimit(rolls_per_second, burst)
+    addresses = RateLimit(address_rate, address_burst, "requests from your address")
+    gate = OddsGate(addresses)
 
-    async def fetch(room: str, seq: int) -> RollRecord | None:
-        return await run_in_threadpool(store.roll_at, db, room, seq)
+    async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
+        return await run_in_threadpool(
+            functools.partial(store.list_rolls, db, room, after=first - 1, limit=last - first + 1)
+        )
 
     async def revealed(room: str) -> dict[str, Any]:
         seeds = await run_in_threadpool(store.seed_list, db, room)
         return {"seeds": seeds}
 
     listener = Listener(db, hub, fetch, revealed) if db.postgres else None
+    # PostgreSQL's NOTIFY brings each commit back to every process, this one too
+    writer = Writer(db, (lambda _: None) if db.postgres else hub.publish_rolls)
+    rolls = Rolls(db, writer, RateLimit(rolls_per_second, burst), addresses)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        writer.start()
+        ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
         if listener is not None:
             listener.start()
             await listener.ready.wait()
+        # What exists now (the framework, the grammar, the engine) lives as long
+        # as the process: frozen, the garbage collector no longer walks it at each
+        # full collection, which paused every request for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
         yield
         if listener is not None:
             await listener.stop()
+        ticking.cancel()
+        await writer.stop()
 
     app = FastAPI(
         title="fudgedice table",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        # the documentation pages load scripts from a CDN into the origin that
+        # holds the members' tokens: the schema is served, not those pages
+        docs_url=None,
+        redoc_url=None,
         openapi_url="/api/openapi.json",
+        # the table sets up no OpenTelemetry: not asking at every request
+        # whether it has been is a few percent of a roll's CPU time
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.add_middleware(BodyLimit)
+    app.add_middleware(NoStore)
     app.state.db, app.state.hub = db, hub
 
     @app.exception_handler(Problem)
     async def _problem(_: Request, problem: Problem) -> JSONResponse:
-        headers = {"Retry-After": "1"} if problem.status == 429 else None
+        headers = {"Retry-After": "1"} if problem.status in (429, 503) else None
         return JSONResponse(problem.body(), problem.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(_: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = f"{where}: {first.get('msg', 'malformed')}" if where else first.get("msg", "")
-        return JSONResponse(unprocessable(message or "malformed request").body(), 422)
+        return JSONResponse(malformed(error.errors()).body(), 422)
 
     @app.exception_handler(HTTPException)
     async def _http(_: Request, error: HTTPException) -> JSONResponse:
@@ -118,15 +136,28 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     def member_of(
         room: str, authorization: str | None, token: str | None = None
     ) -> tuple[Room, Member]:
-        given = token
-        if authorization is not None:
-            scheme, _, given = authorization.partition(" ")
-            if scheme.lower() != "bearer":
-                raise unauthorized("the Authorization header is 'Bearer TOKEN'")
-        return store.authenticate(db, room, given.strip() if given else None)
+        return making.member_of(db, room, authorization, token)
+
+    async def make_roll(
+        room: str, body: NewRoll, request: Request, authorization: Auth = None
+    ) -> Response:
+        record = await rolls.make(room, body, authorization, address(request))
+        return Response(record.full_json, 201, media_type="application/json")
+
+    # documented from make_roll's signature; served by rolls.handle (making.py),
+    # and the first route the router tries: the request a table makes most
+    app.router.add_api_route(
+        "/api/rooms/{room}/rolls",
+        make_roll,
+        methods=["POST"],
+        status_code=201,
+        route_class_override=rolls.route_class(),
+    )
+    app.router.routes.insert(0, app.router.routes.pop())
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+        addresses.take(f"rooms {address(request)}")
         name = rolling.name(body.name, "a room's name")
         system = rolling.system_name(body.system)
         room, gm, token = store.create_room(db, name, system, rolling.name(body.gm_name))
@@ -147,40 +178,17 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         }  # fmt: skip
 
     @app.post("/api/rooms/{room}/members", status_code=201)
-    def join(room: str, body: NewMember) -> dict[str, Any]:
+    def join(room: str, body: NewMember, request: Request) -> dict[str, Any]:
+        addresses.take(f"joins {address(request)}")
         member, token = store.join(db, room, rolling.name(body.name))
         return {"member": member.id, "name": member.name, "token": token, "gm": False}
-
-    @app.post("/api/rooms/{room}/rolls", status_code=201)
-    def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
-        found, me = member_of(room, authorization)
-        if body.visibility == "secret" and not me.gm:
-            raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
-        label = (
-            None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
-        )
-        faces = rolling.faces(body.faces)
-        limiter.take(me.id)
-        record = store.add_roll(
-            db,
-            found,
-            me,
-            body.text,
-            body.visibility,
-            label,
-            rolling.client_seed(body.client_seed),
-            faces,
-        )
-        if not db.postgres:  # PostgreSQL's NOTIFY brings it back to every process
-            hub.publish_threadsafe(room, Event("roll", record))
-        return Response(record.full_json, 201, media_type="application/json")
 
     @app.get("/api/rooms/{room}/rolls")
     def list_rolls(
         room: str,
         authorization: Auth = None,
-        after: Annotated[int, Query(ge=0)] = 0,
-        before: Annotated[int | None, Query(ge=1)] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+        before: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT)] = 100,
         member: str | None = None,
     ) -> Response:
@@ -240,72 +248,19 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         room: str,
         request: Request,
         authorization: Auth = None,
-        token: str | None = None,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
-    ) -> StreamingResponse:
-        found, me = await run_in_threadpool(member_of, room, authorization, token)
+    ) -> EventStream:
+        found, me = await run_in_threadpool(member_of, room, authorization)
         if after is None:
-            after = (
-                int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
-            )
-        watcher = hub.watch(room)
-
-        async def catch_up(last: int, before: int | None = None) -> AsyncIterator[RollRecord]:
-            """The rolls after ``last`` (and before ``before``) from the database."""
-            while True:
-                page = await run_in_threadpool(
-                    functools.partial(store.list_rolls, db, room, after=last, limit=PAGE_LIMIT)
-                )
-                for record in page:
-                    if before is not None and record.seq >= before:
-                        return
-                    yield record
-                    last = record.seq
-                if len(page) < PAGE_LIMIT:
-                    return
-
-        async def frames() -> AsyncIterator[str]:
-            last = after
-            try:
-                async for record in catch_up(last):
-                    last = record.seq
-                    yield _roll_frame(record, me)
-                yield f"event: ready\ndata: {json.dumps({'last_seq': last})}\n\n"
-                while True:
-                    try:
-                        event = await asyncio.wait_for(watcher.queue.get(), KEEP_ALIVE)
-                    except TimeoutError:
-                        yield ": keep-alive\n\n"
-                        continue
-                    if event.kind == "reveal":
-                        yield f"event: reveal\ndata: {json.dumps(event.data)}\n\n"
-                        continue
-                    rolled = event.roll
-                    if rolled is not None and rolled.seq <= last:
-                        continue
-                    gap = event.kind == "resync" or (rolled is not None and rolled.seq > last + 1)
-                    if gap:
-                        async for missed in catch_up(last, None if rolled is None else rolled.seq):
-                            last = missed.seq
-                            yield _roll_frame(missed, me)
-                    if rolled is not None:
-                        last = rolled.seq
-                        yield _roll_frame(rolled, me)
-            finally:
-                hub.leave(watcher)
-
-        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(frames(), media_type="text/event-stream", headers=headers)
+            resumed = last_event_id is not None and LAST_EVENT_ID.fullmatch(last_event_id)
+            after = int(last_event_id) if resumed and last_event_id else found.last_seq
+        return live_feed(db, hub, room, me, after)
 
     @app.get("/api/odds")
-    def odds(text: str, system: str = "fudge") -> Response:
-        program = rolling.program(text, rolling.system_name(system))
-        try:
-            document = _odds_document(program)
-        except DiceError as error:
-            raise Problem.from_dice(error) from None
-        return Response(document, media_type="application/json")
+    async def odds(request: Request, text: str, system: str = "fudge") -> Response:
+        body = await gate.answer(text, rolling.system_name(system), address(request))
+        return Response(body, media_type="application/json")
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:
@@ -325,11 +280,10 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     return app
 
 
-@within_budget
-def _odds_document(program: Program) -> str:
-    """The odds of a roll as JSON: measuring and writing them out are one
-    request, with one budget of work (:mod:`fudgedice.budget`)."""
-    return json.dumps(program.odds().to_dict())
+def address(request: Request) -> str:
+    """The client's address, as the connection gives it (the table trusts no
+    forwarding header: behind a proxy, every member shares the proxy's)."""
+    return request.client.host if request.client else "unknown"
 
 
 CSP = (
@@ -347,10 +301,8 @@ class _PageFiles(StaticFiles):
 
     def file_response(self, *args: Any, **kwargs: Any) -> Response:
         response = super().file_response(*args, **kwargs)
+        if str(args[0] if args else kwargs.get("full_path", "")).endswith(".html"):
+            response.headers["Content-Security-Policy"] = CSP
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response
-
-
-def _roll_frame(record: RollRecord, viewer: Member) -> str:
-    return f"id: {record.seq}\nevent: roll\ndata: {record.json_for(viewer)}\n\n"

@@ -8,10 +8,13 @@ read, so two processes never read the same ``last_seq``), and inside one
 process by a lock that spares SQLite's busy-waiting. SQLite runs in WAL mode:
 readers never wait for the writer, and a committed transaction is in the WAL
 file before the commit returns, so it survives the process being killed.
+Copying the WAL back into the database (a checkpoint, which waits for the disk)
+is left to a thread of its own, so that no commit waits for it.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -33,6 +36,11 @@ once migrate one after the other."""
 NOTIFY_CHANNEL = "fudgedice_table"
 """PostgreSQL's channel for the live feed: each committed roll or reveal."""
 
+CHECKPOINT_EVERY = 1.0
+"""Seconds between two checkpoints of an SQLite database's WAL."""
+
+log = logging.getLogger("fudgedice.server")
+
 
 def database_url(given: str) -> URL:
     """``postgresql://`` means psycopg 3; a bare path means an SQLite file."""
@@ -52,6 +60,7 @@ class Database:
     reader: Engine
     writer: Engine
     _local: threading.Lock | None = field(default_factory=threading.Lock)
+    _closing: threading.Event = field(default_factory=threading.Event)
 
     @property
     def postgres(self) -> bool:
@@ -65,13 +74,45 @@ class Database:
             yield connection
 
     @contextmanager
+    def write_if_free(self) -> Iterator[Connection | None]:
+        """Like :meth:`write`, if no other thread of this process is writing
+        now; else ``None`` at once, never a wait. Only where writes are ordered
+        by this process's lock (SQLite)."""
+        if self._local is None or not self._local.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with self.writer.begin() as connection:
+                yield connection
+        finally:
+            self._local.release()
+
+    @contextmanager
     def read(self) -> Iterator[Connection]:
         with self.reader.connect() as connection:
             yield connection
 
     def dispose(self) -> None:
+        self._closing.set()
         self.reader.dispose()
         self.writer.dispose()
+
+    def checkpoints(self) -> None:
+        """Copy SQLite's WAL into the database every CHECKPOINT_EVERY seconds,
+        apart from the writes: a PASSIVE checkpoint never blocks a writer, and
+        its wait for the disk (at times hundreds of milliseconds on a busy
+        machine) is no longer inside some roll's commit, as SQLite's automatic
+        checkpoint would put it."""
+
+        def run() -> None:
+            while not self._closing.wait(CHECKPOINT_EVERY):
+                try:
+                    with self.reader.connect() as connection:
+                        connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                except Exception as error:  # a busy or vanished file: try again later
+                    log.warning("SQLite checkpoint failed: %s", error)
+
+        threading.Thread(target=run, name="fudgedice-checkpoint", daemon=True).start()
 
 
 def connect(given: str) -> Database:
@@ -84,6 +125,7 @@ def connect(given: str) -> Database:
         db = Database(
             url, _sqlite_engine(url, immediate=False), _sqlite_engine(url, immediate=True)
         )
+        db.checkpoints()
     elif url.get_backend_name() == "postgresql":
         reader = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
         writer = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
@@ -106,6 +148,8 @@ def _sqlite_engine(url: URL, *, immediate: bool) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        if immediate:  # commits never checkpoint: Database.checkpoints does
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -1,10 +1,10 @@
 """The live feed: each new roll (and each reveal) to every member watching.
 
-One process: the API hands each committed roll to :class:`Hub`, which wakes
-every watcher of its room. Several processes on one PostgreSQL: a roll's
-transaction sends ``NOTIFY`` (delivered at commit, in commit order), and each
-process's :class:`Listener` reads the roll it names and hands it to its own
-hub; the process that made the roll hears it the same way, so there is one
+One process: the writer hands the rolls of each commit to :class:`Hub`,
+which wakes every watcher of their rooms once. Several processes on one
+PostgreSQL: a commit sends one ``NOTIFY`` a room (delivered at commit, in
+commit order), and each process's :class:`Listener` reads the rolls it names
+and hands them to its own hub; the process that made the roll hears it the same way, so there is one
 path. A watcher that sees a ``seq`` jump (or was told the listener
 reconnected) reads what it missed from the database: the database, not the
 feed, is the record.
@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -34,15 +34,51 @@ from the database instead."""
 @dataclass(frozen=True)
 class Event:
     kind: str
-    """"roll", "reveal", or "resync" (read from the database what you missed)."""
-    roll: RollRecord | None = None
+    """"rolls", "reveal", "keep-alive", or "resync" (read from the database
+    what you missed)."""
+    rolls: Sequence[RollRecord] = ()
+    """The rolls of one commit in one room, in ``seq`` order."""
     data: dict[str, Any] | None = None
 
 
-@dataclass(eq=False)
 class Watcher:
-    room: str
-    queue: asyncio.Queue[Event] = field(default_factory=lambda: asyncio.Queue(WATCHER_QUEUE))
+    """One member's live feed: the events not yet sent, and a way to wait."""
+
+    def __init__(self, room: str) -> None:
+        self.room = room
+        self.closed = False
+        self._pending: list[Event] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, event: Event) -> None:
+        """On the loop's thread. A full backlog holds nothing the database
+        can't give again: it becomes one word, "catch up"."""
+        if len(self._pending) >= WATCHER_QUEUE:
+            self._pending = [Event("resync")]
+        else:
+            self._pending.append(event)
+        self._wake()
+
+    def close(self) -> None:
+        """The reader went away: the feed ends at its next wait."""
+        self.closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def next(self) -> list[Event]:
+        """Every event waiting (at least one), or none once closed: a watcher
+        sends all that came while it was busy at once."""
+        while not self._pending and not self.closed:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        events, self._pending = self._pending, []
+        return events
 
 
 class Hub:
@@ -70,28 +106,33 @@ class Hub:
     def publish(self, room: str, event: Event) -> None:
         """On the loop's thread: hand ``event`` to each watcher of ``room``."""
         for watcher in self._rooms.get(room, ()):
-            try:
-                watcher.queue.put_nowait(event)
-            except asyncio.QueueFull:
-                _resync(watcher)
+            watcher.put(event)
+
+    def publish_all(self, event: Event) -> None:
+        for watchers in self._rooms.values():
+            for watcher in watchers:
+                watcher.put(event)
+
+    def publish_rolls(self, records: Sequence[RollRecord]) -> None:
+        """On the loop's thread: the rolls of one commit, one event a room."""
+        by_room: dict[str, list[RollRecord]] = {}
+        for record in records:
+            by_room.setdefault(record.room, []).append(record)
+        for room, rolled in by_room.items():
+            self.publish(room, Event("rolls", rolled))
 
     def publish_threadsafe(self, room: str, event: Event) -> None:
         """From a worker thread (after a commit)."""
         if self.loop is not None:
             self.loop.call_soon_threadsafe(self.publish, room, event)
 
-    def resync_all(self) -> None:
-        for watchers in self._rooms.values():
-            for watcher in watchers:
-                _resync(watcher)
-
-
-def _resync(watcher: Watcher) -> None:
-    # a full queue holds nothing the database can't give again: empty it and
-    # leave one word, "catch up"
-    while not watcher.queue.empty():
-        watcher.queue.get_nowait()
-    watcher.queue.put_nowait(Event("resync"))
+    async def keep_alive(self, every: float) -> None:
+        """Runs while the server does: a word to every watcher after each
+        ``every`` seconds, so that proxies keep the connection and a vanished
+        reader is noticed (one timer for all, none per wait)."""
+        while True:
+            await asyncio.sleep(every)
+            self.publish_all(Event("keep-alive"))
 
 
 class Listener:
@@ -101,8 +142,8 @@ class Listener:
         self,
         db: Database,
         hub: Hub,
-        fetch: Callable[[str, int], Any],
-        reveal: Callable[[str], Any],
+        fetch: Callable[[str, int, int], Awaitable[list[RollRecord]]],
+        reveal: Callable[[str], Awaitable[dict[str, Any]]],
     ) -> None:
         self.db = db
         self.hub = hub
@@ -129,7 +170,9 @@ class Listener:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self.ready.set()
                     if not first:
-                        self.hub.resync_all()  # what was said while away is in the database
+                        self.hub.publish_all(
+                            Event("resync")
+                        )  # what was said while away is in the database
                     first = False
                     async for notice in conn.notifies():
                         await self._heard(notice.payload)
@@ -140,10 +183,11 @@ class Listener:
                 await asyncio.sleep(0.5)
 
     async def _heard(self, payload: str) -> None:
-        kind, room, number = payload.split()
-        if kind == "roll":
-            record = await self.fetch(room, int(number))
-            if record is not None:
-                self.hub.publish(room, Event("roll", record))
+        kind, room, *numbers = payload.split()
+        if kind == "rolls":  # "rolls ROOM FIRST LAST": the rolls of one commit
+            first, last = int(numbers[0]), int(numbers[-1])
+            records = await self.fetch(room, first, last)
+            if records:
+                self.hub.publish(room, Event("rolls", records))
         elif kind == "reveal":
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))

@@ -38,6 +38,24 @@ class Room:
     created_at: str
 
 
+@dataclass(frozen=True, eq=False)
+class RollRequest:
+    """A roll asked for and checked, waiting for its room's next ``seq``."""
+
+    room: str
+    member: Member
+    text: str
+    """As typed; read in ``system`` unless it names its own."""
+    system: str
+    visibility: Visibility
+    label: str | None
+    client_seed: str
+    faces: list[str] | None
+    """Dice rolled by hand, to be read instead of drawn."""
+    heavy: bool = False
+    """Its text took long to draw when it was checked: drawn off the event loop."""
+
+
 @dataclass(eq=False)
 class RollRecord:
     """One roll as stored."""
@@ -115,6 +133,18 @@ class RollRecord:
     @cached_property
     def placeholder_json(self) -> str:
         return json.dumps(self.placeholder(), ensure_ascii=False)
+
+    @cached_property
+    def full_frame(self) -> bytes:
+        """The roll as one event of the live feed (Server-Sent Events)."""
+        return f"id: {self.seq}\nevent: roll\ndata: {self.full_json}\n\n".encode()
+
+    @cached_property
+    def placeholder_frame(self) -> bytes:
+        return f"id: {self.seq}\nevent: roll\ndata: {self.placeholder_json}\n\n".encode()
+
+    def frame_for(self, viewer: Member) -> bytes:
+        return self.full_frame if self.visible_to(viewer) else self.placeholder_frame
 
     def for_viewer(self, viewer: Member) -> dict[str, Any]:
         return self.full() if self.visible_to(viewer) else self.placeholder()

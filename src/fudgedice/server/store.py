@@ -1,4 +1,5 @@
-"""The table's reads and writes: rooms, members, rolls, reveals.
+"""The table's reads and writes: rooms, members, rolls, reveals (rolls are
+written by :mod:`.writer`).
 
 Every write that gives a roll its ``seq`` and nonce holds the room (see
 :mod:`.db`) from reading ``last_seq`` to the commit, and the API answers 201
@@ -17,12 +18,11 @@ from typing import Any
 from sqlalchemy import Connection, Row, and_, insert, select, update
 
 from ..errors import DiceError
-from ..log import roll_entry
 from ..log.canonical import GENESIS
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
 from .problems import Problem, not_found, unauthorized
-from .records import Member, RollRecord, Room, Visibility
+from .records import Member, RollRecord, Room
 from .schema import members, rolls, rooms, seeds
 
 
@@ -78,18 +78,23 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     token = _new_token()
     member = Member(secrets.token_urlsafe(6), room_id, name, False)
     with db.write() as connection:
-        if _room_row(connection, room_id) is None:
+        if room_row(connection, room_id) is None:
             raise not_found()
-        count = len(
-            connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all()
-        )
-        if count >= MAX_MEMBERS:
+        names = connection.execute(
+            select(members.c.name).where(members.c.room_id == room_id)
+        ).scalars()
+        taken = {taken.casefold() for taken in names}
+        if len(taken) >= MAX_MEMBERS:
             raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
+        # a player must not pass for another member, the GM above all, in the
+        # history, where rolls show their roller's name
+        if name.casefold() in taken:
+            raise Problem(409, f"a member of this room is already called '{name}'")
         _insert_member(connection, member, token, now())
     return member, token
 
 
-def _room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:
+def room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:
     query = select(rooms).where(rooms.c.id == room_id)
     return connection.execute(query.with_for_update() if lock else query).first()
 
@@ -102,7 +107,7 @@ def _room(row: Row[Any]) -> Room:
 
 def room(db: Database, room_id: str) -> Room:
     with db.read() as connection:
-        row = _room_row(connection, room_id)
+        row = room_row(connection, room_id)
     if row is None:
         raise not_found()
     return _room(row)
@@ -112,7 +117,7 @@ def authenticate(db: Database, room_id: str, token: str | None) -> tuple[Room, M
     """The room and the member whose token this is: 404 for an unknown room or
     a token of another room, 401 for a missing or unknown token."""
     with db.read() as connection:
-        row = _room_row(connection, room_id)
+        row = room_row(connection, room_id)
         if row is None:
             raise not_found()
         if not token:
@@ -134,74 +139,7 @@ def room_members(db: Database, room_id: str) -> list[Member]:
     return [Member(row.id, row.room_id, row.name, row.gm) for row in rows]
 
 
-def add_roll(
-    db: Database,
-    at_room: Room,
-    member: Member,
-    text: str,
-    visibility: Visibility,
-    label: str | None,
-    client_seed: str,
-    faces: list[str] | None,
-) -> RollRecord:
-    """Roll (or read the faces given) and append the roll to the room's log."""
-    room_id = at_room.id
-    rolling.program(text, at_room.system)  # a bad text is a 400 that names its column
-    with db.write() as connection:
-        row = _room_row(connection, room_id, lock=True)
-        if row is None:
-            raise not_found()
-        seq = row.last_seq + 1
-        at = now()
-        try:
-            logged = roll_entry(
-                server_seed=bytes.fromhex(row.seed),
-                commitment=row.commitment,
-                room=room_id,
-                seq=seq,
-                nonce=row.nonce,
-                prev=row.last_hash,
-                text=rolling.log_text(text, at_room.system),
-                roller=member.name,
-                visibility=visibility,
-                client_seed=client_seed,
-                at=at,
-                read=faces,
-                extra=None if label is None else {"label": label},
-                extra_shown={"member": member.id},
-            )
-        except DiceError as error:
-            raise Problem.from_dice(rolling.as_typed(error, text, at_room.system)) from None
-        nonce: int | None = None if faces is not None else row.nonce
-        opening = logged.opening
-        record = RollRecord(
-            room_id, seq, member.id, member.name, visibility, row.epoch, row.commitment, nonce,
-            client_seed, text, label, faces, logged.roll.to_dict(), at,
-            None if opening is None else opening["salt"], logged.hash, None,
-            logged.entry, opening,
-        )  # fmt: skip
-        connection.execute(
-            insert(rolls).values(
-                room_id=room_id, seq=seq, member_id=member.id, name=member.name,
-                visibility=visibility, epoch=row.epoch, commitment=row.commitment, nonce=nonce,
-                client_seed=client_seed, text=text, label=label,
-                faces=None if faces is None else json.dumps(faces),
-                result=json.dumps(record.result), at=record.at, salt=record.salt,
-                hash=record.hash, entry=json.dumps(logged.entry, ensure_ascii=False),
-                opening=None if opening is None else json.dumps(opening, ensure_ascii=False),
-            )
-        )  # fmt: skip
-        connection.execute(
-            update(rooms)
-            .where(rooms.c.id == room_id)
-            .values(last_seq=seq, last_hash=record.hash, nonce=row.nonce + (faces is None))
-        )
-        if db.postgres:
-            _notify(connection, f"roll {room_id} {seq}")
-    return record
-
-
-def _notify(connection: Connection, payload: str) -> None:
+def notify(connection: Connection, payload: str) -> None:
     """Delivered to every listening process when the transaction commits."""
     connection.exec_driver_sql(
         f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload}
@@ -242,21 +180,13 @@ def list_rolls(
     return sorted(found, key=lambda record: record.seq)
 
 
-def roll_at(db: Database, room_id: str, seq: int) -> RollRecord | None:
-    with db.read() as connection:
-        row = connection.execute(
-            select(rolls).where(rolls.c.room_id == room_id, rolls.c.seq == seq)
-        ).first()
-    return None if row is None else _record(row)
-
-
 def reveal(db: Database, room_id: str) -> dict[str, Any]:
     """Publish the current seed, mark each of its rolls verified or not, and
     commit to a new seed (the nonce starts again at 0)."""
     fresh = fair.new_server_seed()
     next_commitment = fair.commitment(fresh)
     with db.write() as connection:
-        row = _room_row(connection, room_id, lock=True)
+        row = room_row(connection, room_id, lock=True)
         if row is None:
             raise not_found()
         seed = bytes.fromhex(row.seed)
@@ -286,7 +216,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
             .values(epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment, nonce=0)
         )
         if db.postgres:
-            _notify(connection, f"reveal {room_id} {row.epoch}")
+            notify(connection, f"reveal {room_id} {row.epoch}")
     return {
         "server_seed": seed.hex(),
         "commitment": row.commitment,

@@ -1,0 +1,116 @@
+"""Making a roll, the request a table makes most: checked on the event loop
+from what the process keeps in memory (who the token belongs to, which roll
+texts are known to be good), then handed to the writer, which commits the rolls waiting
+together (:mod:`.writer`). Nothing here waits for the database unless a token
+or a roll text is new to the process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi.routing import APIRoute
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from . import rolling, store
+from .bodies import NewRoll, malformed
+from .caches import Members, Texts
+from .db import Database
+from .guards import RateLimit
+from .problems import not_found, unauthorized, unprocessable
+from .records import Member, RollRecord, RollRequest, Room
+from .writer import Writer
+
+
+def member_of(
+    db: Database, room: str, authorization: str | None, token: str | None = None
+) -> tuple[Room, Member]:
+    """The room and the member of ``Authorization: Bearer TOKEN`` (or of
+    ``token``, for a browser's event source), as :func:`store.authenticate` answers."""
+    given = token
+    if authorization is not None:
+        scheme, _, given = authorization.partition(" ")
+        if scheme.lower() != "bearer":
+            raise unauthorized("the Authorization header is 'Bearer TOKEN'")
+    return store.authenticate(db, room, given.strip() if given else None)
+
+
+class Rolls:
+    """The rolls of one process: its caches, its rate limit and its writer."""
+
+    def __init__(
+        self, db: Database, writer: Writer, limiter: RateLimit, addresses: RateLimit
+    ) -> None:
+        self.db, self.writer, self.limiter = db, writer, limiter
+        self.addresses = addresses  # the rolls of each client address, all members together
+        self.members, self.texts = Members(), Texts()
+        self.texts.check("4dF", "fudge")  # builds the parser once, before requests race to
+
+    async def member(self, room: str, authorization: str | None) -> tuple[Member, str]:
+        """The member whose token this is and the room's system: from memory
+        once seen, and refused exactly as :func:`member_of` refuses."""
+        scheme, _, given = (authorization or "").partition(" ")
+        wanted = None
+        if authorization is not None and scheme.lower() == "bearer" and given.strip():
+            wanted = store.token_hash(given.strip())
+            seen = self.members.get(wanted)
+            if seen is not None:
+                if seen[0].room != room:
+                    raise not_found()  # a token of another room: as store.authenticate says
+                return seen
+        found, me = await run_in_threadpool(member_of, self.db, room, authorization)
+        if wanted is not None:
+            self.members.put(wanted, me, found.system)
+        return me, found.system
+
+    async def make(
+        self, room: str, body: NewRoll, authorization: str | None, address: str
+    ) -> RollRecord:
+        """The roll, once committed; or the Problem that refuses it."""
+        me, system = await self.member(room, authorization)
+        if body.visibility == "secret" and not me.gm:
+            raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
+        label = (
+            None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
+        )
+        faces = rolling.faces(body.faces)
+        seed = rolling.client_seed(body.client_seed)
+        self.limiter.take(me.id)
+        self.addresses.take(f"rolls {address}")
+        heavy = self.texts.heavy(body.text, system)
+        if heavy is None:  # new to the process: checked on a worker thread, so that a
+            # bad text is refused (400, its column) before its room is held, and a
+            # long one never stalls the event loop
+            heavy = await run_in_threadpool(self.texts.check, body.text, system)
+        return await self.writer.roll(
+            RollRequest(room, me, body.text, system, body.visibility, label, seed, faces, heavy)
+        )
+
+    async def handle(self, request: Request) -> Response:
+        """``POST /api/rooms/{room}/rolls``: the body validated in one step."""
+        try:
+            body = NewRoll.model_validate_json(await request.body())
+        except ValidationError as error:
+            raise malformed(error.errors()) from None
+        client = request.client.host if request.client else "unknown"
+        record = await self.make(
+            request.path_params["room"], body, request.headers.get("authorization"), client
+        )
+        return Response(record.full_json, 201, media_type="application/json")
+
+    def route_class(self) -> type[APIRoute]:
+        """A route documented from its endpoint's signature like any other
+        (OpenAPI), and served by :meth:`handle`: FastAPI's general handler
+        (dependencies, a model per parameter) cost more CPU time than the
+        roll itself."""
+        handle = self.handle
+
+        class RollRoute(APIRoute):
+            def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+                return handle
+
+        return RollRoute

@@ -1,0 +1,306 @@
+"""The one writer of rolls in a process: a group commit.
+
+Requests hand their checked roll (a :class:`RollRequest`) to the writer and
+wait. The writer takes every roll waiting, holds their rooms in one
+transaction, draws each roll in arrival order (its room's next ``seq`` and
+nonce), writes them all and commits once; only then is each request answered.
+One commit for many rolls is what lets SQLite, with its single write lock,
+keep up with a busy table: the cost of a transaction is shared, and the rooms
+stay held only as long as the draws take. A roll that fails (its text asks for
+more than the engine allows) is refused alone; if the commit fails, every roll
+of the batch is refused and none is kept.
+
+Where the batch runs: PostgreSQL is across a network, so there a thread of the
+writer's own commits, and the event loop never waits for it. SQLite is a local
+file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than handing
+the batch to a thread and back, and a thread holding the GIL makes the event
+loop wait for it in turn: there the batch runs on the event loop, collected
+from every roll that arrived in one turn of the loop. Only when another thread
+of the process is writing (a reveal re-checking a seed's rolls, a member
+joining) does that batch go to a worker thread, so the loop never waits for a
+lock; and a roll whose text draws long (:class:`.caches.Texts`) always goes to
+one, so that it never holds the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, insert, select, update
+
+from ..errors import DiceError
+from ..log import roll_entry
+from . import rolling
+from .db import Database
+from .problems import Problem, not_found
+from .records import RollRecord, RollRequest
+from .schema import rolls, rooms
+from .store import notify, now
+
+log = logging.getLogger("fudgedice.server")
+
+MAX_BATCH = 64
+"""Rolls committed together at most: a bound on how long rooms stay held and,
+on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+
+Outcome = RollRecord | Problem
+Committed = Callable[[list[RollRecord]], None]
+"""Called on the event loop with the rolls of each commit, in ``seq`` order."""
+
+
+@dataclass
+class _Waiting:
+    request: RollRequest
+    future: asyncio.Future[RollRecord]
+
+
+class Writer:
+    """Commits the rolls of one process, many to a transaction."""
+
+    def __init__(self, db: Database, committed: Committed) -> None:
+        self.db = db
+        self.committed = committed
+        self.on_loop = not db.postgres
+        self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[_Waiting] = []
+        self._flush_due = False
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        if not self.on_loop:
+            self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
+            self._thread.start()
+
+    async def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            await asyncio.to_thread(self._thread.join, 10)
+
+    async def roll(self, request: RollRequest) -> RollRecord:
+        """The roll, once committed; or the :class:`Problem` that refused it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[RollRecord] = loop.create_future()
+        waiting = _Waiting(request, future)
+        if not self.on_loop:
+            self._queue.put(waiting)
+        elif request.heavy:  # a long draw: on a worker thread, never holding the loop
+            self._on_thread([waiting])
+        else:
+            self._waiting.append(waiting)
+            if not self._flush_due:  # after this turn of the loop, with all that came in it
+                self._flush_due = True
+                loop.call_soon(self._flush)
+        return await future
+
+    def _on_thread(self, batch: list[_Waiting]) -> None:
+        """Commit ``batch`` on a worker thread, then answer it on the loop."""
+        assert self._loop is not None
+        done = self._loop.run_in_executor(None, self._commit, batch)
+        done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
+
+    def _flush(self) -> None:
+        """On the event loop: commit the rolls waiting (SQLite)."""
+        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
+        self._flush_due = bool(self._waiting)
+        assert self._loop is not None
+        if self._waiting:
+            self._loop.call_soon(self._flush)
+        requests = [waiting.request for waiting in batch]
+        try:
+            with self.db.write_if_free() as connection:
+                if connection is not None:
+                    outcomes = _append(connection, False, requests)
+        except Exception:
+            outcomes = _refused(batch)
+        else:
+            if connection is None:  # another thread is writing: wait for it on one
+                self._on_thread(batch)
+                return
+        self._settle(batch, outcomes)
+
+    def _commit(self, batch: list[_Waiting]) -> list[Outcome]:
+        try:
+            return append_rolls(self.db, [waiting.request for waiting in batch])
+        except Exception:
+            return _refused(batch)
+
+    def _run(self) -> None:
+        while (first := self._queue.get()) is not None:
+            batch = [first]
+            stopping = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    waiting = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    stopping = True
+                    break
+                batch.append(waiting)
+            outcomes = self._commit(batch)
+            assert self._loop is not None
+            self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
+            if stopping:
+                return
+
+    def _settle(self, batch: list[_Waiting], outcomes: list[Outcome]) -> None:
+        """On the event loop: answer each request, then hand on what was kept."""
+        kept = []
+        for waiting, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, RollRecord):
+                kept.append(outcome)
+            if waiting.future.done():  # its request was cancelled: the roll is kept all the same
+                continue
+            if isinstance(outcome, Problem):
+                waiting.future.set_exception(outcome)
+            else:
+                waiting.future.set_result(outcome)
+        if kept:
+            self.committed(kept)
+
+
+def _refused(batch: list[_Waiting]) -> list[Outcome]:
+    """The commit failed: nothing of the batch is kept, every roll is refused."""
+    log.exception("rolls could not be stored")
+    return [Problem(503, "the roll could not be stored: try again")] * len(batch)
+
+
+@dataclass
+class _Room:
+    """A room's row while the batch holds it, advanced roll by roll."""
+
+    id: str
+    epoch: int
+    seed: bytes
+    commitment: str
+    nonce: int
+    last_seq: int
+    last_hash: str
+    first_seq: int = 0
+
+
+def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
+    """Draw and store the rolls in one transaction; the outcome of each in order."""
+    with db.write() as connection:
+        return _append(connection, db.postgres, requests)
+
+
+def _append(
+    connection: Connection, postgres: bool, requests: Sequence[RollRequest]
+) -> list[Outcome]:
+    """The rolls drawn and written in the transaction of ``connection``."""
+    wanted = sorted({request.room for request in requests})
+    held = {
+        row.id: _Room(
+            row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
+            row.last_seq, row.last_hash, row.last_seq + 1,
+        )
+        for row in connection.execute(_HOLD, {"ids": wanted})
+    }  # fmt: skip
+    outcomes: list[Outcome] = []
+    for request in requests:
+        room = held.get(request.room)
+        try:
+            if room is None:
+                raise not_found()
+            outcomes.append(_draw(room, request))
+        except Problem as problem:
+            outcomes.append(problem)
+    records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
+    if records:
+        connection.execute(_INSERT, [_row(record) for record in records])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        if postgres:
+            for room in advanced:
+                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+    return outcomes
+
+
+# The statements are built once: building them anew took longer than running them.
+_HOLD = (
+    select(rooms)
+    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
+    # rooms are locked in the order of their ids, so that two processes on
+    # one PostgreSQL never wait for each other in a circle
+    .order_by(rooms.c.id)
+    .with_for_update()
+)
+_INSERT = insert(rolls)
+_ADVANCE = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("room_id"))
+    .values(
+        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
+    )
+)
+
+
+def _advance(room: _Room) -> dict[str, Any]:
+    return {
+        "room_id": room.id,
+        "to_seq": room.last_seq,
+        "to_hash": room.last_hash,
+        "to_nonce": room.nonce,
+    }
+
+
+def _draw(room: _Room, request: RollRequest) -> RollRecord:
+    """The room's next roll: drawn from its seed (or read from the faces given)
+    and made into its entry of the log (``fudgedice.log.roll_entry``)."""
+    member = request.member
+    seq, at = room.last_seq + 1, now()
+    try:
+        logged = roll_entry(
+            server_seed=room.seed,
+            commitment=room.commitment,
+            room=room.id,
+            seq=seq,
+            nonce=room.nonce,
+            prev=room.last_hash,
+            text=rolling.log_text(request.text, request.system),
+            roller=member.name,
+            visibility=request.visibility,
+            client_seed=request.client_seed,
+            at=at,
+            read=request.faces,
+            extra=None if request.label is None else {"label": request.label},
+            extra_shown={"member": member.id},
+        )
+    except DiceError as error:
+        raise Problem.from_dice(rolling.as_typed(error, request.text, request.system)) from None
+    nonce = None if request.faces is not None else room.nonce
+    opening = logged.opening
+    record = RollRecord(
+        room.id, seq, member.id, member.name, request.visibility, room.epoch, room.commitment,
+        nonce, request.client_seed, request.text, request.label, request.faces,
+        logged.roll.to_dict(), at, None if opening is None else opening["salt"], logged.hash,
+        None, logged.entry, opening,
+    )  # fmt: skip
+    room.last_seq = seq
+    room.last_hash = record.hash
+    room.nonce += nonce is not None
+    return record
+
+
+def _row(record: RollRecord) -> dict[str, Any]:
+    opening = None if record.opening is None else json.dumps(record.opening, ensure_ascii=False)
+    return {
+        "room_id": record.room, "seq": record.seq, "member_id": record.member,
+        "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
+        "commitment": record.commitment, "nonce": record.nonce,
+        "client_seed": record.client_seed, "text": record.text, "label": record.label,
+        "faces": None if record.faces is None else json.dumps(record.faces),
+        "result": json.dumps(record.result), "at": record.at, "salt": record.salt,
+        "hash": record.hash, "entry": json.dumps(record.entry, ensure_ascii=False),
+        "opening": opening,
+    }  # fmt: skip
