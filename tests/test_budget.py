@@ -240,3 +240,14 @@ def test_a_log_past_the_budget_is_refused_never_reported_failing(
         fudgedice.verify(log)
     assert str(caught.value).startswith("verifying a log of 40 entries and")
     assert (caught.value.hint or "").endswith("such entries can be verified in one request")
+
+
+def test_a_wide_opposed_d6_roll_is_refused_before_its_tails_are_scaled() -> None:
+    with pytest.raises(OverBudget, match="exact odds past the cut-off of the exploding dice"):
+        fudgedice.odds("d6: 3D+5 opp 10D+10001")
+
+
+def test_ten_thousand_dice_of_ten_thousand_faces_read_back() -> None:
+    rolled = fudgedice.roll("10000d10000dl3", seed=1)
+    faces = [die.face for die in rolled.dice]
+    assert fudgedice.read("10000d10000dl3", faces).total == rolled.total

@@ -123,24 +123,27 @@ def complete(
     width = len(counts)
     blocks = (width - 1) // step + 1
     scale = factor**blocks
-    scaled = [count * scale for count in counts]
     terms = partial_fractions(left, right, factor)
     common = lcm(*(value.denominator for value in terms.values()))
     multiples = {key: int(value * common) for key, value in terms.items()}
-    # the multiples' common factor is left out of the counts, and of their total
-    shared = gcd(*multiples.values())
-    value_bits = max(map(abs, counts)).bit_length() + scale.bit_length()
+    count_bits = max(map(abs, counts)).bit_length()
+    value_bits = count_bits + scale.bit_length()
     multiple_bits = max(abs(value) for value in multiples.values()).bit_length()
-    # each pass: a shift, a one-digit division and an addition per value; each
-    # term kept: a long product per value
+    # every count scaled (a long product each); each pass: a shift, a one-digit
+    # division and an addition per value; each term kept: a long product per value
     budget.charge(
         width
         * (
-            (left + right) * (3 * STEP + 10 * digits(value_bits))
+            STEP
+            + mul_work(count_bits, scale.bit_length())
+            + (left + right) * (3 * STEP + 10 * digits(value_bits))
             + len(multiples) * (STEP + mul_work(multiple_bits, value_bits))
         ),
         "exact odds past the cut-off of the exploding dice",
     )
+    scaled = [count * scale for count in counts]
+    # the multiples' common factor is left out of the counts, and of their total
+    shared = gcd(*multiples.values())
     denominator = scale * common * total
     if denominator % shared:
         shared = 1
