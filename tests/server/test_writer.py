@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import fudgedice
@@ -53,7 +54,10 @@ def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -
         await writer.stop()
         return results, missing
 
-    made, missing = asyncio.run(run())
+    # a loop of its own in a thread of its own: a browser test before this one
+    # may leave its event loop set as running in the main thread
+    with ThreadPoolExecutor(1) as thread:
+        made, missing = thread.submit(asyncio.run, run()).result()
     assert all(isinstance(roll, RollRecord) for roll in made), made
     assert isinstance(missing, Problem) and missing.status == 404
     records = [roll for roll in made if isinstance(roll, RollRecord)]
