@@ -34,8 +34,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks fuzz
 	$(BIN)/mypy
 
+# The suite, then the fuzzer for a minute with a fixed seed: any finding fails the
+# build (its time limits are CPU time, so a busy machine makes no call late).
 test: lint postgres chromium
 	$(BIN)/pytest
+	PYTHONPATH=src $(BIN)/python -m fuzz --seconds 60 --seed 1
 
 # The table: http://127.0.0.1:8000/ (make serve ARGS="--port 8080 --db postgresql://...")
 serve: $(STAMP)

@@ -94,6 +94,7 @@ class Server:
         command = [
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
+            "--address-rate", "100000", "--address-burst", "100000",
         ]  # fmt: skip
         # a session of its own, as a server runs: with the kernel's autogroups
         # the scheduler then shares the cores between the server and this

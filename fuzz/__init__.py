@@ -5,7 +5,7 @@ Modules, in the order a case travels:
 * ``grammar``  roll texts drawn from the roll language (every system, modifier, option)
 * ``mutate``   mutations of rolls and of the faces given to ``read``
 * ``cases``    the cases (plain data) and ``CaseMaker``, which draws them from a seed
-* ``pool``     worker processes, reused, with a wall-clock deadline per call
+* ``pool``     worker processes, reused, with a CPU-time deadline per call
 * ``worker``   a worker's loop; ``limits`` its CPU and memory budgets; ``protocol``
                what passes between pool and worker; ``warm`` the fork server's warm-up
 * ``checks``   a case run in a worker: the calls, and the checks between their results

@@ -77,6 +77,9 @@ class Meter:
     something out (faces read, a temporary file)."""
     recycle: bool = False
     """Set after a MemoryError: the worker is replaced."""
+    slowest: tuple[float, str] | None = None
+    """The CPU time and entry of the slowest call that was answered (not
+    refused, no finding): how close accepted work comes to the budget."""
 
     def call(self, entry: str, work: Callable[[], T], *, budget: bool = True) -> Outcome[T]:
         self.notify(entry)
@@ -106,6 +109,8 @@ class Meter:
             self.problems.append(from_exception("exception", entry, error))
         used = cpu_now() - start
         self.calls.append((entry, used))
+        if budget and outcome.ok and (self.slowest is None or used > self.slowest[0]):
+            self.slowest = (used, entry)
         if limit is not None and used > limit and not outcome.failed:
             outcome.failed = True
             self.problems.append(
@@ -666,6 +671,10 @@ def _compare_roll(meter: Meter, api: Any, case: CliCase, printed: str) -> None:
 
 def _run_subprocess(meter: Meter, entry: str, argv: list[str]) -> None:
     """The command in a fresh interpreter (its own hash seed, its own imports)."""
+    if any("\x00" in arg for arg in argv):
+        # no shell passes a NUL in an argument (the in-process run had it)
+        meter.skips.append("cli(subprocess): a NUL can't be in a process's arguments")
+        return
     source = str(Path(sys.modules["fudgedice"].__file__ or "").parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")

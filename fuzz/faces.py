@@ -30,12 +30,7 @@ class HandFaces:
 def die_tokens(die: DieRoll) -> list[str]:
     """One entry of ``Roll.dice`` as the faces written for it."""
     fudge = die.die.fudge
-    if die.marks & Mark.COMPOUNDED:
-        # the tosses' faces joined by '+': for Fudge dice ('+', '-', ' ') every
-        # other character is a toss ('++ ' is + then blank)
-        tosses = list(die.face[::2]) if fudge else die.face.split("+")
-    else:
-        tosses = [die.face]
+    tosses = compounded_tosses(die.face, fudge) if die.marks & Mark.COMPOUNDED else [die.face]
     out = []
     for toss in tosses:
         token = FUDGE_FACES.get(toss, toss) if fudge else toss
@@ -49,6 +44,25 @@ def die_tokens(die: DieRoll) -> list[str]:
             token = "n" + token
         out.append(token)
     return out
+
+
+def compounded_tosses(face: str, fudge: bool) -> list[str]:
+    """The tosses of a compounded chain's face, in the order thrown: faces joined
+    by '+', a toss rerolled inside the chain in brackets ('6+(1)+4'). A Fudge
+    face is one character ('+', '-', ' '), so '++(-)++ ' is +, -, + then blank."""
+    if not fudge:
+        return [toss.strip("()") for toss in face.split("+")]
+    tosses = []
+    at = 0
+    while at < len(face):
+        if face[at] == "(":
+            tosses.append(face[at + 1])
+            at += 3
+        else:
+            tosses.append(face[at])
+            at += 1
+        at += 1  # the '+' between two tosses
+    return tosses
 
 
 def tokens(dice: list[DieRoll]) -> list[str]:

@@ -2,13 +2,18 @@
 
 CPU: an ``ITIMER_PROF`` timer raises :class:`CpuLimit` in the call once it has used
 its budget; a call stuck inside C code (a big-integer product) can't be interrupted
-that way, and the pool's wall-clock deadline kills the worker instead. Memory: the
-worker's address space is capped at what it had after warming up plus the budget
-(``RLIMIT_AS``), so a call that asks for more gets a ``MemoryError``.
+that way, and the pool kills the worker once the call has used ``KILL_CPU_SECONDS``
+of the worker's CPU time (read from ``/proc``). Every deadline is CPU time, never
+wall time, so a busy machine (other jobs on two cores) makes no call late; the
+wall-clock deadlines only catch a worker that stopped using CPU at all (asleep,
+blocked), and are generous. Memory: the worker's address space is capped at what
+it had after warming up plus the budget (``RLIMIT_AS``), so a call that asks for
+more gets a ``MemoryError``.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import time
@@ -20,12 +25,18 @@ CPU_SECONDS = 1.0
 """A call over this much CPU time is a finding."""
 MEMORY_BYTES = 500 * 1024 * 1024
 """A call that needs more memory than this is a finding."""
-WALL_SECONDS = 3.0
-"""A call not back after this long (wall clock) has its worker killed: a hang."""
-SUBPROCESS_WALL_SECONDS = 30.0
-"""The same for a CLI run in a fresh interpreter (which first imports NumPy)."""
-CHECK_WALL_SECONDS = 30.0
+KILL_CPU_SECONDS = 5.0
+"""A call that has used this much of its worker's CPU time without coming back
+(stuck in C code, out of the timer's reach) has its worker killed: a hang."""
+CHECK_KILL_CPU_SECONDS = 30.0
 """The same for the fuzzer's own checks of a result (not fudgedice's time)."""
+WALL_SECONDS = 120.0
+"""A call not back after this long (wall clock) has its worker killed, whatever
+CPU it used: a worker asleep or blocked. Far above any CPU deadline, so that
+only a worker that stopped running reaches it."""
+SUBPROCESS_WALL_SECONDS = 60.0
+"""The wall-clock deadline of a CLI run in a fresh interpreter (which first
+imports NumPy): its CPU is a child's, not the worker's."""
 CHECK = "check "
 """What the name of a check starts with, on a worker's board."""
 
@@ -96,3 +107,18 @@ def cap_memory(extra: int = MEMORY_BYTES) -> int:
     except (ValueError, OSError):
         return 0
     return cap
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU time (user and system) another process has used so far, from
+    ``/proc``; None where it can't be read (the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    # after the command's name: state, ppid, ... utime is the 14th field, stime the 15th
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS

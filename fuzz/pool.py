@@ -1,5 +1,6 @@
 """The pool of worker processes: one case at a time each, reused case after case,
-replaced when one hangs past its wall-clock deadline, dies, or retires.
+replaced when one hangs past its deadline (CPU time, read from ``/proc``; wall
+time only for a worker that stopped running), dies, or retires.
 
 Workers are forked from a fork server that has imported :mod:`fuzz.warm` (and
 with it fudgedice, NumPy, click and matplotlib, warmed up), so replacing one is
@@ -17,11 +18,13 @@ from multiprocessing.process import BaseProcess
 
 from .cases import Case
 from .findings import Problem
-from .limits import CHECK, CHECK_WALL_SECONDS, SUBPROCESS_WALL_SECONDS, WALL_SECONDS
+from .limits import CHECK, CHECK_KILL_CPU_SECONDS, SUBPROCESS_WALL_SECONDS, process_cpu
 from .protocol import Board, Result, WorkerConfig, serve
 
 START_SECONDS = 120.0
 """How long a new worker may take to import and warm up."""
+CHECK_EVERY = 0.25
+"""Seconds between looks at a busy worker's CPU time."""
 
 
 @dataclass
@@ -36,12 +39,14 @@ class Done:
 class Worker:
     def __init__(self, context: multiprocessing.context.ForkServerContext, config: WorkerConfig):
         ours, theirs = context.Pipe(duplex=True)
+        self.config = config
         self.conn: Connection = ours
         self.board = Board(context)
         self.process: BaseProcess = context.Process(
             target=serve, args=(theirs, self.board, config), daemon=True, name="fuzz-worker"
         )
         self.process.start()
+        self.pid = self.process.pid or 0
         theirs.close()
         self.ready = False
         self.born = time.monotonic()
@@ -58,18 +63,39 @@ class Worker:
         self.given = time.monotonic()
         self.conn.send((index, case))
 
-    def doing(self) -> tuple[str, float]:
-        """The call under way and its wall-clock deadline."""
-        index, entry, started = self.board.read()
+    def doing(self) -> str:
+        """The call under way."""
+        index, entry, started, _ = self.board.read()
         if index != self.index or started < self.given:
-            return "(starting)", self.given + WALL_SECONDS
-        if entry.startswith(CHECK):
-            wall = CHECK_WALL_SECONDS
+            return "(starting)"
+        return entry
+
+    def overdue(self) -> str | None:
+        """Why the call under way has run too long (None: it has not): past
+        its CPU deadline (the worker's own CPU time, whatever else runs on the
+        machine), or past a generous wall-clock one (a worker that stopped)."""
+        index, entry, started, cpu = self.board.read()
+        now = time.monotonic()
+        if index != self.index or started < self.given:
+            started, entry = self.given, "(starting)"
         elif "subprocess" in entry:
-            wall = SUBPROCESS_WALL_SECONDS
+            # the CLI runs in a child process: its CPU is not the worker's
+            if now - started > SUBPROCESS_WALL_SECONDS:
+                return f"no answer after {SUBPROCESS_WALL_SECONDS:g} s: the worker was killed"
+            return None
         else:
-            wall = WALL_SECONDS
-        return entry, started + wall
+            limit = (
+                CHECK_KILL_CPU_SECONDS if entry.startswith(CHECK) else self.config.kill_cpu_seconds
+            )
+            used = process_cpu(self.pid)
+            if used is not None and used - cpu > limit:
+                return f"still running after {limit:g} s of CPU: the worker was killed"
+        if now - started > self.config.wall_seconds:
+            return (
+                f"no answer after {self.config.wall_seconds:g} s (wall clock) while using "
+                "little CPU: the worker was killed"
+            )
+        return None
 
     def stop(self, kill: bool = False) -> None:
         if self.process.is_alive():
@@ -128,21 +154,18 @@ class WorkerPool:
     def poll(self, timeout: float) -> list[Done]:
         """Wait up to ``timeout`` seconds; the cases that ended meanwhile."""
         done: list[Done] = []
-        now = time.monotonic()
-        waits = [w.doing()[1] - now for w in self.workers if w.case is not None]
-        ready = wait([w.conn for w in self.workers], timeout=max(0.0, min([timeout, *waits])))
+        busy = any(w.case is not None for w in self.workers)
+        # a busy worker's CPU is looked at every so often
+        patience = min(timeout, CHECK_EVERY) if busy else timeout
+        ready = wait([w.conn for w in self.workers], timeout=max(0.0, patience))
         for worker in list(self.workers):
             if worker.conn in ready:
                 self._receive(worker, done)
         now = time.monotonic()
         for worker in list(self.workers):
-            if worker.case is not None and now > worker.doing()[1]:
-                self._finish(
-                    worker,
-                    done,
-                    "timeout",
-                    "no answer before the wall-clock deadline: the worker was killed",
-                )
+            why = worker.overdue() if worker.case is not None else None
+            if why is not None:
+                self._finish(worker, done, "timeout", why)
                 self._replace(worker, kill=True)
             elif not worker.ready and now - worker.born > START_SECONDS:
                 raise RuntimeError("a fuzz worker didn't start: see its output above")
@@ -179,7 +202,7 @@ class WorkerPool:
     def _finish(self, worker: Worker, done: list[Done], kind: str, message: str) -> None:
         """A case cut short: what it had started, and the finding."""
         assert worker.index is not None and worker.case is not None
-        entry = worker.doing()[0]
+        entry = worker.doing()
         result = Result([(entry, 0.0)], [Problem(kind, entry, message)])
         done.append(Done(worker.index, worker.case, result))
         worker.index = worker.case = None

@@ -20,7 +20,7 @@ from typing import TextIO
 
 from .cases import CaseMaker, case_system, shown_for
 from .findings import KINDS, Finding, Ledger
-from .limits import CPU_SECONDS
+from .limits import CPU_SECONDS, KILL_CPU_SECONDS, WALL_SECONDS
 from .minimise import minimise
 from .pool import Done, WorkerPool
 from .protocol import WorkerConfig
@@ -45,6 +45,10 @@ class Options:
     """The Python API under test (``module`` or ``module:attribute``)."""
     cpu_seconds: float = CPU_SECONDS
     """A call over this much CPU time is a finding."""
+    kill_cpu_seconds: float = KILL_CPU_SECONDS
+    """A call past this much CPU time (stuck in C code) has its worker killed."""
+    wall_seconds: float = WALL_SECONDS
+    """A call past this long (wall clock, using little CPU) has its worker killed."""
     progress_every: float = 15.0
     out: TextIO = field(default_factory=lambda: sys.stdout)
 
@@ -60,6 +64,8 @@ class Summary:
     internal: list[str] = field(default_factory=list)
     replaced: int = 0
     workers: int = 0
+    slowest: tuple[float, str, str] | None = None
+    """The slowest call that was answered: CPU seconds, entry, input."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -85,7 +91,13 @@ def run(options: Options) -> Summary:
     summary.workers = size
     out = options.out
     counter = itertools.count()
-    with WorkerPool(size, WorkerConfig(api=options.api, cpu_seconds=options.cpu_seconds)) as pool:
+    config = WorkerConfig(
+        api=options.api,
+        cpu_seconds=options.cpu_seconds,
+        kill_cpu_seconds=options.kill_cpu_seconds,
+        wall_seconds=options.wall_seconds,
+    )
+    with WorkerPool(size, config) as pool:
         _wait_ready(pool)
         start = time.monotonic()
         stop_at = start + options.seconds if options.seconds is not None else None
@@ -134,6 +146,12 @@ def _collect(summary: Summary, done: Done, out: TextIO) -> None:
     for entry, cpu in result.calls:
         summary.calls[entry] += 1
         summary.cpu[entry] += cpu
+    if result.slowest is not None and (
+        summary.slowest is None or result.slowest[0] > summary.slowest[0]
+    ):
+        used, entry = result.slowest
+        shown = result.shown.get(entry) or shown_for(done.case, entry)
+        summary.slowest = (used, entry, shown)
     summary.skips.update(result.skips)
     if result.internal:
         summary.internal.append(f"case {done.index}: {done.case!r}\n{result.internal}")
@@ -199,8 +217,11 @@ def _print_summary(summary: Summary, options: Options, out: TextIO) -> None:
     for entry, count in sorted(summary.calls.items()):
         mean = summary.cpu[entry] / count * 1000 if count else 0.0
         print(f"  {entry:<28} {count:>9}  {mean:8.2f} ms", file=out)
+    if summary.slowest is not None:
+        used, entry, shown = summary.slowest
+        print(f"slowest call answered: {used:.2f} s of CPU, {entry}: {shown[:200]}", file=out)
     if summary.skips:
-        print("read checks skipped:", file=out)
+        print("checks skipped:", file=out)
         for reason, count in summary.skips.most_common():
             print(f"  {count:>9}  {reason[:120]}", file=out)
     print("findings by kind (occurrences / distinct):", file=out)
@@ -220,6 +241,13 @@ def _input(finding: Finding) -> str:
     return finding.minimised_input or finding.input
 
 
+def _slowest_lines(summary: Summary) -> list[str]:
+    if summary.slowest is None:
+        return []
+    used, entry, shown = summary.slowest
+    return [f"Slowest call answered: {used:.2f} s of CPU, {entry}:", f"  {shown}", ""]
+
+
 def write_report(summary: Summary, options: Options, path: Path) -> None:
     """Every distinct finding: input, entry points, what went wrong, traceback; and
     the same as JSON beside it (``.json``)."""
@@ -231,6 +259,7 @@ def write_report(summary: Summary, options: Options, path: Path) -> None:
         "Calls per entry point:",
         *(f"  {entry:<28} {count}" for entry, count in sorted(summary.calls.items())),
         "",
+        *_slowest_lines(summary),
         "Findings by kind (occurrences):",
         *(f"  {kind:<20} {count}" for kind, count in sorted(summary.ledger.by_kind.items())),
         "",
@@ -281,6 +310,11 @@ def write_report(summary: Summary, options: Options, path: Path) -> None:
                 "cases": summary.cases,
                 "seconds": summary.seconds,
                 "calls": dict(summary.calls),
+                "slowest": (
+                    None
+                    if summary.slowest is None
+                    else dict(zip(("cpu_seconds", "entry", "input"), summary.slowest, strict=True))
+                ),
                 "by_kind": summary.ledger.by_kind,
                 "findings": records,
                 "internal": summary.internal,

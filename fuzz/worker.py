@@ -95,6 +95,7 @@ def main(conn: Connection, board: Board, config: WorkerConfig) -> None:
             result.internal = "".join(traceback.format_exception(error))
             result.retire = True
         result.shown = meter.shown
+        result.slowest = meter.slowest
         grown = limits.vm_bytes() - baseline > config.recycle_growth
         result.retire = result.retire or meter.recycle or grown
         try:

@@ -2,7 +2,7 @@
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
-1. ``errors``, ``limits``, ``stream`` (the dice stream imports nothing of the project)
+1. ``errors``, ``limits``, ``budget``, ``stream`` (the dice stream imports nothing of the project)
 2. ``language`` and ``exact`` (neither imports the other)
 3. ``results``
 4. ``render``
@@ -50,6 +50,7 @@ COMPOSITION_ROOT = f"{PACKAGE}.api"
 LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.errors": 1,
     f"{PACKAGE}.limits": 1,
+    f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.stream": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,

@@ -7,7 +7,9 @@ A bounded number of cases with a fixed seed; nothing here is timed.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +74,52 @@ def test_fuzzer_flags_planted_bugs(tmp_path: Path) -> None:
     text = report.read_text("utf-8")
     assert "planted in sample" in text and "Traceback" in text
     assert report.with_suffix(".json").exists()
+
+
+class Stuck:
+    """fudgedice's Python API whose ``odds`` never comes back: for rolls of an
+    even length it is stuck in C code (that no timer signal interrupts), for
+    the others asleep."""
+
+    roll = staticmethod(fudgedice.roll)
+    read = staticmethod(fudgedice.read)
+    parse = staticmethod(fudgedice.parse)
+    sample = staticmethod(fudgedice.sample)
+    table = staticmethod(fudgedice.table)
+    ladder = staticmethod(fudgedice.ladder)
+
+    def odds(self, text: str) -> Any:
+        if len(text) % 2 == 0:
+            # half a minute of CPU inside one C call that checks for no signal
+            return hashlib.pbkdf2_hmac("sha256", b"roll", b"salt", 100_000_000)
+        time.sleep(600)
+        return None
+
+
+STUCK = Stuck()
+
+
+def test_fuzzer_kills_a_worker_stuck_in_c_code_or_asleep(tmp_path: Path) -> None:
+    """A call the CPU timer can't interrupt is killed once it has used the
+    worker's CPU deadline (CPU time, so a busy machine never makes it late);
+    one that uses no CPU at all, once the wall-clock deadline passes."""
+    summary = run(
+        Options(
+            seconds=None,
+            cases=12,
+            seed=3,
+            workers=2,
+            report=tmp_path / "report.txt",
+            minimise_seconds=0,
+            subprocess_every=0,
+            api="tests.test_fuzz:STUCK",
+            cpu_seconds=0.2,
+            kill_cpu_seconds=1.0,
+            wall_seconds=4.0,
+            out=io.StringIO(),
+        )
+    )
+    assert not summary.internal
+    messages = {f.problem.message for f in summary.findings if f.problem.kind == "timeout"}
+    assert any("s of CPU" in message for message in messages), messages
+    assert any("wall clock" in message for message in messages), messages

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -364,8 +365,20 @@ def test_a_product_of_big_pools_is_refused_by_the_memory_it_would_hold() -> None
         fudgedice.odds("--4dF.2dh1*9999dF")
 
 
-def test_a_chart_of_values_past_what_an_axis_can_place_is_refused() -> None:
-    big = "9" * 100
-    code, output = cli("odds", f"power: 6dF+{big}", "--plot", "/tmp/fudgedice-big.svg")
+@pytest.mark.parametrize("digits", [100, 400])  # 400: past what a float holds
+def test_a_chart_of_values_past_what_an_axis_can_place_is_refused(
+    digits: int, tmp_path: Path
+) -> None:
+    big = "9" * digits
+    code, output = cli("odds", f"power: 6dF+{big}", "--plot", str(tmp_path / "big.svg"))
     assert code == 2
-    assert "too large to chart" in output
+    assert f"values up to 1.000e+{digits} are too large to chart" in output
+
+
+def test_a_chart_titled_with_a_character_its_font_lacks_is_drawn(tmp_path: Path) -> None:
+    """A label may hold any character (a fullwidth '='): drawn as a box, with
+    no warning (the tests turn warnings into errors)."""
+    chart = tmp_path / "odds.png"
+    code, output = cli("odds", "4dF # reroll2\uff1dtie", "--plot", str(chart))
+    assert code == 0, output
+    assert chart.stat().st_size

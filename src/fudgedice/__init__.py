@@ -24,6 +24,7 @@ from .errors import DiceSyntaxError as DiceSyntaxError
 from .errors import DiceTypeError as DiceTypeError
 from .errors import DiceValueError as DiceValueError
 from .errors import LimitError as LimitError
+from .errors import OverBudget as OverBudget
 from .errors import TooManyDice as TooManyDice
 from .exact.odds import Chance as Chance
 from .exact.odds import Odds as Odds
@@ -56,6 +57,7 @@ __all__ = [
     "Mark",
     "Odds",
     "Outcome",
+    "OverBudget",
     "Program",
     "Report",
     "Reveal",

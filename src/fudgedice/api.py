@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import arguments
+from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
@@ -145,20 +146,24 @@ class Dice:
         """The checked program of a roll's text (cached), the text checked first."""
         return self.compile(arguments.text(text))
 
+    @within_budget
     def roll(
         self, text: str, seed: int | str | None = None, *, stream: Stream | None = None
     ) -> Roll:
         """Roll ``text`` once; the same ``seed`` gives the same roll everywhere."""
         return _rolled(self.program(text), seed, stream)
 
+    @within_budget
     def odds(self, text: str) -> Odds:
         """The exact distribution of ``text``."""
         return self.program(text).odds()
 
+    @within_budget
     def read(self, text: str, dice: Sequence[str | int] | str) -> Roll:
         """Interpret dice rolled by hand: the faces as written, in the order rolled."""
         return self.program(text).read(arguments.faces(dice))
 
+    @within_budget
     def table(self, name: str, *, exact: bool = False, to: int | None = None) -> Table:
         """One of the printed tables of these systems."""
         key = arguments.text(name, "a table's name", "techniques").strip().lower()
@@ -181,6 +186,7 @@ class Dice:
             )
         return spec.make(TableOptions(exact=exact, to=to))
 
+    @within_budget
     def ladder(self, system: str) -> Table:
         """The ladder of ``system``: the words its levels are called."""
         key = arguments.text(system, "a system's name", "power").strip().lower()
@@ -225,6 +231,7 @@ def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> 
     return use_d100_table(program, d100_table)
 
 
+@within_budget
 def roll(
     text: str,
     seed: int | str | None = None,
@@ -254,6 +261,7 @@ def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
     return program.roll(fresh() if checked is None else seeded(checked), checked)
 
 
+@within_budget
 def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
     """The exact distribution of ``text``.
 
@@ -263,6 +271,7 @@ def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds
     return program_with_table(text, d100_table).odds()
 
 
+@within_budget
 def sample(
     text: str,
     n: int,
@@ -292,6 +301,7 @@ def _numpy_seed(seed: object) -> int | None:
     return seed
 
 
+@within_budget
 def read(
     text: str,
     dice: Sequence[str | int] | str,
@@ -311,11 +321,13 @@ def table_names() -> dict[str, str]:
     return {name: spec.description for name, spec in sorted(DICE.tables.items())}
 
 
+@within_budget
 def table(name: str, *, exact: bool = False, to: int | None = None) -> Table:
     """One of the printed tables (``fudgedice table`` lists them)."""
     return DICE.table(name, exact=exact, to=to)
 
 
+@within_budget
 def ladder(system: str) -> Table:
     """The ladder of ``system``: the words its levels are called."""
     return DICE.ladder(system)

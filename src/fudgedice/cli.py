@@ -12,7 +12,7 @@ from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
 from .cli_sheets import sheet, sheet_options, sheet_plan
-from .console import check_run, run_summary
+from .console import check_run, run_summary, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
 from .dice.program import Program
@@ -163,7 +163,7 @@ def roll(
         )
     else:
         session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
-        rolls = _rolled(program_with_table(text, d100_table), seed, times)
+        rolls = _rolled(program_with_table(text, d100_table), seed, times, as_json)
     plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
     if as_json:
         dicts = [r.to_dict() for r in rolls]
@@ -180,7 +180,7 @@ def roll(
     click.echo(plan.page(blocks))
 
 
-def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
+def _rolled(program: Program, seed: str | None, times: int, as_json: bool) -> list[Roll]:
     """A run of rolls from the dice stream: fresh bytes for each, or the
     seed; a run with a seed S rolls S#1, S#2, ..."""
     base = None if seed is None else arguments.seed(_seed(seed))
@@ -189,7 +189,7 @@ def _rolled(program: Program, seed: str | None, times: int) -> list[Roll]:
         each = base if times == 1 or base is None else _nth_seed(base, index)
         rolls.append(program.roll(fresh() if each is None else seeded(each), each))
         if index == 0:
-            check_run(rolls[0], times)
+            check_run(rolls[0], times, as_json=as_json, program=program)
     return rolls
 
 
@@ -289,41 +289,8 @@ def read(form: str, dice: tuple[str, ...], as_json: bool, d100_table: str | None
         result = program_with_table(plan.text, d100_table).read(list(dice))
     except DiceError as error:
         # a roll the shell split at its spaces explains the failure better
-        raise (None if plan.plan else _unquoted(form, dice, d100_table)) or error from None
+        raise (None if plan.plan else unquoted(form, dice, d100_table)) or error from None
     plan.show(result, as_json)  # pays what the roll spent, then shows it
-
-
-def _unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
-    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. Say
-    to quote it when the form and the words after it make a roll whose
-    remaining faces read, or, when the form alone is no roll, any longer roll."""
-    try:
-        program_with_table(form, d100_table)
-        form_is_a_roll = True
-    except DiceError:
-        form_is_a_roll = False
-    found: tuple[str, tuple[str, ...]] | None = None
-    for taken in range(len(dice), 0, -1):
-        whole = " ".join((form, *dice[:taken]))
-        try:
-            program = program_with_table(whole, d100_table)
-        except DiceError:
-            continue
-        try:
-            program.read(list(dice[taken:]))
-        except DiceError:
-            if found is None and not form_is_a_roll:
-                found = (whole, dice[taken:])
-            continue
-        found = (whole, dice[taken:])
-        break
-    if found is None:
-        return None
-    whole, faces = found
-    return DiceError(
-        f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
-        hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
-    )
 
 
 @main.command()
@@ -378,21 +345,21 @@ def ladder(system: str, as_json: bool) -> None:
 @click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
               help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
 @click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
-def serve(host: str, port: int, database: str | None, rate: float, burst: int) -> None:
-    """Run the table: the web page at / and the HTTP API under /api, where a
-    group rolls together, live (docs/table.md). With no --db, the rolls are
-    kept in table.sqlite3 in your data folder.
+@click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Rooms, joins, rolls, odds (each apart) a second from one address.")  # fmt: skip
+@click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
+def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
+    """Run the table: the web page at / and the HTTP API under /api, where a group rolls
+    together, live (docs/table.md). With no --db, rolls are kept in your data folder.
 
     \b
     Examples:
       fudgedice serve
       fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
     """
-    # Imported here: FastAPI, SQLAlchemy and uvicorn take longer to load than
-    # every other command takes to run.
-    from .server import serve as run
+    from .server import serve as run  # here: FastAPI and uvicorn load slower than others run
 
-    run(host, port, database, rolls_per_second=rate, burst=burst, echo=click.echo)
+    run(host, port, database, echo=click.echo, **limits)
 
 
 main.add_command(sheet)

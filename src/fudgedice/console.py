@@ -1,6 +1,8 @@
-"""What the commands of the ``fudgedice`` CLI share: bad input shown as a
-message with its exit code, results as JSON or as text for people, and the
-bound and summary of an ``-n`` run of rolls (with or without a session)."""
+"""What the commands of the ``fudgedice`` CLI share: each command one request
+of the work budget, bad input shown as a message with its exit code, results
+as JSON or as text for people, the bound and summary of an ``-n`` run of rolls
+(with or without a session), and the hint for a roll the shell split at its
+spaces (``read d6: 3D+1 4 2``)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,10 @@ from typing import Any, TypeVar
 
 import click
 
+from . import budget
+from .api import program_with_table
+from .budget import within_budget
+from .dice.program import ROLL_DIE_WORK, Program
 from .errors import DiceError, LimitError
 from .exact.odds import approximate, decimal
 from .limits import DEFAULT_LIMITS
@@ -25,6 +31,7 @@ def friendly(command: F) -> F:
     """Bad input ends with a message and exit code 2, never a traceback."""
 
     @wraps(command)
+    @within_budget  # one command is one request: all its work, one budget
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
@@ -43,9 +50,19 @@ def show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> Non
         click.echo(text())
 
 
-def check_run(first: Roll, times: int) -> None:
+TEXT_DIE_WORK = 1_000
+"""Estimated work of explaining one die in text."""
+JSON_DIE_WORK = 13_000
+"""Estimated work of one die as JSON: its dictionary, and json.dumps of it."""
+
+
+def check_run(
+    first: Roll, times: int, *, as_json: bool = False, program: Program | None = None
+) -> None:
     """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll: each roll is in bounds, their sum not."""
+    more than one request may roll or show: each roll is in bounds, their sum
+    not. The showing is charged now; each roll charges its own dice (as
+    ``program`` estimates them: without it, as the slowest dice)."""
     limit = DEFAULT_LIMITS.max_request_dice
     each = max(1, len(first.dice))
     if each * times > limit:
@@ -54,6 +71,15 @@ def check_run(first: Roll, times: int) -> None:
             f"more than the limit of {limit:,} in one request",
             hint=f"at most -n {max(1, limit // each)} for this roll",
         )
+    shown = each * (JSON_DIE_WORK if as_json else TEXT_DIE_WORK)
+    rolled = program.roll_work(each) if program is not None else each * ROLL_DIE_WORK
+    what = f"{times} rolls of {first.notation}"
+
+    def fits(left: int) -> str:
+        return f"at most -n {max(1, int((left + rolled) // (rolled + shown)))} for this roll"
+
+    budget.check((times - 1) * rolled + times * shown, what, fits)
+    budget.charge(times * shown, what, fits)
 
 
 def run_summary(totals: list[int]) -> str:
@@ -62,4 +88,46 @@ def run_summary(totals: list[int]) -> str:
     return (
         f"{len(totals)} rolls: {', '.join(map(str, totals))} "
         f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
+    )
+
+
+def unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceError | None:
+    """``read d6: 3D+1 4 2 w6 w3``: the shell split the roll at its spaces. Say
+    to quote it when the form and the words after it make a roll whose
+    remaining faces read, or, when the form alone is no roll, any longer roll."""
+    try:
+        program_with_table(form, d100_table)
+        form_is_a_roll = True
+    except DiceError:
+        form_is_a_roll = False
+    found: tuple[str, tuple[str, ...]] | None = None
+    # a roll has at most max_terms words and max_text characters: only so
+    # many of the words after the form can belong to it
+    longest = len(form)
+    most = 0
+    for word in dice[: DEFAULT_LIMITS.max_terms]:
+        longest += 1 + len(word)
+        if longest > DEFAULT_LIMITS.max_text:
+            break
+        most += 1
+    for taken in range(most, 0, -1):
+        whole = " ".join((form, *dice[:taken]))
+        try:
+            program = program_with_table(whole, d100_table)
+        except DiceError:
+            continue
+        try:
+            program.read(list(dice[taken:]))
+        except DiceError:
+            if found is None and not form_is_a_roll:
+                found = (whole, dice[taken:])
+            continue
+        found = (whole, dice[taken:])
+        break
+    if found is None:
+        return None
+    whole, faces = found
+    return DiceError(
+        f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
+        hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
     )

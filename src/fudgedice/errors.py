@@ -56,3 +56,8 @@ class LimitError(DiceError):
 
 class TooManyDice(LimitError):
     """A single roll needed more dice than the limit allows."""
+
+
+class OverBudget(LimitError):
+    """The request's work, all its steps together, would pass its budget
+    (:mod:`fudgedice.budget`): never a verdict on the input itself."""

@@ -63,6 +63,10 @@ class Limits:
     max_request_dice: int = 200_000
     """Dice one request may roll with every die's story kept (``-n`` runs
     included): about a second, and well under 500 MB."""
+    max_request_work: int = 600_000_000
+    """Estimated work of one request, every step of it together, in
+    nanoseconds of CPU on the reference machine (:mod:`fudgedice.budget`):
+    0.6 s, leaving room under a second for what the estimates miss."""
     max_log_bytes: int = 32 * 2**20
     """Bytes of a log or session file read: about 100,000 rolls, parsed in
     well under a second and a few hundred MB."""

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudgedice.errors import DiceValueError, LimitError
-from fudgedice.exact import dist, kernels
+from fudgedice.exact import dist, kernels, pairs
 from fudgedice.exact.dist import Dist
 from fudgedice.limits import DEFAULT_LIMITS, Limits
 
@@ -315,22 +315,22 @@ def test_apply_pools_outcomes_that_land_together(a: Dist, function: Callable[[in
 def test_combine_is_the_function_over_every_pair(
     a: Dist, b: Dist, function: Callable[[int, int], int]
 ) -> None:
-    made = dist.combine(a, b, function, "a test")
+    made = pairs.combine(a, b, function, "a test")
     assert outcomes(made) == pair_up(outcomes(a), outcomes(b), function)
     assert made.total == a.total * b.total
     assert_well_formed(made)
 
 
 def test_combine_counts_possible_outcomes_not_table_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dist, "DEFAULT_LIMITS", Limits(max_pairs=4))
+    monkeypatch.setattr(pairs, "DEFAULT_LIMITS", Limits(max_pairs=4))
     gappy = Dist.from_weights({0: 1, 50: 1})  # 51 cells, two outcomes
     pair = Dist.from_weights({1: 1, 3: 2})
-    made = dist.combine(gappy, pair, lambda x, y: x * y, "a product")
+    made = pairs.combine(gappy, pair, lambda x, y: x * y, "a product")
     assert outcomes(made) == {0: 3, 50: 1, 150: 2}
     with pytest.raises(
         LimitError, match=r"exact odds of a product would pair 6 outcomes; the limit is 4"
     ):
-        dist.combine(gappy, Dist.from_weights({1: 1, 2: 1, 3: 1}), lambda x, y: x * y, "a product")
+        pairs.combine(gappy, Dist.from_weights({1: 1, 2: 1, 3: 1}), lambda x, y: x * y, "a product")
 
 
 def test_combine_refuses_too_many_pairs_before_pairing() -> None:
@@ -341,4 +341,4 @@ def test_combine_refuses_too_many_pairs_before_pairing() -> None:
         raise AssertionError("paired despite the limit")
 
     with pytest.raises(LimitError, match=rf"would pair 2250000 outcomes; the limit is {limit}"):
-        dist.combine(many, many, never, "a quotient of dice")
+        pairs.combine(many, many, never, "a quotient of dice")

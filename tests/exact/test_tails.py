@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudgedice.dice.measure import count_image
-from fudgedice.exact import dist
+from fudgedice.exact import dist, pairs
 from fudgedice.exact.dist import Bound, Cut, Dist
 from fudgedice.exact.keep import keep_extreme
 from fudgedice.exact.odds import Odds
@@ -175,5 +175,5 @@ def test_a_cut_that_never_moves_is_kept_and_one_that_can_go_anywhere_is_not() ->
     both = dist.add(chain, dist.negate(chain))
     assert both.cuts == (Cut(20, None, -7), Cut(20, 7, None))
     assert both.total - both.mass - 40 == 4  # both cut off: no known side
-    product = dist.combine(chain, chain, lambda x, y: x * y, "a product")
+    product = pairs.combine(chain, chain, lambda x, y: x * y, "a product")
     assert product.cuts == () and product.total - product.mass == 44

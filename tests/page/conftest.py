@@ -79,6 +79,7 @@ def start_server(db: Path, log: Path, port: int = 0) -> Served:
     command = [
         sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
         "--port", str(port), "--db", str(db), "--rate", "1000", "--burst", "1000",
+        "--address-rate", "1000", "--address-burst", "1000",
     ]  # fmt: skip
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)

@@ -31,6 +31,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
+NO_LIMITS = (
+    "--rate",
+    "1000",
+    "--burst",
+    "1000",
+    "--address-rate",
+    "1000",
+    "--address-burst",
+    "1000",
+)
+"""Rate limits no test of the API reaches: all its members roll from 127.0.0.1."""
 START_WITHIN = 60.0
 """Seconds a server may take to start before the test fails."""
 
@@ -262,7 +273,7 @@ def served(
     else:
         pg: Postgres = request.getfixturevalue("postgres")
         db = pg.create_database(f"api_{os.getpid()}_{free_port()}")
-    server = Server(db, ("--rate", "1000", "--burst", "1000")).start()
+    server = Server(db, NO_LIMITS).start()
     table = Table(server.url)
     try:
         yield table

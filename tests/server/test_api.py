@@ -168,6 +168,8 @@ def test_csv_export_has_a_line_a_roll_and_no_formula(served: Any) -> None:
     assert rows[0]["name"] == '\'=HYPERLINK("http://x")' and rows[0]["label"] == "'+1 to hit"
     assert rows[0]["text"] == "4dF" and rows[0]["hidden"] == "false"
     assert rows[1]["hidden"] == "true" and rows[1]["text"] == "" and rows[1]["total"] == ""
+    # the member ids the server made are copied as they are, even one that starts with '-'
+    assert rows[0]["member"] == mallory["member"] and rows[1]["member"] == gm["member"]
 
 
 def test_a_player_may_not_roll_secret(served: Any) -> None:
@@ -296,6 +298,10 @@ def test_odds(served: Any) -> None:
     bad = served.client.get("/api/odds", params={"text": "4dF+"})
     assert bad.status_code == 400 and "position" in bad.json()
     assert served.client.get("/api/odds", params={"text": "1+" * 600}).status_code == 413
+    # measuring and writing out are one request: one budget of work
+    costly = served.client.get("/api/odds", params={"text": "238d100+230d99"})
+    assert costly.status_code == 400
+    assert "left of the limit of 0.6 s for one request" in costly.json()["error"]
 
 
 def _check_chain(log: dict[str, Any], *, complete: bool) -> None:

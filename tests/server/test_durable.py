@@ -13,6 +13,10 @@ import pytest
 
 import fudgedice
 
+NO_LIMITS = (
+    "--rate", "1000", "--burst", "1000", "--address-rate", "1000", "--address-burst", "1000",
+)  # fmt: skip
+"""No allowance these tests reach: every writer rolls from 127.0.0.1."""
 WRITERS = 8
 ROLLS_EACH = 25
 
@@ -84,7 +88,7 @@ def _no_gaps(made: list[dict[str, Any]], stored: list[dict[str, Any]]) -> None:
 def test_seq_has_no_gaps_under_concurrency(
     database: str, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
 ) -> None:
-    table = table_of(start_server(database, "--rate", "1000", "--burst", "1000"))
+    table = table_of(start_server(database, *NO_LIMITS))
     created = table.room("crowd")
     tokens = [table.join(created["room"], f"P{i}")["token"] for i in range(WRITERS)]
     made = _hammer([table], created["room"], tokens)
@@ -96,7 +100,7 @@ def test_rolls_go_on_while_members_join_and_the_gm_reveals(
 ) -> None:
     """Other writes of the process (joining, revealing) take the database while
     rolls are made: every roll is still accepted, in order, and checkable."""
-    table = table_of(start_server(database, "--rate", "1000", "--burst", "1000"))
+    table = table_of(start_server(database, *NO_LIMITS))
     created = table.room("busy")
     room, gm = created["room"], created["gm_token"]
     tokens = [table.join(room, f"P{i}")["token"] for i in range(WRITERS)]
@@ -107,7 +111,9 @@ def test_rolls_go_on_while_members_join_and_the_gm_reveals(
 
     def meanwhile() -> None:
         while not done.is_set() and len(others) < 200:
-            joined = table.client.post(f"/api/rooms/{room}/members", json={"name": "J"})
+            joined = table.client.post(
+                f"/api/rooms/{room}/members", json={"name": f"J{len(others)}"}
+            )
             revealed = table.client.post(f"/api/rooms/{room}/reveal", headers=as_gm)
             others.extend((joined.status_code, revealed.status_code))
 
@@ -136,8 +142,8 @@ def test_two_processes_on_one_postgresql(
     postgres: Any, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
 ) -> None:
     url = postgres.create_database("two_processes")
-    one = table_of(start_server(url, "--rate", "1000", "--burst", "1000"))
-    two = table_of(start_server(url, "--rate", "1000", "--burst", "1000"))
+    one = table_of(start_server(url, *NO_LIMITS))
+    two = table_of(start_server(url, *NO_LIMITS))
     created = one.room("two doors")
     room = created["room"]
     ann = two.join(room, "Ann")

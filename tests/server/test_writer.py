@@ -54,8 +54,8 @@ def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -
         await writer.stop()
         return results, missing
 
-    # a loop of its own in a thread of its own: a browser test before this one
-    # may leave its event loop set as running in the main thread
+    # on a thread of its own: a page test's Playwright may have left this
+    # thread's event loop set as running
     with ThreadPoolExecutor(1) as thread:
         made, missing = thread.submit(asyncio.run, run()).result()
     assert all(isinstance(roll, RollRecord) for roll in made), made

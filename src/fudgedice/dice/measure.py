@@ -9,13 +9,14 @@ non-zero probability here. Pool distributions are memoised by node;
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from dataclasses import replace
 
+from ..budget import costed_cache
 from ..errors import DiceValueError
-from ..exact import dist
+from ..exact import dist, pairs
 from ..exact.dist import Bound, Cut, Dist, Image, normal
 from ..exact.keep import keep_extreme
-from ..language.tree import Count, Group, Neg, Node, Number, Pool, Word, walk
+from ..language.tree import BinOp, Count, Group, Neg, Node, Number, Pool, Word, walk
 from .arithmetic import WordValue
 from .pools import chain_depth, plan
 
@@ -98,9 +99,10 @@ def count_image(counting: Count) -> Image:
     return image
 
 
-@lru_cache(maxsize=512)
+@costed_cache(maxsize=512)
 def pool_dist(pool: Pool, depth: int) -> Dist:
-    """Exact distribution of a pool; explosion chains cut at ``depth`` tosses."""
+    """Exact distribution of a pool; explosion chains cut at ``depth`` tosses
+    (memoised: a pool served again charges what it cost, :mod:`fudgedice.budget`)."""
     pool_plan = plan(pool)
     counting = pool.counting
     explode = pool.explode
@@ -124,7 +126,9 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
         highest, kept = pool.keep.kept(pool.count)
         return keep_extreme(per_die, pool.count, kept, highest, score, image)
     if counts_dice:
-        per_die = dist.apply(per_die, score, image)
+        # a count scores few values: 6 ways in 6 may be 3 in 3 twice, and a
+        # pool of 2**n is cheaper to measure and to read than one of 6**n
+        per_die = dist.reduced(dist.apply(per_die, score, image))
     return dist.repeat(per_die, pool.count, pool.source)
 
 
@@ -193,12 +197,14 @@ def measure(
         return dist.negate(measure(node.operand, word_value, exploding, pool_measure))
     if isinstance(node, Word):
         return Dist.constant(word_value(node))
+    if node.op in ("+", "-"):
+        total = Dist.constant(0)
+        for sign, term in _merged_terms(node, pool_measure is None):
+            part = measure(term, word_value, exploding, pool_measure)
+            total = dist.add(total, part if sign > 0 else dist.negate(part))
+        return total
     left = measure(node.left, word_value, exploding, pool_measure)
     right = measure(node.right, word_value, exploding, pool_measure)
-    if node.op == "+":
-        return dist.add(left, right)
-    if node.op == "-":
-        return dist.add(left, dist.negate(right))
     # By a constant, the cut-off tail keeps a known side; between two random
     # values it does not (it has none: it lands where nothing is known).
     if node.op == "*":
@@ -206,12 +212,51 @@ def measure(
             return dist.apply(left, lambda value: value * right.lo, _times(right.lo))
         if len(left.counts) == 1 and left.total == 1:
             return dist.apply(right, lambda value: value * left.lo, _times(left.lo))
-        return dist.combine(left, right, lambda x, y: x * y, "a product of dice")
+        return pairs.combine(left, right, lambda x, y: x * y, "a product of dice")
     if any(value == 0 for value in right.support()):
         raise DiceValueError("division by zero: the divisor can come up 0")
     if len(right.counts) == 1 and right.total == 1:
         return dist.apply(left, lambda value: value // right.lo, _over(right.lo))
-    return dist.combine(left, right, _divide, "a quotient of dice")
+    return pairs.combine(left, right, _divide, "a quotient of dice")
+
+
+def _terms(node: Node, sign: int, out: list[tuple[int, Node]]) -> None:
+    """The terms of a sum or difference, each with its sign, in order."""
+    if isinstance(node, BinOp) and node.op in ("+", "-"):
+        _terms(node.left, sign, out)
+        _terms(node.right, sign if node.op == "+" else -sign, out)
+    else:
+        out.append((sign, node))
+
+
+def _merged_terms(node: Node, merge: bool) -> list[tuple[int, Node]]:
+    """The terms of a sum, pools alike but for their count (and added with one
+    sign) merged into one pool: ``3d3!!+3d3!!`` is ``6d3!!``, one power of a
+    die rather than a chain of ever longer products. Pools that keep or drop
+    are not sums of their dice, and are left alone (as when ``merge`` is off:
+    a system reads some pools its own way)."""
+    terms: list[tuple[int, Node]] = []
+    _terms(node, 1, terms)
+    if not merge:
+        return terms
+    merged: dict[tuple[object, ...], int] = {}
+    out: list[tuple[int, Node]] = []
+    for sign, term in terms:
+        if not isinstance(term, Pool) or term.keep is not None or term.technique or term.count == 0:
+            out.append((sign, term))
+            continue
+        key = (sign, term.die, term.reroll, term.explode, term.counting, term.die_code)
+        at = merged.get(key)
+        if at is None:
+            merged[key] = len(out)
+            out.append((sign, term))
+            continue
+        pool = out[at][1]
+        assert isinstance(pool, Pool)
+        count = pool.count + term.count
+        source = f"{count}{pool.source.lstrip('0123456789')}"
+        out[at] = (sign, replace(pool, count=count, source=source))
+    return out
 
 
 def clear_caches() -> None:

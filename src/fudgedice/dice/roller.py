@@ -118,14 +118,20 @@ def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
         return face, story
     if explode.mode == "!!":
         faces = [face]
+        labels = [die.face_label(face)]
         while explode.on.matches(faces[-1]):
             if len(faces) >= roller.limits.max_chain:
                 raise LimitError(
                     f"{pool.source} exploded more than {roller.limits.max_chain} times"
                 )
-            faces.append(_toss_kept(pool, roller, story))
+            rerolled: list[DieRoll] = []
+            faces.append(_toss_kept(pool, roller, rerolled))
+            # a toss rerolled inside the chain stays in its label, in brackets,
+            # where it came: the chain reads back in the order it was thrown
+            labels.extend(f"({entry.face})" for entry in rerolled)
+            labels.append(die.face_label(faces[-1]))
         total = sum(faces)
-        story.append(DieRoll(die, total, "+".join(die.face_label(f) for f in faces), _COMPOUNDED))
+        story.append(DieRoll(die, total, "+".join(labels), _COMPOUNDED))
         return total, story
     penetrate = explode.mode == "!p"
     value_sum = 0

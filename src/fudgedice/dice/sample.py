@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
@@ -158,6 +159,9 @@ def _bounded(values: Array) -> Array:
     return values
 
 
+DRAW_WORK = 40
+"""Estimated work of one roll drawn from the exact odds (ten million of 3d6:
+0.4 s)."""
 _DIRECT_TABLE = 1 << 16
 """Totals up to this size get a lookup table with one entry per way."""
 
@@ -169,6 +173,12 @@ def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
     every outcome comes up with exactly its count / total chance."""
     if max(abs(exact.lo), abs(exact.hi)) >= INT64_SAFE:
         raise _too_large()
+    # a draw and its lookup a roll (a search past the direct table); the
+    # table of every value between
+    draw = DRAW_WORK if exact.total <= _DIRECT_TABLE else 1.5 * DRAW_WORK
+    budget.charge(
+        rows * draw + len(exact.counts) * 20, f"sampling {rows:,} rolls from the exact odds"
+    )
     values = np.arange(exact.lo, exact.hi + 1, dtype=np.int64)
     counts = np.array(exact.counts, dtype=np.int64)
     if exact.total <= _DIRECT_TABLE:
@@ -179,6 +189,11 @@ def sample_dist(exact: Dist, rows: int, rng: np.random.Generator) -> Array:
     return values[np.searchsorted(bounds, draws, side="right")]
 
 
+EXACT_SAMPLE_WORK = 100_000_000
+"""Work a sample may spend measuring the exact odds to draw from them (a
+total below 2**62 takes far less); past it, the dice are tossed."""
+
+
 def sample_exactly(
     exact_dist: Callable[[], Dist], rows: int, rng: np.random.Generator
 ) -> Array | None:
@@ -186,7 +201,9 @@ def sample_exactly(
     hold and to draw from with int64 (one integer draw a roll: as exact as
     tossing each die, and far faster); None when it is not."""
     try:
-        exact = exact_dist()
+        # a small total is cheap to measure; past this, tossing is the way
+        with budget.capped(EXACT_SAMPLE_WORK):
+            exact = exact_dist()
     except LimitError:
         return None
     if exact.total > INT64_SAFE or exact.mass != exact.total:

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from math import log2
+from math import gcd, log2
 from typing import NamedTuple
 
+from .. import budget
+from ..budget import STEP, mul_work, pass_work
 from ..errors import DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
 from . import kernels
@@ -203,6 +205,8 @@ class Dist:
             raise DiceValueError("no outcome is possible")
         lo, hi = min(present), max(present)
         check_span(lo, hi)
+        if hi - lo > 1000:  # a table of the whole span is built, zeros and all
+            budget.charge((hi - lo) * 15 + len(present) * 8 * STEP, "exact odds of a wide range")
         counts = [0] * (hi - lo + 1)
         for value, count in present.items():
             counts[value - lo] = count
@@ -294,14 +298,35 @@ def add(a: Dist, b: Dist) -> Dist:
         a, b = b, a
     if len(b.counts) == 1 and not b.cuts and b.counts[0] == b.total:
         factor = b.counts[0]
+        if factor != 1:
+            budget.charge(
+                len(a.counts) * (4 * STEP + mul_work(a.total.bit_length(), factor.bit_length())),
+                "exact odds of a sum",
+            )
         counts = a.counts if factor == 1 else tuple(c * factor for c in a.counts)
         return Dist(a.lo + b.lo, counts, a.total * b.total, scaled_cuts(a.cuts, factor, b.lo))
     check_span(a.lo + b.lo, a.hi + b.hi)
+    if len(a.counts) + len(b.counts) > 1000:
+        # the passes around the product: masses, shapes, trimming
+        bits = a.total.bit_length() + b.total.bit_length()
+        budget.charge(2 * pass_work(len(a.counts) + len(b.counts), bits), "exact odds of a sum")
     cuts = shape_sum(a.shape(), b.shape()).cuts
     return trimmed(a.lo + b.lo, convolve(a.counts, b.counts), a.total * b.total, cuts)
 
 
+def reduced(a: Dist) -> Dist:
+    """The same chances over the smallest total: every count (cut-off ones
+    too) divided by what they and the total have in common."""
+    common = gcd(a.total, *a.counts, *(cut.count for cut in a.cuts))
+    if common == 1:
+        return a
+    cuts = tuple(Cut(cut.count // common, cut.low, cut.high) for cut in a.cuts)
+    return Dist(a.lo, tuple(count // common for count in a.counts), a.total // common, cuts)
+
+
 def negate(a: Dist) -> Dist:
+    if len(a.counts) > 1000:
+        budget.charge(len(a.counts) * 20, "exact odds of a difference")
     return Dist(-a.hi, a.counts[::-1], a.total, negated_cuts(a.cuts))
 
 
@@ -329,7 +354,7 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
         raise
     cuts = shape_power(die.shape(), n).cuts if die.total != die.mass else ()
     # a Dist's end counts are non-zero, so the power's are too: no trimming
-    return Dist(n * die.lo, tuple(power(die.counts, n)), die.total**n, cuts)
+    return Dist(n * die.lo, tuple(power(die.counts, n, what)), die.total**n, cuts)
 
 
 def mapped_cuts(cuts: tuple[Cut, ...], image: Image | None) -> tuple[Cut, ...]:
@@ -343,29 +368,9 @@ def mapped_cuts(cuts: tuple[Cut, ...], image: Image | None) -> tuple[Cut, ...]:
 def apply(a: Dist, function: Callable[[int], int], image: Image | None = None) -> Dist:
     """Map every outcome through ``function`` (many may land on one); the cuts
     go where ``image`` says, or lose their side without one."""
+    budget.charge(len(a.counts) * 5 * STEP, "exact odds of a mapped value")
     weights: dict[int, int] = {}
     for value, count in a.items():
         key = function(value)
         weights[key] = weights.get(key, 0) + count
     return Dist.from_weights(weights, a.total, mapped_cuts(a.cuts, image))
-
-
-def combine(a: Dist, b: Dist, function: Callable[[int, int], int], what: str) -> Dist:
-    """Outcomes ``function(x, y)`` over every pair: for ``*`` and ``/``. Cut-off
-    outcomes of either side land nowhere known (today's behaviour: left out)."""
-    check_total(a.total.bit_length() + b.total.bit_length() - 2, what)
-    pairs = sum(1 for c in a.counts if c) * sum(1 for c in b.counts if c)
-    if pairs > DEFAULT_LIMITS.max_pairs:
-        raise LimitError(
-            f"exact odds of {what} would pair {pairs} outcomes; the limit is "
-            f"{DEFAULT_LIMITS.max_pairs}"
-        )
-    # every pair's count is held at once: as many as the pairs, each as long as both totals
-    check_size(pairs, a.total.bit_length() + b.total.bit_length(), what)
-    weights: dict[int, int] = {}
-    right = list(b.items())
-    for x, cx in a.items():
-        for y, cy in right:
-            key = function(x, y)
-            weights[key] = weights.get(key, 0) + cx * cy
-    return Dist.from_weights(weights, a.total * b.total)

@@ -10,6 +10,23 @@ from contextlib import contextmanager
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+MAX_EXACT_CHARACTERS = 15_000_000
+"""Digits of exact fractions one document of odds (JSON, or a table with
+``--exact --all``) may hold: writing out long integers is quadratic in
+CPython, and this many take about a second."""
+MAX_DIGIT_WORK = 10**10
+"""Digits written times the digits of each number: CPython writes an integer
+out in time quadratic in its length, so a few rows of numbers of 20,000 digits
+cost as much as thousands of short ones."""
+
+
+def too_many_digits(rows: int, denominator: int) -> bool:
+    """Whether ``rows`` exact fractions over ``denominator`` (each up to twice
+    its digits and a slash) are past what one document may write out: the digits
+    themselves, or the quadratic cost of writing each long integer."""
+    width = 2 * (int(denominator.bit_length() * math.log10(2)) + 1) + 1  # "n/d"
+    return rows * width > MAX_EXACT_CHARACTERS or rows * width * width > 2 * MAX_DIGIT_WORK
+
 
 def exact_text(p: Fraction) -> str:
     """``"n/d"`` however long: Python refuses to print integers of more than
@@ -30,11 +47,25 @@ def _long_numbers() -> Iterator[None]:
         sys.set_int_max_str_digits(old)
 
 
+_KEPT_BITS = 256
+"""Bits of a long numerator or denominator that :func:`decimal` keeps: far
+more than 28 digits need, and CPython turns an integer into a Decimal in
+time quadratic in its length (a 200,000-bit variance took 0.1 s)."""
+
+
 def decimal(value: Fraction) -> Decimal:
     """``value`` to 28 significant digits, however large (no float overflow)."""
+    numerator, denominator = abs(value.numerator), value.denominator
+    # dropping the low bits of long numbers changes the quotient by far less
+    # than its 28th digit; the power of two they stood for is put back
+    shift_up = max(numerator.bit_length() - _KEPT_BITS, 0)
+    shift_down = max(denominator.bit_length() - _KEPT_BITS, 0)
     with localcontext() as context:
         context.prec = 28
-        return Decimal(value.numerator) / Decimal(value.denominator)
+        result = Decimal(numerator >> shift_up) / Decimal(denominator >> shift_down)
+        if shift_up != shift_down:
+            result *= Decimal(2) ** (shift_up - shift_down)
+        return -result if value.numerator < 0 else result
 
 
 def approximate(value: Decimal, digits: int = 4) -> str:

@@ -7,13 +7,16 @@ exact distribution.
 * :func:`power` raises one to the n-th power with J. C. P. Miller's recurrence
   or by packing, whichever costs less.
 
-Each refuses, before the work, a product too big to finish in about a second.
+Each refuses, before the work, a product too big to finish in about a second,
+and charges its estimated work to the request's budget (:mod:`fudgedice.budget`).
 """
 
 from __future__ import annotations
 
 import math
 
+from .. import budget
+from ..budget import STEP, digits, div_work, mul_work
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
 
@@ -43,17 +46,38 @@ def _naive_product(
     return out
 
 
+def naive_work(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> float:
+    """Estimated work of the schoolbook product: a multiply and an add per pair."""
+    bits_a = max(map(abs, a)).bit_length()
+    bits_b = max(map(abs, b)).bit_length()
+    return len(a) * len(b) * (STEP + mul_work(bits_a, bits_b) + digits(bits_a + bits_b))
+
+
+def packed_work(length_a: int, length_b: int, slot: int) -> float:
+    """Estimated work of a Kronecker product: packing and unpacking (a few
+    hundred nanoseconds a coefficient and a pass over the bytes), and the
+    one big multiplication."""
+    coefficients = 2 * (length_a + length_b)
+    return coefficients * (4 * STEP + slot / 4) + mul_work(slot * 8 * length_a, slot * 8 * length_b)
+
+
+def _charge_product(work: float) -> None:
+    budget.charge(work, "exact odds here (a product of two distributions)")
+
+
 def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
     """Coefficients of the product of two polynomials with non-negative coefficients."""
     if len(a) < len(b):
         a, b = b, a
     length = len(a) + len(b) - 1
     if len(a) * len(b) <= _NAIVE_WORK:
+        _charge_product(naive_work(a, b))
         return _naive_product(a, b, length)
     # a slot holds every coefficient of the product, and of each factor packed
     bound = max(max(a) * max(b) * len(b), max(a), max(b))
     slot = bound.bit_length() // 8 + 1
     check_product(slot * 8 * len(a))
+    _charge_product(packed_work(len(a), len(b), slot))
     return unpack(pack(a, slot) * pack(b, slot), slot, length)
 
 
@@ -133,14 +157,22 @@ def _power_kronecker(base: list[int], n: int) -> list[int]:
     return unpack(pack(base, slot) ** n, slot, length)
 
 
-def power(base: list[int] | tuple[int, ...], n: int) -> list[int]:
-    """Coefficients of base(x)**n (``base[0]`` non-zero), choosing the faster kernel."""
+def power(base: list[int] | tuple[int, ...], n: int, what: str | None = None) -> list[int]:
+    """Coefficients of base(x)**n (``base[0]`` non-zero), choosing the faster
+    kernel; ``what`` names the pool in a refusal."""
     base = list(base)
     if n == 0:
         return [1]
     if n == 1 or len(base) == 1:
         return [c**n for c in base] if len(base) == 1 else base
     kernel = power_kernel(base, n)
+
+    def fits(left: int) -> str | None:
+        most = largest_power(base, n, left)
+        return f"{most} such dice is the most whose exact odds fit" if most else None
+
+    work = power_work(base, n, kernel)
+    budget.charge(work, f"exact odds of {what or f'{n} dice'}", fits)
     if kernel == "three faces":
         return _power_three_faces(base, n)
     if kernel == "miller":
@@ -163,27 +195,54 @@ def power_kernel(base: list[int], n: int) -> str:
     steps = length // 2 + 1 if base == base[::-1] else length
     miller_work = steps * terms * (slot_bits // 64 + 1)
     kronecker_bits = slot_bits * length
-    if terms <= 8 or n > 64 or kronecker_bits > DEFAULT_LIMITS.max_product_bits:
-        if miller_work > DEFAULT_LIMITS.max_recurrence_work:
-            check_product(kronecker_bits)
-            return "kronecker"
+    if miller_work > DEFAULT_LIMITS.max_recurrence_work:
+        check_product(kronecker_bits)
+        return "kronecker"
+    if kronecker_bits > DEFAULT_LIMITS.max_product_bits:
         return "miller"
-    return "kronecker"
+    # both possible: the one estimated cheaper
+    if power_work(base, n, "kronecker") < power_work(base, n, "miller"):
+        return "kronecker"
+    return "miller"
 
 
-def largest_power(base: list[int], n: int) -> int:
+def power_work(base: list[int], n: int, kernel: str) -> float:
+    """Estimated work of raising ``base`` to the n-th power with ``kernel``.
+
+    The recurrences take a step per coefficient (half of them for a
+    symmetric die): a multiply-add of a long coefficient by a small number
+    per term of the die, and one division by a small number; coefficients
+    are about as long as the power's total."""
+    coefficient_bits = n * math.log2(sum(base)) + 1
+    length = n * (len(base) - 1) + 1
+    steps = length // 2 + 1 if base == base[::-1] else length
+    words = digits(coefficient_bits)
+    divisor_bits = (length * base[0]).bit_length()
+    divide = div_work(coefficient_bits, divisor_bits)
+    if kernel == "three faces":
+        return steps * (4 * STEP + 3.2 * words + divide)
+    if kernel == "miller":
+        terms = sum(1 for c in base[1:] if c)
+        return steps * (STEP + terms * (2 * STEP + 3.2 * words) + divide)
+    slot_bits = (int(coefficient_bits) // 8 + 2) * 8
+    return budget.power_work(slot_bits * length) + length * (4 * STEP + slot_bits / 32)
+
+
+def fits_power(base: list[int], n: int, work: float) -> bool:
+    """Whether ``base`` to the n-th power is accepted and takes at most ``work``."""
+    try:
+        kernel = power_kernel(base, n)
+    except LimitError:
+        return False
+    return power_work(base, n, kernel) <= work
+
+
+def largest_power(base: list[int], n: int, work: float | None = None) -> int:
     """The largest exponent below ``n`` whose power :func:`power_kernel`
-    accepts (0 when none does): what a refusal can offer instead."""
-    low, high = 0, n - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        try:
-            power_kernel(base, middle)
-        except LimitError:
-            high = middle - 1
-        else:
-            low = middle
-    return low
+    accepts (and takes at most ``work``; 0 when none does): what a refusal
+    can offer instead."""
+    limit = DEFAULT_LIMITS.max_request_work if work is None else work
+    return budget.largest(lambda middle: fits_power(base, middle, limit), n - 1)
 
 
 def convolve_signed(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
@@ -196,12 +255,14 @@ def convolve_signed(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ..
         a, b = b, a
     length = len(a) + len(b) - 1
     if len(a) * len(b) <= _NAIVE_WORK:
+        _charge_product(naive_work(a, b))
         return _naive_product(a, b, length)
     largest_a, largest_b = max(map(abs, a)), max(map(abs, b))
     # twice every coefficient of the product, and of each factor, fits a slot
     bound = 2 * max(largest_a * largest_b * len(b), largest_a, largest_b)
     slot = bound.bit_length() // 8 + 1
     check_product(slot * 8 * len(a))
+    _charge_product(2 * packed_work(len(a), len(b), slot))
 
     def signed_pack(coefficients: list[int] | tuple[int, ...]) -> int:
         plus = pack([max(c, 0) for c in coefficients], slot)

@@ -22,33 +22,19 @@ from functools import cached_property
 from itertools import accumulate
 from typing import Any
 
+from .. import budget
+from ..budget import STEP, within_budget
 from ..errors import LimitError
 from .dist import Bound, Cut, Dist
-from .figures import _ratio, approximate, decimal, exact_text, json_number
+from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
 from .ratios import Reducer
-from .rows import Chance, Outcome, Tail, complete_rows
+from .rows import Chance, Outcome, Tail, collector_paused, exact_rows
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
 
-MAX_EXACT_CHARACTERS = 15_000_000
-"""Digits of exact fractions one document of odds (JSON, or a table with
-``--exact --all``) may hold: writing out long integers is quadratic in
-CPython, and this many take about a second."""
-MAX_DIGIT_WORK = 10**10
-"""Digits written times the digits of each number: CPython writes an integer
-out in time quadratic in its length, so a few rows of numbers of 20,000 digits
-cost as much as thousands of short ones."""
-
-
-def too_many_digits(rows: int, denominator: int) -> bool:
-    """Whether ``rows`` exact fractions over ``denominator`` (each up to twice
-    its digits and a slash) are past what one document may write out: the digits
-    themselves, or the quadratic cost of writing each long integer."""
-    width = 2 * (int(denominator.bit_length() * math.log10(2)) + 1) + 1  # "n/d"
-    return rows * width > MAX_EXACT_CHARACTERS or rows * width * width > 2 * MAX_DIGIT_WORK
-
-
+PRIMES = 1229
+"""Primes up to the largest die (10,000 sides): those a denominator may hold."""
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
@@ -89,15 +75,60 @@ class Odds:
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
             return _ratio(count, total)  # gcd of machine-sized numbers is cheapest
+        return self._reduce()(count)
+
+    def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
         if self._reducer is None:
-            self._reducer = Reducer(total)
-        return self._reducer(count)
+            # at worst a remainder by every prime a die's size may hold
+            bits = self.dist.total.bit_length()
+            budget.charge(
+                PRIMES * budget.div_work(bits, 30), f"the exact chances of {self.notation}"
+            )
+            self._reducer = Reducer(self.dist.total)
+        return self._reducer
+
+    def fraction_work(self) -> float:
+        """Estimated work of one chance as a Fraction in lowest terms."""
+        bits = self.dist.total.bit_length()  # and some 3 microseconds of Python around
+        if bits <= _SMALL_BITS:
+            return 3_000 + budget.gcd_work(bits)
+        return 3_000 + self._reduce().work()
+
+    def _charge_rows(self, rows: int, fractions: float, what: str) -> None:
+        """Charge ``rows`` rows of ``fractions`` Fractions each (and a few
+        passes), naming the view in a refusal."""
+        # a row's Fractions, a few passes over its counts, and the Python steps
+        # around them (about 3 microseconds, measured)
+        digits = self.dist.total.bit_length() / 30
+        each = fractions * self.fraction_work() + 8 * digits + 3_000
+
+        def fits(left: int) -> str | None:
+            most = int(left // each) if each else 0
+            return (
+                f"at most {most:,} such rows fit; at_least(v), at_most(v) and "
+                "probability(v) give any one value's chance"
+            )
+
+        work = rows * each + budget.pass_work(len(self.dist.counts), 0)
+        budget.charge(work, f"{what} of {self.notation}", fits)
 
     def at_least_counts(self) -> list[int]:
         """Ways of each listed value or more, lowest first (tails not counted):
         the integer column behind the at-least chances, for charts."""
         return self._at_least_counts
+
+    def at_most_counts(self) -> list[int]:
+        """Ways of each listed value or less, lowest first (tails not counted)."""
+        return self._at_most_counts
+
+    def tail_counts(self, low: Bound, high: Bound) -> int:
+        """Cut-off ways that surely lie from ``low`` to ``high``."""
+        return self._tail_counts(low, high)[0] if self._cuts else 0
+
+    def rows(self) -> int:
+        """How many values have a chance (the rows of :attr:`outcomes`)."""
+        return len(self.dist.counts) - self.dist.counts.count(0)
 
     def outcome_at(self, value: int) -> Outcome:
         """One row of :attr:`outcomes`, without building the others."""
@@ -196,12 +227,18 @@ class Odds:
         # small pool is built often and should cost little more than its
         # Fractions (functools.cached_property locks before Python 3.12)
         if self._above is None:
+            self._charge_sums()
             self._above = list(accumulate(reversed(self.dist.counts)))[::-1]
         return self._above
 
     @cached_property
     def _at_most_counts(self) -> list[int]:
+        self._charge_sums()
         return list(accumulate(self.dist.counts))
+
+    def _charge_sums(self) -> None:
+        work = budget.pass_work(len(self.dist.counts), self.dist.total.bit_length())
+        budget.charge(work, f"the cumulative chances of {self.notation}")
 
     def at_least(self, value: int) -> Fraction:
         """Chance of ``value`` or more ("X or better"): exact up to where the
@@ -214,8 +251,10 @@ class Odds:
         straddles ``value``; otherwise what surely counts."""
         return self._fraction(self._between_counts(None, value)[0])
 
+    @within_budget
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
+        self._charge_rows(self.rows(), 1, "the at-least table")
         lo, counts = self.dist.lo, self.dist.counts
         ratio = self._fraction
         if self.dist.total != self.dist.mass:
@@ -232,12 +271,28 @@ class Odds:
     def outcomes(self) -> list[Outcome]:
         """Every listed value with its exact chance, lowest first (the tails
         are :attr:`tails`)."""
-        if self.dist.total != self.dist.mass:
-            return [self.outcome_at(value) for value in self.dist.support()]
-        return complete_rows(self.dist, self._fraction, self._at_least_counts)
+        return self._outcomes()
+
+    @within_budget
+    def _outcomes(self) -> list[Outcome]:
+        counts = self.dist.counts
+        # a chance per row, and its at-least and at-most: a symmetric pool
+        # builds half of them and mirrors the rest, and with no tail at most
+        # is 1 less the next at least (:func:`~.rows.exact_rows`)
+        fractions = 1 if counts == counts[::-1] else 2
+        self._charge_rows(self.rows(), fractions + (1 if self._cuts else 0), "the exact rows")
+        tails = self.tail_counts if self._cuts else None
+        below = self._at_most_counts if self._cuts else []
+        with collector_paused():
+            return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
+        bits = self.dist.total.bit_length()
+        if len(self.dist.counts) > 100:
+            budget.charge(
+                2 * budget.pass_work(len(self.dist.counts), bits), f"the mean of {self.notation}"
+            )
         first = second = 0
         for value, count in self.dist.items():
             weighted = value * count
@@ -246,15 +301,22 @@ class Odds:
         return self.dist.mass, first, second
 
     @cached_property
+    @within_budget
     def mean(self) -> Fraction:
         """Exact mean over the outcomes listed (the cut-off tail, if any, is left out)."""
         _, first, _ = self._moments
         return self._fraction(first)
 
     @cached_property
+    @within_budget
     def variance(self) -> Fraction:
         _, first, second = self._moments
         total = self.dist.total
+        bits = 2 * total.bit_length() + 64
+        budget.charge(
+            2 * budget.mul_work(bits / 2, bits / 2) + budget.gcd_work(bits),
+            f"the variance of {self.notation}",
+        )
         return Fraction(second * total - first * first, total * total)
 
     @cached_property
@@ -279,6 +341,7 @@ class Odds:
     def high(self) -> int:
         return self.dist.hi
 
+    @within_budget
     def to_dict(self) -> dict[str, Any]:
         # every outcome's exact fraction is written out: refuse, before
         # building them, a document too long for anyone to read or parse
@@ -290,6 +353,12 @@ class Odds:
                 f"{size // 1_000_000} MB of fractions; the table (without --json) and "
                 "the Python API give any value's exact chance"
             )
+        bits = self.dist.total.bit_length()
+        # every row's fraction written out in decimal (quadratic in its length)
+        budget.charge(
+            self.rows() * (2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + 20 * STEP),
+            f"the exact odds of {self.notation} as JSON",
+        )
         return {
             "notation": self.notation,
             "system": self.system,
@@ -297,7 +366,7 @@ class Odds:
             "mean": json_number(decimal(self.mean)),
             "stdev": json_number(self.spread),
             "truncated": float(self.truncated),
-            "outcomes": [self._outcome_dict(outcome) for outcome in self.outcomes],
+            "outcomes": self._outcome_dicts(),
             "tails": [tail.to_dict() for tail in self.tails],
             "events": {name: self._event_dict(name, p) for name, p in self.events.items()},
         }
@@ -308,30 +377,19 @@ class Odds:
             out["uncertain"] = exact_text(self.uncertain[name])
         return out
 
-    def _outcome_dict(self, outcome: Outcome) -> dict[str, Any]:
-        out = outcome.to_dict()
-        out["name"] = None if self.value_name is None else self.value_name(outcome.value)
-        return out
+    def _outcome_dicts(self) -> list[dict[str, Any]]:
+        rows, naming = self.outcomes, self.value_name
+        with collector_paused():
+            return [{**o.to_dict(), "name": naming and naming(o.value)} for o in rows]
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.notation, self.system, self.dist, self.events, self.uncertain)
 
     def __eq__(self, other: object) -> bool:
         """The same roll measured twice is the same odds."""
         if not isinstance(other, Odds):
             return NotImplemented
-        return (
-            self.notation,
-            self.system,
-            self.dist,
-            self.events,
-            self.uncertain,
-            self.value_title,
-        ) == (
-            other.notation,
-            other.system,
-            other.dist,
-            other.events,
-            other.uncertain,
-            other.value_title,
-        )
+        return (self._key(), self.value_title) == (other._key(), other.value_title)
 
     __hash__ = None  # type: ignore[assignment]  # mutable views: not a dict key
 

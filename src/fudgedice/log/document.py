@@ -106,7 +106,8 @@ def seeds_of(document: Mapping[str, Any]) -> list[Seed]:
     return seeds
 
 
-def check_size(entries: list[Any]) -> None:
+def check_size(entries: list[Any]) -> int:
+    """Refuse a log past the limits; the faces its entries list in all."""
     limits = DEFAULT_LIMITS
     if len(entries) > limits.max_log_entries:
         raise LimitError(
@@ -126,6 +127,7 @@ def check_size(entries: list[Any]) -> None:
         raise LimitError(
             f"a log listing {faces:,} faces is more than the limit of {limits.max_log_faces:,}"
         )
+    return faces
 
 
 PUBLISHED_DIGITS = 16

@@ -3,11 +3,16 @@ a bar, then the mean, the spread and the events."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import budget
+from ..budget import linear_work, str_work
 from ..errors import LimitError
-from ..exact.odds import MAX_EXACT_CHARACTERS, Odds, Tail, approximate, decimal, too_many_digits
+from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
+from ..exact.odds import Odds, Tail, approximate, decimal
+from ..exact.rows import collector_paused
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -18,9 +23,11 @@ _MAX_ROWS = 61
 class _Row:
     value: str
     p: Fraction
-    at_least: Fraction | None
-    at_most: Fraction | None
+    at_least: float | None
+    at_most: float | None
     """None: nothing to say (a tail with no known side)."""
+    ways: int
+    """The ways of ``p`` over all the ways: for the bar."""
 
 
 def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
@@ -33,17 +40,27 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
     return _Row(
         label,
         tail.p,
-        None if above is None or above.uncertain else above.p,
-        None if below is None or below.uncertain else below.p,
+        None if above is None or above.uncertain else float(above.p),
+        None if below is None or below.uncertain else float(below.p),
+        tail.p.numerator * (odds.dist.total // tail.p.denominator),
     )
 
 
 def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
     """The table a player reads: value, chance (percent and fraction),
     at least, at most and a bar; then mean and spread."""
+    with collector_paused():  # thousands of rows, and no cycle among them
+        return _odds_text(odds, show_exact, all_rows)
+
+
+def _odds_text(odds: Odds, show_exact: bool, all_rows: bool) -> str:
     # Rows are chosen from the integer counts, and Fractions built only for
     # the rows shown: 10000dF has 20001 outcomes of thousands of digits each.
     counts, lo, total = odds.dist.counts, odds.dist.lo, odds.dist.total
+    # the mean and spread first: a table too long for what is left of the
+    # budget is then refused as the table it is
+    summary = f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}"
+    or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
     present = [index for index, count in enumerate(counts) if count]
     shown = present
     if not all_rows and len(present) > _MAX_ROWS:
@@ -65,18 +82,38 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             hint="without --all the table shows the rows that hold the probability; "
             "without --exact, percentages",
         )
-    outcomes = [odds.outcome_at(lo + index) for index in shown]
-    peak = Fraction(max(counts), total)
+    bits = total.bit_length()
+    # each row: its chance as a Fraction (for the exact column), and the
+    # cumulative columns as floats straight from the integer counts
+    budget.charge(
+        len(shown) * (odds.fraction_work() + 6 * linear_work(bits) + 10_000)
+        + (len(shown) * 2 * str_work(bits) if show_exact else 0),
+        f"the odds table of {odds.notation}",
+        lambda left: "without --all the table shows the rows that hold the probability",
+    )
+    values = [lo + index for index in shown]
+    least = [_share(or_more[index] + odds.tail_counts(lo + index, None), total) for index in shown]
+    most = [_share(or_less[index] + odds.tail_counts(None, lo + index), total) for index in shown]
+    peak = max(counts)
     # degrees and margins carry their sign (+1 Good) even when none is negative
     fudge_like = odds.low < 0 or odds.value_name is not None
-    value_text = [signed(o.value) if fudge_like else str(o.value) for o in outcomes]
+    value_text = [signed(value) if fudge_like else str(value) for value in values]
     if odds.value_name is not None:
         naming = odds.value_name
         value_text = [
-            f"{text} {naming(o.value)}" for text, o in zip(value_text, outcomes, strict=True)
+            f"{text} {naming(value)}" for text, value in zip(value_text, values, strict=True)
         ]
+    # a symmetric pool (every Fudge pool) has each chance twice: built once
+    mirror = len(counts) - 1 + 2 * lo if counts == counts[::-1] else None
+    chances: dict[int, Fraction] = {}
+    for value in values:
+        known = chances.get(mirror - value) if mirror is not None else None
+        chances[value] = known if known is not None else odds.probability(value)
     rows = [
-        _Row(text, o.p, o.at_least, o.at_most) for text, o in zip(value_text, outcomes, strict=True)
+        _Row(text, chances[value], surely_above, surely_below, counts[value - lo])
+        for text, value, surely_above, surely_below in zip(
+            value_text, values, least, most, strict=True
+        )
     ]
     # the tails: "N or less" above the outcomes, the others below them
     tails = [_tail_row(odds, tail, fudge_like) for tail in odds.tails]
@@ -96,7 +133,7 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     header += f"  {'at least':>8}  {'at most':>8}"
     lines = [odds.notation, header]
     for row, fraction in zip(rows, fractions, strict=True):
-        bar = "█" * max(1, round(float(row.p / peak) * _BAR_WIDTH)) if row.p else ""
+        bar = "█" * _bar(row.ways, peak) if row.ways else ""
         line = f"{row.value:>{width}}  {percent(row.p):>8}"
         if exact_column:
             line += f"  {fraction:>{fraction_width}}"
@@ -108,8 +145,8 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
         lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
     if not exact_column:
         lines.append("(exact fractions are long here; --exact shows them)")
-    lines.append(f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}")
-    lines.extend(_tail_notes(odds, [o.value for o in outcomes]))
+    lines.append(summary)
+    lines.extend(_tail_notes(odds, values))
     for name, p in odds.events.items():
         line = f"{name}: {percent(p)}"
         if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
@@ -118,6 +155,27 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
             line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _bar(ways: int, peak: int) -> int:
+    """Blocks of a row's bar: ``ways`` to the peak's, of the full width,
+    rounded half to even in integers (a Fraction of numbers of thousands of
+    digits is a gcd a row), and at least one."""
+    blocks, rest = divmod(ways * _BAR_WIDTH, peak)
+    if 2 * rest > peak or (2 * rest == peak and blocks % 2):
+        blocks += 1
+    return max(1, blocks)
+
+
+def _share(count: int, total: int) -> float:
+    """``count / total`` as a float, to some 18 digits, however long the
+    numbers: the leading 64 bits of each, and the power of two they stand for
+    (a float division of numbers of thousands of digits is a long one)."""
+    if total.bit_length() <= 1024:
+        return count / total
+    shift_count = max(count.bit_length() - 64, 0)
+    shift_total = total.bit_length() - 64
+    return math.ldexp((count >> shift_count) / (total >> shift_total), shift_count - shift_total)
 
 
 def _tail_notes(odds: Odds, values: list[int]) -> list[str]:

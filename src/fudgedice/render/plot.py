@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import os
+import warnings
+from decimal import Decimal
 from pathlib import Path
 
+from .. import budget
+from ..budget import pass_work
 from ..errors import DiceValueError
 from ..exact.odds import Odds, approximate, decimal
 
 FORMATS = (".png", ".svg")
+_MAX_BARS = 60
+"""Up to this many values, each is a bar of its own (and a dot on the line)."""
+PLOT_WORK = 300_000_000
+"""Estimated work of drawing and writing a chart (matplotlib's figure, axes,
+layout and file: about 0.15 s measured, whatever the roll), with room for
+the first chart of a process."""
+POINT_WORK = 20_000
+"""Estimated work of each value charted past the bars (a vertex of the outline
+and of the line)."""
 _LARGEST_CHARTED = 10**15
 """Values a chart's axis can place: a float holds integers exactly to about here."""
 
@@ -31,28 +44,43 @@ def check_plot_path(path: str | Path) -> Path:
 def plot_odds(odds: Odds, path: str | Path) -> Path:
     """Bars for each value's chance and a line for "at least"; returns the path."""
     target = check_plot_path(path)
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: never needs a display
-    import matplotlib.pyplot as plt
-
     # chances as floats straight from the integer counts: a chart needs no
     # Fractions, and 10000dF has 20001 of thousands of digits
     dist = odds.dist
     total = dist.total
     if max(abs(dist.lo), abs(dist.hi)) > _LARGEST_CHARTED:
+        # in scientific form as a Decimal: a float can't hold every such value
+        farthest = Decimal(dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo)
         raise DiceValueError(
-            f"values up to {dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo:.3e} are too "
-            "large to chart; the table and --json give their exact chances"
+            f"values up to {farthest:.3e} are too large to chart; "
+            "the table and --json give their exact chances"
         )
+    budget.charge(
+        PLOT_WORK + pass_work(len(dist.counts), total.bit_length()),
+        f"a chart of {odds.notation}",
+    )
     above = odds.at_least_counts()
     rows = [(value, count) for value, count in dist.items() if count * 1_000_000 >= total]
     rows = rows or list(dist.items())
+    budget.charge(POINT_WORK * len(rows), f"a chart of {odds.notation}")
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: never needs a display
+    import matplotlib.pyplot as plt
+
     values = [value for value, _ in rows]
     chances = [count / total * 100 for _, count in rows]
     at_least = [above[value - dist.lo] / total * 100 for value, _ in rows]
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
-    axes.bar(values, chances, color="#3b6ea5", label="exactly")
+    if len(values) <= _MAX_BARS:
+        axes.bar(values, chances, color="#3b6ea5", label="exactly")
+    elif values[-1] - values[0] == len(values) - 1:
+        # a bar is a millisecond of matplotlib's time: many side by side are
+        # one filled outline, which looks the same at this size
+        edges = [value - 0.5 for value in values] + [values[-1] + 0.5]
+        axes.stairs(chances, edges, fill=True, color="#3b6ea5", label="exactly")
+    else:
+        axes.vlines(values, 0, chances, color="#3b6ea5", label="exactly")
     axes.set_xlabel("result")
     axes.set_ylabel("chance of exactly (%)")
     mean, stdev = approximate(decimal(odds.mean), 3), approximate(odds.spread, 3)
@@ -60,13 +88,18 @@ def plot_odds(odds: Odds, path: str | Path) -> Path:
     notation = " ".join(odds.notation.split())
     axes.set_title(f"{notation}   mean {mean}, stdev {stdev}")
     second = axes.twinx()
-    second.plot(values, at_least, color="#c0392b", marker=".", label="at least")
+    marker = "." if len(values) <= _MAX_BARS else None
+    second.plot(values, at_least, color="#c0392b", marker=marker, label="at least")
     second.set_ylabel("chance of at least (%)")
     second.set_ylim(0, 105)
     figure.legend(loc="upper right")
-    figure.tight_layout()
     try:
-        figure.savefig(target)
+        with warnings.catch_warnings():
+            # a label may hold any character; one the font lacks is drawn as
+            # a box, and matplotlib's warning of it is no news to the reader
+            warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+            figure.tight_layout()
+            figure.savefig(target)
     except OSError as error:
         raise DiceValueError(f"could not write {target}: {error.strerror}") from None
     finally:

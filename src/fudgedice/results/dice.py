@@ -31,7 +31,9 @@ class Mark(enum.Flag):
     PENETRATING = enum.auto()
     """This toss counts one less (``!p`` after the first toss)."""
     COMPOUNDED = enum.auto()
-    """One entry for a whole compounded chain (``!!``): its faces are in ``face``."""
+    """One entry for a whole compounded chain (``!!``): its faces are in ``face``,
+    joined by ``+``, a toss rerolled inside the chain in brackets where it came
+    (``6+(1)+4``: a 6, a 1 rerolled, a 4)."""
     SUCCESS = enum.auto()
     """Counted as a success (``>=5``)."""
     FAILURE = enum.auto()

@@ -14,6 +14,7 @@ import asyncio
 import functools
 import gc
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -26,20 +27,26 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from ..errors import DiceError
 from . import exports, making, rolling, store
 from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
-from .guards import BodyLimit, RateLimit
+from .guards import BodyLimit, NoStore, RateLimit
 from .live import Event, Hub, Listener
 from .making import Rolls
+from .odds import OddsGate
 from .problems import Problem
 from .records import Member, RollRecord, Room
 from .writer import Writer
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
+MAX_SEQ = 2**63 - 1
+"""The largest seq a database column holds: a larger ``after`` or ``before``
+is a 422, not an overflow inside the driver."""
+LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
+"""A Last-Event-ID the live feed resumes from (ASCII digits, below 2**63);
+any other is ignored, as a browser's first connection sends none."""
 KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
@@ -49,8 +56,20 @@ Auth = Annotated[str | None, Header()]
 """``Authorization: Bearer TOKEN``."""
 
 
-def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) -> FastAPI:
+def create_app(
+    db: Database,
+    *,
+    rolls_per_second: float = 5.0,
+    burst: int = 20,
+    address_rate: float = 20.0,
+    address_burst: int = 200,
+) -> FastAPI:
+    """The app; ``address_rate`` and ``address_burst`` bound, for each client
+    address, the rooms it makes, the members it joins, its rolls and its odds
+    (each counted apart): a new member's own allowance must not be a way round."""
     hub = Hub()
+    addresses = RateLimit(address_rate, address_burst, "requests from your address")
+    gate = OddsGate(addresses)
 
     async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
         return await run_in_threadpool(
@@ -64,7 +83,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     listener = Listener(db, hub, fetch, revealed) if db.postgres else None
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too
     writer = Writer(db, (lambda _: None) if db.postgres else hub.publish_rolls)
-    rolls = Rolls(db, writer, RateLimit(rolls_per_second, burst))
+    rolls = Rolls(db, writer, RateLimit(rolls_per_second, burst), addresses)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -88,18 +107,22 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     app = FastAPI(
         title="fudgedice table",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        # the documentation pages load scripts from a CDN into the origin that
+        # holds the members' tokens: the schema is served, not those pages
+        docs_url=None,
+        redoc_url=None,
         openapi_url="/api/openapi.json",
         # the table sets up no OpenTelemetry: not asking at every request
         # whether it has been is a few percent of a roll's CPU time
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.add_middleware(BodyLimit)
+    app.add_middleware(NoStore)
     app.state.db, app.state.hub = db, hub
 
     @app.exception_handler(Problem)
     async def _problem(_: Request, problem: Problem) -> JSONResponse:
-        headers = {"Retry-After": "1"} if problem.status == 429 else None
+        headers = {"Retry-After": "1"} if problem.status in (429, 503) else None
         return JSONResponse(problem.body(), problem.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
@@ -115,8 +138,10 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     ) -> tuple[Room, Member]:
         return making.member_of(db, room, authorization, token)
 
-    async def make_roll(room: str, body: NewRoll, authorization: Auth = None) -> Response:
-        record = await rolls.make(room, body, authorization)
+    async def make_roll(
+        room: str, body: NewRoll, request: Request, authorization: Auth = None
+    ) -> Response:
+        record = await rolls.make(room, body, authorization, address(request))
         return Response(record.full_json, 201, media_type="application/json")
 
     # documented from make_roll's signature; served by rolls.handle (making.py),
@@ -132,6 +157,7 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+        addresses.take(f"rooms {address(request)}")
         name = rolling.name(body.name, "a room's name")
         system = rolling.system_name(body.system)
         room, gm, token = store.create_room(db, name, system, rolling.name(body.gm_name))
@@ -152,7 +178,8 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         }  # fmt: skip
 
     @app.post("/api/rooms/{room}/members", status_code=201)
-    def join(room: str, body: NewMember) -> dict[str, Any]:
+    def join(room: str, body: NewMember, request: Request) -> dict[str, Any]:
+        addresses.take(f"joins {address(request)}")
         member, token = store.join(db, room, rolling.name(body.name))
         return {"member": member.id, "name": member.name, "token": token, "gm": False}
 
@@ -160,8 +187,8 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     def list_rolls(
         room: str,
         authorization: Auth = None,
-        after: Annotated[int, Query(ge=0)] = 0,
-        before: Annotated[int | None, Query(ge=1)] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+        before: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
         limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT)] = 100,
         member: str | None = None,
     ) -> Response:
@@ -221,25 +248,19 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
         room: str,
         request: Request,
         authorization: Auth = None,
-        token: str | None = None,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventStream:
-        found, me = await run_in_threadpool(member_of, room, authorization, token)
+        found, me = await run_in_threadpool(member_of, room, authorization)
         if after is None:
-            after = (
-                int(last_event_id) if last_event_id and last_event_id.isdigit() else found.last_seq
-            )
+            resumed = last_event_id is not None and LAST_EVENT_ID.fullmatch(last_event_id)
+            after = int(last_event_id) if resumed and last_event_id else found.last_seq
         return live_feed(db, hub, room, me, after)
 
     @app.get("/api/odds")
-    def odds(text: str, system: str = "fudge") -> Response:
-        program = rolling.program(text, rolling.system_name(system))
-        try:
-            measured = program.odds()
-        except DiceError as error:
-            raise Problem.from_dice(error) from None
-        return Response(json.dumps(measured.to_dict()), media_type="application/json")
+    async def odds(request: Request, text: str, system: str = "fudge") -> Response:
+        body = await gate.answer(text, rolling.system_name(system), address(request))
+        return Response(body, media_type="application/json")
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:
@@ -259,6 +280,12 @@ def create_app(db: Database, *, rolls_per_second: float = 5.0, burst: int = 20) 
     return app
 
 
+def address(request: Request) -> str:
+    """The client's address, as the connection gives it (the table trusts no
+    forwarding header: behind a proxy, every member shares the proxy's)."""
+    return request.client.host if request.client else "unknown"
+
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -274,6 +301,8 @@ class _PageFiles(StaticFiles):
 
     def file_response(self, *args: Any, **kwargs: Any) -> Response:
         response = super().file_response(*args, **kwargs)
+        if str(args[0] if args else kwargs.get("full_path", "")).endswith(".html"):
+            response.headers["Content-Security-Policy"] = CSP
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response

@@ -60,7 +60,7 @@ class Texts:
     def check(self, text: str, system: str) -> bool:
         """Read and check the text (a :class:`Problem` if it is refused), time
         one trial roll of it, and remember both: whether it draws long."""
-        program = rolling.program(text, system)
+        program = rolling.roll_size(rolling.program(text, system))
         started = time.thread_time()
         with contextlib.suppress(DiceError):  # past the engine's budget: heavy indeed
             program.roll(Stream(secrets.token_bytes(32), "trial"), None)

@@ -67,16 +67,22 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_OPAQUE = frozenset({"member", "commitment"})
+"""Columns of ids the server makes (URL-safe base64, hex): copied as they are,
+since a member id may start with '-' and a quote would make it another id."""
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, opaque: bool = False) -> str:
     """A spreadsheet reads a cell that starts with '=' (or '+', '-', '@') as a
-    formula: such text, typed by a user, is kept text by a leading quote."""
+    formula: such text, typed by a user, is kept text by a leading quote (an
+    ``opaque`` id of the server's is copied as it is)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     text = str(value)
+    if opaque:
+        return text
     return "'" + text if text.startswith(_FORMULA_STARTS) and not _number(text) else text
 
 
@@ -96,7 +102,12 @@ def csv_rows(records: Sequence[RollRecord], viewer: Member) -> Iterator[str]:
     def line(values: Iterable[Any]) -> str:
         buffer.seek(0)
         buffer.truncate()
-        writer.writerow([_cell(value) for value in values])
+        writer.writerow(
+            [
+                _cell(value, column in _OPAQUE)
+                for column, value in zip(CSV_COLUMNS, values, strict=True)
+            ]
+        )
         return buffer.getvalue()
 
     yield line(CSV_COLUMNS)

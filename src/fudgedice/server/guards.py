@@ -92,12 +92,14 @@ class _TooLong(Exception):
 
 
 class RateLimit:
-    """A token bucket per member: ``burst`` rolls at once, then ``per_second``
-    more each second. Kept in memory, so each process counts its own."""
+    """A token bucket per key (a member, or a kind of request and a client
+    address): ``burst`` at once, then ``per_second`` more each second. Kept in
+    memory, so each process counts its own."""
 
-    def __init__(self, per_second: float, burst: int) -> None:
+    def __init__(self, per_second: float, burst: int, what: str = "rolls") -> None:
         self.per_second = per_second
         self.burst = burst
+        self.what = what
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
@@ -110,7 +112,7 @@ class RateLimit:
             if tokens < 1:
                 wait = (1 - tokens) / self.per_second
                 raise Problem(
-                    429, "too many rolls: wait a moment", hint=f"try again in {wait:.1f} s"
+                    429, f"too many {self.what}: wait a moment", hint=f"try again in {wait:.1f} s"
                 )
             self._buckets[member] = (tokens - 1, now)
             if len(self._buckets) > 100_000:
@@ -121,3 +123,27 @@ class RateLimit:
         for member, (tokens, then) in list(self._buckets.items()):
             if tokens + (now - then) * self.per_second >= self.burst:
                 del self._buckets[member]
+
+
+class NoStore:
+    """``Cache-Control: no-store`` on every answer under ``/api/``: they carry
+    tokens, hidden rolls to their GM and room names, which no shared or disk
+    cache should keep."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), NO_STORE]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+NO_STORE = (b"cache-control", b"no-store")

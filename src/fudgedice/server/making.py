@@ -42,8 +42,11 @@ def member_of(
 class Rolls:
     """The rolls of one process: its caches, its rate limit and its writer."""
 
-    def __init__(self, db: Database, writer: Writer, limiter: RateLimit) -> None:
+    def __init__(
+        self, db: Database, writer: Writer, limiter: RateLimit, addresses: RateLimit
+    ) -> None:
         self.db, self.writer, self.limiter = db, writer, limiter
+        self.addresses = addresses  # the rolls of each client address, all members together
         self.members, self.texts = Members(), Texts()
         self.texts.check("4dF", "fudge")  # builds the parser once, before requests race to
 
@@ -64,7 +67,9 @@ class Rolls:
             self.members.put(wanted, me, found.system)
         return me, found.system
 
-    async def make(self, room: str, body: NewRoll, authorization: str | None) -> RollRecord:
+    async def make(
+        self, room: str, body: NewRoll, authorization: str | None, address: str
+    ) -> RollRecord:
         """The roll, once committed; or the Problem that refuses it."""
         me, system = await self.member(room, authorization)
         if body.visibility == "secret" and not me.gm:
@@ -75,6 +80,7 @@ class Rolls:
         faces = rolling.faces(body.faces)
         seed = rolling.client_seed(body.client_seed)
         self.limiter.take(me.id)
+        self.addresses.take(f"rolls {address}")
         heavy = self.texts.heavy(body.text, system)
         if heavy is None:  # new to the process: checked on a worker thread, so that a
             # bad text is refused (400, its column) before its room is held, and a
@@ -90,8 +96,9 @@ class Rolls:
             body = NewRoll.model_validate_json(await request.body())
         except ValidationError as error:
             raise malformed(error.errors()) from None
+        client = request.client.host if request.client else "unknown"
         record = await self.make(
-            request.path_params["room"], body, request.headers.get("authorization")
+            request.path_params["room"], body, request.headers.get("authorization"), client
         )
         return Response(record.full_json, 201, media_type="application/json")
 

@@ -17,6 +17,14 @@ MAX_NAME = 60
 MAX_LABEL = 200
 MAX_CLIENT_SEED = 64
 MAX_FACES = 1000
+MAX_ROLL_DICE = 500
+"""Dice one roll at the table may toss: every die's story is stored with the
+roll and sent to every member (one of ``10000d10000`` took a megabyte), while
+a table's rolls need a few dozen."""
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+"""Control and format characters (a right-to-left override, zero-width joiners,
+NUL) and lone surrogates: none has a place in a name, a label or a roll text,
+and each could make one look like another or break a line of a log or CSV."""
 
 
 def system_name(given: str | None) -> str:
@@ -31,6 +39,7 @@ def program(text: str, system: str) -> Program:
     its errors pointing at the columns of the text as typed."""
     if len(text) > MAX_TEXT:
         raise Problem(413, f"a roll text is at most {MAX_TEXT} characters, not {len(text)}")
+    _plain(text, "a roll text")
     try:
         expression = DICE.parse(text)
         if expression.system_position is not None or system == "fudge":
@@ -75,9 +84,31 @@ def name(given: str, what: str = "a name", limit: int = MAX_NAME) -> str:
         raise unprocessable(f"{what} must not be empty")
     if len(cleaned) > limit:
         raise Problem(413, f"{what} is at most {limit} characters, not {len(cleaned)}")
-    if any(unicodedata.category(ch) == "Cc" for ch in cleaned):
-        raise unprocessable(f"{what} must not contain control characters")
+    _plain(cleaned, what)
     return cleaned
+
+
+def _plain(given: str, what: str) -> None:
+    for ch in given:
+        if unicodedata.category(ch) in REFUSED_CATEGORIES:
+            raise unprocessable(
+                f"{what} must not contain control or format characters (U+{ord(ch):04X})"
+            )
+
+
+def roll_size(program: Program) -> Program:
+    """Refuse (413) a roll text that tosses more than :data:`MAX_ROLL_DICE` dice."""
+    try:
+        dice = program.dice_per_roll()
+    except DiceError as error:
+        raise Problem.from_dice(error) from None
+    if dice > MAX_ROLL_DICE:
+        raise Problem(
+            413,
+            f"a roll at the table tosses at most {MAX_ROLL_DICE} dice, not {dice}",
+            hint="fudgedice roll on your own machine rolls more",
+        )
+    return program
 
 
 def client_seed(given: str | None) -> str:
@@ -85,8 +116,7 @@ def client_seed(given: str | None) -> str:
         return ""
     if len(given) > MAX_CLIENT_SEED:
         raise Problem(413, f"a client seed is at most {MAX_CLIENT_SEED} characters")
-    if any(unicodedata.category(ch) == "Cc" for ch in given):
-        raise unprocessable("a client seed must not contain control characters")
+    _plain(given, "a client seed")
     return given
 
 

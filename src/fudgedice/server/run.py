@@ -31,11 +31,14 @@ def serve(
     port: int,
     database: str | None,
     *,
-    rolls_per_second: float,
+    rate: float,
     burst: int,
+    address_rate: float = 20.0,
+    address_burst: int = 200,
     echo: Callable[[str], None] = print,
 ) -> None:
-    """Run until interrupted. Prints where the data is kept and the address."""
+    """Run until interrupted. Prints where the data is kept and the address.
+    ``rate`` and ``burst`` are each member's allowance of rolls."""
     given = database or str(default_database())
     try:
         db = connect(given)
@@ -45,7 +48,13 @@ def serve(
     shown = db.url.render_as_string(hide_password=True)
     echo(f"fudgedice table: data in {shown}")
     echo(f"fudgedice table: http://{host}:{port}/ (Ctrl+C stops)")
-    app = create_app(db, rolls_per_second=rolls_per_second, burst=burst)
+    app = create_app(
+        db,
+        rolls_per_second=rate,
+        burst=burst,
+        address_rate=address_rate,
+        address_burst=address_burst,
+    )
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     finally:

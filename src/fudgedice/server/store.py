@@ -80,11 +80,16 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     with db.write() as connection:
         if room_row(connection, room_id) is None:
             raise not_found()
-        count = len(
-            connection.execute(select(members.c.id).where(members.c.room_id == room_id)).all()
-        )
-        if count >= MAX_MEMBERS:
+        names = connection.execute(
+            select(members.c.name).where(members.c.room_id == room_id)
+        ).scalars()
+        taken = {taken.casefold() for taken in names}
+        if len(taken) >= MAX_MEMBERS:
             raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
+        # a player must not pass for another member, the GM above all, in the
+        # history, where rolls show their roller's name
+        if name.casefold() in taken:
+            raise Problem(409, f"a member of this room is already called '{name}'")
         _insert_member(connection, member, token, now())
     return member, token
 

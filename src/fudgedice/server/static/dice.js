@@ -104,13 +104,14 @@ function when(at) {
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
 }
 
-function head(roll) {
+function head(roll, byGm) {
   const visibility = text(roll.visibility) || "public";
   return el(
     "header",
     {},
     el("span", { class: "seq", text: `#${text(roll.seq)}` }),
     el("span", { class: "who", text: text(roll.name) }),
+    byGm && el("span", { class: "badge gm", text: "GM" }),
     visibility !== "public" &&
       el("span", { class: `badge vis-${visibility}`, text: VISIBILITY[visibility] || visibility }),
     roll.by_hand && el("span", { class: "badge hand", text: "by hand" }),
@@ -120,14 +121,15 @@ function head(roll) {
   );
 }
 
-/** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one. */
-export function rollCard(roll) {
+/** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one;
+ * marked as the GM's when ``byGm`` (known from its member id: anyone may take a name). */
+export function rollCard(roll, byGm = false) {
   const visibility = text(roll.visibility) || "public";
   const card = el("article", {
     class: `roll vis-${visibility}${roll.hidden ? " hidden-roll" : ""}`,
     dataset: { seq: text(roll.seq), member: text(roll.member) },
   });
-  card.append(head(roll));
+  card.append(head(roll, byGm));
   if (roll.hidden) {
     card.append(el("p", { class: "placeholder", text: HIDDEN[visibility] || "a hidden roll" }));
     return card;

@@ -15,6 +15,7 @@ export function historyPanel(room, seat) {
   let oldest = null; // the lowest seq loaded, or null before the first page
   let complete = false;
   let member = "";
+  let gms = new Set(); // the GM's member ids: a roll is the GM's by its member, never by a name
 
   const list = el("div", { class: "rolls", id: "rolls", "aria-live": "polite" });
   const older = el("button", { type: "button", id: "older", class: "quiet", text: "Older rolls" });
@@ -27,7 +28,7 @@ export function historyPanel(room, seat) {
     if (!Number.isInteger(seq)) return;
     highest = Math.max(highest, seq);
     if (member && roll.member !== member) return;
-    const card = rollCard(roll);
+    const card = rollCard(roll, gms.has(roll.member));
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);
     if (existing) {
@@ -94,6 +95,7 @@ export function historyPanel(room, seat) {
   }
 
   function members(all) {
+    gms = new Set(all.filter((one) => one.gm).map((one) => one.member));
     const chosen = filter.value;
     filter.replaceChildren(
       el("option", { value: "", text: "Everyone" }),

@@ -19,6 +19,8 @@ from fractions import Fraction
 from math import log2
 from typing import Literal
 
+from ... import budget
+from ...budget import STEP, digits, pass_work
 from ...dice.pools import chain_depth, die_dist
 from ...exact import dist
 from ...exact.dist import Cut, Dist, Shape, normal, scaled_cuts, shape_power, shape_sum
@@ -90,6 +92,9 @@ def all_but_highest(count: int) -> Dist:
         return Dist.constant(0)
     lo = count - 1  # every die a 1, one of them dropped
     counts = [0] * ((SIDES - 1) * (count - 1) + 1)
+    budget.charge(
+        SIDES * pass_work(len(counts), count * log2(SIDES)), f"cancelling the highest of {count}D"
+    )
     below: list[int] = []
     for highest in range(1, SIDES + 1):
         # coefficient i of (1 + x + ... + x**(m-1))**n: the dice sum to n + i
@@ -105,6 +110,9 @@ def all_but_highest(count: int) -> Dist:
 def merge(a: Dist, b: Dist) -> Dist:
     """Outcomes of either branch: ``a`` and ``b`` are disjoint parts of one total."""
     assert a.total == b.total
+    budget.charge(
+        pass_work(len(a.counts) + len(b.counts), a.total.bit_length()), "merging two branches"
+    )
     lo = min(a.lo, b.lo)
     counts = [0] * (max(a.hi, b.hi) - lo + 1)
     for part in (a, b):
@@ -203,6 +211,9 @@ def explode_counts(
         log2(total) + dice * depth * log2(SIDES),
         f"{dice} exploding dice",
     )
+    budget.charge(
+        explode_work(len(counts), total.bit_length(), dice, depth), f"{dice} exploding dice"
+    )
     counts = list(counts)
     top = SIDES ** (depth - 1)
     reach = SIDES * depth
@@ -230,7 +241,20 @@ def explode_counts(
     return lo, counts, total
 
 
+def explode_work(size: int, bits: int, dice: int, depth: int) -> float:
+    """Estimated work of :func:`explode_counts`: two passes per die over the
+    counts as they grow, each value a few additions, a product by a small
+    number and a one-digit division."""
+    work = 0.0
+    for _ in range(dice):
+        size += SIDES * depth - 1
+        bits += int(depth * log2(SIDES)) + 1
+        work += size * (6 * STEP + 18 * digits(bits))
+    return work
+
+
 def _scaled(base: Dist, shift: int, factor: int, total: int) -> Dist:
+    budget.charge(pass_work(len(base.counts), total.bit_length()), "scaling a branch")
     counts = tuple(count * factor for count in base.counts)
     return Dist(base.lo + shift, counts, total, scaled_cuts(base.cuts, factor, shift))
 
@@ -239,6 +263,7 @@ def _less(whole: Dist, part: Dist) -> Dist:
     """``whole`` without the outcomes of ``part`` (a branch of it). The part's
     cut-off outcomes are some of the whole's, so the whole's bounds still hold
     for what is left (a side's cuts are all "N or more": one of them)."""
+    budget.charge(pass_work(len(whole.counts), whole.total.bit_length()), "splitting a branch")
     counts = list(whole.counts)
     offset = part.lo - whole.lo
     for index, count in enumerate(part.counts):

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.sample import sample_exactly, sample_node
@@ -179,7 +180,8 @@ class FudgeProgram(Program):
         measured once per roll text; None where the odds are past the limits
         (the coin still rolls)."""
         try:
-            return _chance(self.dist(), lambda value: value % 2 == 0)
+            with budget.capped(NOTE_WORK):
+                return _chance(self.dist(), lambda value: value % 2 == 0)
         except LimitError:
             return None
 
@@ -199,12 +201,22 @@ class FudgeProgram(Program):
         )
 
     def _difficulty_notes(self, difficulty: int) -> list[str]:
-        notes = []
+        notes: list[str] = []
         if self.ladder is FUDGE and difficulty < FUDGE.bands[0][0]:
             notes.append(
                 f"difficulty {FUDGE.describe(difficulty)} is below Terrible: "
                 "automatic for most characters, no roll needed"
             )
+        try:
+            with budget.capped(NOTE_WORK):
+                return notes + self._odds_notes(difficulty, below_terrible=bool(notes))
+        except LimitError:
+            return notes  # the roll stands without them
+
+    def _odds_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
+        """What the odds say of the difficulty: certain, impossible, or how
+        rolling would have done beside taking zero."""
+        notes: list[str] = []
         degrees = self._side_dist(self.left)
         if self.left.options.take_zero:
             # Taking zero is a choice, never an impossibility: set it beside
@@ -219,7 +231,7 @@ class FudgeProgram(Program):
             return notes
         # a tail of exploding dice may reach further than the outcomes listed
         lowest, highest = degrees.extent()
-        if lowest is not None and lowest >= difficulty and not notes:
+        if lowest is not None and lowest >= difficulty and not below_terrible:
             notes.append("no roll needed: every result succeeds")
         elif highest is not None and highest < difficulty:
             notes.append("no roll can reach this difficulty: it simply can't be done")
@@ -300,6 +312,11 @@ class FudgeProgram(Program):
         custom = copy.copy(self)
         custom.d100 = table
         return custom
+
+
+NOTE_WORK = 100_000_000
+"""Work a roll may spend measuring the odds for its notes (the even/odd coin's
+chance, a difficulty no roll reaches); past it the roll stands without them."""
 
 
 def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:

@@ -1,0 +1,242 @@
+"""One budget of work per request (``fudgedice.budget``): every costly step
+charges its estimate before it starts, the steps of one request add up, and a
+refusal names the bound and, where there is one, the largest size that fits.
+
+Nothing here is timed: the estimates are deterministic, so what is accepted
+and what is refused is the same on every machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import fudgedice
+from fudgedice import LimitError, budget
+from fudgedice.cli import main
+from fudgedice.errors import OverBudget
+from fudgedice.exact import kernels
+from fudgedice.limits import DEFAULT_LIMITS, Limits
+from fudgedice.log.session import Session
+
+LIMIT = DEFAULT_LIMITS.max_request_work
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def cold() -> Iterator[None]:
+    """Every memoised distribution forgotten before and after the test."""
+    fudgedice.clear_caches()
+    yield
+    fudgedice.clear_caches()
+
+
+def test_steps_of_one_request_add_up() -> None:
+    @budget.within_budget
+    def request() -> None:
+        budget.charge(LIMIT * 0.6, "the first step")
+        budget.charge(LIMIT * 0.6, "the second step")
+
+    with pytest.raises(LimitError) as caught:
+        request()
+    message = str(caught.value)
+    assert message.startswith("the second step would take about 0.36 s of work")
+    assert "more than the 0.24 s left of the limit of 0.6 s for one request" in message
+
+
+def test_each_request_has_its_own_budget() -> None:
+    @budget.within_budget
+    def request() -> float:
+        budget.charge(LIMIT * 0.6, "a step")
+        current = budget.current()
+        assert current is not None
+        return current.spent
+
+    assert request() == request() == LIMIT * 0.6
+    assert budget.current() is None
+
+
+def test_a_request_inside_another_joins_it() -> None:
+    @budget.within_budget
+    def inner() -> None:
+        budget.charge(LIMIT * 0.6, "the inner step")
+
+    @budget.within_budget
+    def outer() -> None:
+        inner()
+        inner()
+
+    with pytest.raises(LimitError, match="the inner step"):
+        outer()
+
+
+def test_a_refusal_offers_what_fits() -> None:
+    seen: list[int] = []
+
+    def fits(left: int) -> str:
+        seen.append(left)
+        return f"at most {left // 1000} widgets"
+
+    @budget.within_budget
+    def request() -> None:
+        budget.charge(LIMIT / 2, "a step")
+        budget.charge(LIMIT, "widgets", fits)
+
+    with pytest.raises(LimitError) as caught:
+        request()
+    assert seen == [LIMIT // 2]
+    assert caught.value.hint == f"at most {LIMIT // 2000} widgets"
+
+
+def test_a_capped_step_stops_at_its_cap_and_counts_in_the_request() -> None:
+    @budget.within_budget
+    def request() -> float:
+        with pytest.raises(LimitError), budget.capped(LIMIT / 10):
+            budget.charge(LIMIT / 20, "a cheap try")
+            budget.charge(LIMIT / 10, "too much for the cap")
+        current = budget.current()
+        assert current is not None
+        return current.spent
+
+    assert request() == LIMIT / 20
+
+
+def test_a_cached_result_charges_what_it_cost() -> None:
+    """Served from the cache, a step is refused exactly where it was built:
+    whether a request fits never depends on what ran before it."""
+    built: list[int] = []
+
+    @budget.costed_cache(maxsize=8)
+    def step(size: int) -> int:
+        built.append(size)
+        budget.charge(size, f"a step of {size}")
+        return size
+
+    @budget.within_budget
+    def request(before: float, size: int) -> int:
+        budget.charge(before, "what came before")
+        return step(size)
+
+    assert request(0, LIMIT // 2) == LIMIT // 2
+    assert request(0, LIMIT // 2) == LIMIT // 2
+    assert built == [LIMIT // 2]  # the second one came from the cache
+    with pytest.raises(LimitError, match=f"a step of {LIMIT // 2}"):
+        request(LIMIT * 0.6, LIMIT // 2)  # from the cache, and refused all the same
+    step.cache_clear()
+    with pytest.raises(LimitError, match=f"a step of {LIMIT // 2}"):
+        request(LIMIT * 0.6, LIMIT // 2)  # built again: the same refusal
+
+
+def test_measuring_charges_the_same_whether_cached_or_not(cold: None) -> None:
+    text = "+".join(["3d3!!", "2d6!", "4d8kh2"])
+
+    @budget.within_budget
+    def spent() -> float:
+        fudgedice.odds(text)
+        current = budget.current()
+        assert current is not None
+        return current.spent
+
+    first = spent()
+    assert 0 < first == spent()
+
+
+def test_a_power_past_what_is_left_is_refused_before_any_work(
+    monkeypatch: pytest.MonkeyPatch, cold: None
+) -> None:
+    """238d100 fits alone and is measured; 230d99 after it does not, and is
+    refused before its power is computed, offering a pool that fits."""
+    powers: list[int] = []
+    for name in ("_power_miller", "_power_kronecker"):
+        kernel = getattr(kernels, name)
+
+        def counted(base: list[int], n: int, kernel: Any = kernel) -> list[int]:
+            powers.append(n)
+            result: list[int] = kernel(base, n)
+            return result
+
+        monkeypatch.setattr(kernels, name, counted)
+    with pytest.raises(LimitError) as caught:
+        fudgedice.odds("238d100+230d99")
+    assert powers == [238]
+    message = str(caught.value)
+    assert message.startswith("exact odds of 230d99 would take about")
+    assert "left of the limit of 0.6 s for one request" in message
+    hint = caught.value.hint or ""
+    assert hint.endswith("such dice is the most whose exact odds fit")
+    assert 0 < int(hint.split()[0]) < 230
+
+
+# --- the examples of issue 9, each a clear answer ------------------------------------
+
+
+def test_a_sum_of_alike_exploding_pools_is_measured(cold: None) -> None:
+    twelve = fudgedice.odds("+".join(["3d3!!"] * 12))
+    assert twelve.low == 36
+
+
+def test_big_pool_views_are_exact_or_refused_by_name() -> None:
+    odds = fudgedice.odds("10000dF")
+    rows = odds.outcomes
+    assert len(rows) == 20001
+    assert rows[10000].p == odds.probability(0)
+    assert sum(row.p for row in rows[9990:10011]) == odds.chance_between(-10, 10).p
+    code, output = cli("odds", "10000dF", "--all")
+    assert code == 2
+    assert "the odds table of 10000dF would take about" in output
+    assert "without --all the table shows the rows that hold the probability" in output
+    code, output = cli("odds", "10000dF", "--plot", "/dev/null/chart.png")
+    assert code == 2 and "there is no folder" in output
+
+
+def test_views_of_many_rows_are_refused_naming_how_many_fit() -> None:
+    odds = fudgedice.odds("d6: 1000D+7 opp 2+3")
+    with pytest.raises(LimitError) as caught:
+        _ = odds.outcomes
+    assert "the exact rows of d6: 1000D+7 opp 2+3 would take about" in str(caught.value)
+    hint = caught.value.hint or ""
+    assert hint.startswith("at most ") and "such rows fit" in hint
+    assert odds.at_least(3500) == odds.chance_between(3500, None).p  # one value still answers
+
+
+def test_character_points_on_both_sides_are_refused_by_the_budget() -> None:
+    with pytest.raises(LimitError, match=r"more than the .* for one request"):
+        fudgedice.odds("d6: 10D cp20 opp 10D cp20")
+    assert fudgedice.odds("d6: 10D cp5 opp 10D cp5").events["success"] > Fraction(1, 3)
+
+
+def test_a_sample_too_costly_to_measure_tosses_its_dice() -> None:
+    totals = fudgedice.sample("114d100!P<=60 vs Superb", 1000, seed=1)
+    assert totals.shape == (1000,)
+
+
+def test_a_roll_whose_notes_are_past_the_budget_still_rolls() -> None:
+    roll = fudgedice.roll("1000d6! vs Good", seed=1)
+    assert roll.verdict == "success"
+
+
+def test_a_log_past_the_budget_is_refused_never_reported_failing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Verifying is charged whole, by its entries and faces, before it starts:
+    a roll re-rolled is never refused midway (which would read as an entry
+    that fails)."""
+    session = Session.new(server_seed=b"\x07" * 32)
+    for index in range(40):
+        session.roll(("4dF+1", "d6: 3D+1", "2d6+3")[index % 3])
+    session.reveal()
+    log = session.export()
+    assert fudgedice.verify(log).complete
+    monkeypatch.setattr(budget, "DEFAULT_LIMITS", Limits(max_request_work=1_000_000))
+    with pytest.raises(OverBudget) as caught:
+        fudgedice.verify(log)
+    assert str(caught.value).startswith("verifying a log of 40 entries and")
+    assert (caught.value.hint or "").endswith("such entries can be verified in one request")
