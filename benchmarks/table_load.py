@@ -3,7 +3,10 @@ through the HTTP API while watchers follow the live feed, then the server
 killed (SIGKILL) mid-load and restarted.
 
 MEMBERS members in ROOMS rooms roll while WATCHERS watchers (spread over the
-rooms) follow the live feed, in three rounds:
+rooms) follow the live feed: a warm-up of WARM_UP rolls each (not measured: a
+fresh server reads each member's token from the database at its first roll and
+compiles its statements, and the first second is several times slower), then
+three rounds:
 
 1. Paced: each member rolls ROLLS times at the goal's rate (together 1,000 rolls
    a second, the members' schedules spread evenly). A roll's latency counts
@@ -141,6 +144,11 @@ class Phase:
     def __init__(self) -> None:
         self.roll_ms: list[float] = []
         self.live_ms: list[float] = []
+        self.late_ms: list[float] = []
+        """Paced: how long after it was due each roll was sent, of those whose
+        member was ready before then (the answer to the one before was in):
+        this process's own delay (its timer, its turn on the CPU), counted in
+        the roll's latency all the same."""
 
 
 class Load:
@@ -167,6 +175,8 @@ class Load:
             if due is not None:
                 if due[done] > started:
                     await asyncio.sleep(due[done] - started)
+                    if self.phase is not None:
+                        self.phase.late_ms.append((time.perf_counter() - due[done]) * 1000)
                 started = due[done]
             try:
                 status, body = await connection.request(
@@ -299,6 +309,8 @@ def _figures(phase: Phase, spent: dict[str, Any]) -> dict[str, Any]:
         "p50_roll_ms": _p(phase.roll_ms, 50), "p99_roll_ms": _p(phase.roll_ms, 99),
         "p50_live_ms": _p(phase.live_ms, 50), "p99_live_ms": _p(phase.live_ms, 99),
         "deliveries": len(phase.live_ms),
+        **({"p50_sent_late_ms": _p(phase.late_ms, 50), "p99_sent_late_ms": _p(phase.late_ms, 99)}
+           if phase.late_ms else {}),
         "server_cpu_ms_per_roll": round(spent["server_cpu"] * 1000 / rolled, 3),
         "generator_cpu_ms_per_roll": round(spent["generator_cpu"] * 1000 / rolled, 3),
         "load_average": spent["load_average"],
@@ -322,6 +334,9 @@ async def main(args: argparse.Namespace) -> int:
         # collector would be counted as the server's latency
         gc.collect()
         gc.freeze()
+        # warm-up, not measured: each member's first roll reads its token from
+        # the database, and the server's first rolls compile its statements
+        await _round(load, rooms, args.warm_up)
         paced, flat_out = Phase(), Phase()
         load.phase = paced
         pace = args.rate / args.members
@@ -329,6 +344,7 @@ async def main(args: argparse.Namespace) -> int:
         load.phase = flat_out
         spent_flat_out = await _round(load, rooms, args.rolls)
         measured = len(load.accepted)
+        warmed = args.warm_up * args.members
         load.phase = None
         await _round(load, rooms, args.crash_rolls, kill_after=args.kill_after)
         checks = await asyncio.to_thread(check_rooms, f"http://{HOST}:{server.port}", rooms, load)
@@ -339,6 +355,7 @@ async def main(args: argparse.Namespace) -> int:
         "rolls_each": args.rolls, "cores": os.cpu_count(),
         "paced": {"offered_rolls_per_second": args.rate, **_figures(paced, spent_paced)},
         "flat_out": _figures(flat_out, spent_flat_out),
+        "warm_up_rolls": warmed,
         "crash_round_accepted": len(load.accepted) - measured,
         "failed_requests_during_crash": load.failed, **{k: len(v) for k, v in checks.items()},
     }  # fmt: skip
@@ -384,6 +401,7 @@ if __name__ == "__main__":
         "--rate", type=float, default=1000.0, help="rolls a second of all members, paced round"
     )
     parser.add_argument("--crash-rolls", type=int, default=60)
+    parser.add_argument("--warm-up", type=int, default=5, help="rolls each, not measured")
     parser.add_argument("--kill-after", type=float, default=1.0)
     parser.add_argument("--db", help="a database URL (default: a new SQLite file)")
     arguments = parser.parse_args()
