@@ -8,6 +8,7 @@ and what is refused is the same on every machine.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -251,3 +252,21 @@ def test_ten_thousand_dice_of_ten_thousand_faces_read_back() -> None:
     rolled = fudgedice.roll("10000d10000dl3", seed=1)
     faces = [die.face for die in rolled.dice]
     assert fudgedice.read("10000d10000dl3", faces).total == rolled.total
+
+
+def test_a_request_pauses_the_cyclic_collector_and_restores_it() -> None:
+    seen: list[bool] = []
+
+    @budget.within_budget
+    def request() -> None:
+        seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    request()
+    assert seen == [False] and gc.isenabled()
+    gc.disable()  # a caller's own choice is left alone
+    try:
+        request()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

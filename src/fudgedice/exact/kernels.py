@@ -210,20 +210,23 @@ def power_work(base: list[int], n: int, kernel: str) -> float:
     """Estimated work of raising ``base`` to the n-th power with ``kernel``.
 
     The recurrences take a step per coefficient (half of them for a
-    symmetric die): a multiply-add of a long coefficient by a small number
-    per term of the die, and one division by a small number; coefficients
-    are about as long as the power's total."""
+    symmetric die): per term of the die, a long coefficient multiplied by
+    that term's weight (long itself for an explosion chain, whose weights
+    are powers of the die) and added up; then one division by a small
+    number. Coefficients are about as long as the power's total."""
     coefficient_bits = n * math.log2(sum(base)) + 1
     length = n * (len(base) - 1) + 1
     steps = length // 2 + 1 if base == base[::-1] else length
     words = digits(coefficient_bits)
+    weight_bits = max(base).bit_length() + (length * n).bit_length()
+    term = mul_work(weight_bits, coefficient_bits) + words
     divisor_bits = (length * base[0]).bit_length()
     divide = div_work(coefficient_bits, divisor_bits)
     if kernel == "three faces":
-        return steps * (4 * STEP + 3.2 * words + divide)
+        return steps * (4 * STEP + 2 * term + divide)
     if kernel == "miller":
         terms = sum(1 for c in base[1:] if c)
-        return steps * (STEP + terms * (2 * STEP + 3.2 * words) + divide)
+        return steps * (STEP + terms * (2 * STEP + term) + divide)
     slot_bits = (int(coefficient_bits) // 8 + 2) * 8
     return budget.power_work(slot_bits * length) + length * (4 * STEP + slot_bits / 32)
 

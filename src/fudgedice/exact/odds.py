@@ -28,7 +28,7 @@ from ..errors import LimitError
 from .dist import Bound, Cut, Dist
 from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
 from .ratios import Reducer
-from .rows import Chance, Outcome, Tail, collector_paused, exact_rows
+from .rows import Chance, Outcome, Tail, exact_rows
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
@@ -283,8 +283,7 @@ class Odds:
         self._charge_rows(self.rows(), fractions + (1 if self._cuts else 0), "the exact rows")
         tails = self.tail_counts if self._cuts else None
         below = self._at_most_counts if self._cuts else []
-        with collector_paused():
-            return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
+        return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
@@ -379,8 +378,7 @@ class Odds:
 
     def _outcome_dicts(self) -> list[dict[str, Any]]:
         rows, naming = self.outcomes, self.value_name
-        with collector_paused():
-            return [{**o.to_dict(), "name": naming and naming(o.value)} for o in rows]
+        return [{**o.to_dict(), "name": naming and naming(o.value)} for o in rows]
 
     def _key(self) -> tuple[object, ...]:
         return (self.notation, self.system, self.dist, self.events, self.uncertain)

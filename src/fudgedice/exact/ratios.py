@@ -141,7 +141,7 @@ def _strip(
 
 _LONG_BITS = 3000
 """A division of a number longer than this is charged on its own."""
-_SHORT_DIVISION = 1_000.0
+_SHORT_DIVISION = 2_500.0
 """Work of dividing a number of at most ``_LONG_BITS`` bits (and the step
 around it)."""
 

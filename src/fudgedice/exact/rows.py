@@ -3,10 +3,8 @@ cut-off of exploding dice, and a chance known only within a margin."""
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -76,22 +74,6 @@ class Tail:
             "p": float(self.p),
             "exact": exact_text(self.p),
         }
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Build many objects with Python's cyclic garbage collector paused: rows
-    hold no cycles, and in a process with a large heap (a server, a fuzzer's
-    worker, a notebook) each collection the allocations set off scans all of
-    it: 10000dF's rows took twice as long beside two million other objects."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def exact_rows(

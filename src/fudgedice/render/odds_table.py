@@ -12,7 +12,6 @@ from ..budget import linear_work, str_work
 from ..errors import LimitError
 from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
 from ..exact.odds import Odds, Tail, approximate, decimal
-from ..exact.rows import collector_paused
 from .numbers import digits, exact, percent, signed
 
 _BAR_WIDTH = 32
@@ -49,11 +48,6 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
 def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
     """The table a player reads: value, chance (percent and fraction),
     at least, at most and a bar; then mean and spread."""
-    with collector_paused():  # thousands of rows, and no cycle among them
-        return _odds_text(odds, show_exact, all_rows)
-
-
-def _odds_text(odds: Odds, show_exact: bool, all_rows: bool) -> str:
     # Rows are chosen from the integer counts, and Fractions built only for
     # the rows shown: 10000dF has 20001 outcomes of thousands of digits each.
     counts, lo, total = odds.dist.counts, odds.dist.lo, odds.dist.total
