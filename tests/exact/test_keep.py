@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fudgedice import budget
 from fudgedice.errors import LimitError
-from fudgedice.exact import dist, keep
+from fudgedice.exact import dist
 from fudgedice.exact.dist import Dist
 from fudgedice.exact.keep import keep_extreme
 from fudgedice.limits import DEFAULT_LIMITS
@@ -241,7 +242,7 @@ def test_keep_refuses_too_much_work_before_working(monkeypatch: pytest.MonkeyPat
     def forbidden(work: float, what: str, fits: object = None) -> None:
         raise AssertionError("work was charged (the binomials next) although it is refused")
 
-    monkeypatch.setattr(keep.budget, "charge", forbidden)
+    monkeypatch.setattr(budget, "charge", forbidden)
     d100 = Dist.from_weights(dict.fromkeys(range(1, 101), 1))
     with pytest.raises(LimitError) as refused:
         keep_extreme(d100, 1000, 500, True, lambda v: v)
