@@ -270,3 +270,11 @@ def test_a_request_pauses_the_cyclic_collector_and_restores_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_keeping_all_but_a_few_of_a_thousand_dice_is_refused_early() -> None:
+    """994 of 1000 kept, each scored 0 (no face of dF is -2): the binomials
+    alone took seconds; now built by a recurrence, charged first, and the
+    faces refused by what they would cost."""
+    with pytest.raises(OverBudget, match="exact odds of keeping 994 of 1000 dice"):
+        fudgedice.odds("1000dF=-2dh6")

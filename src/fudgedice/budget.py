@@ -20,7 +20,8 @@ serves it (:func:`costed_cache`), for the same reason.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -77,17 +78,27 @@ def within_budget(function: F) -> F:
         if _CURRENT.get() is not None:
             return function(*args, **kwargs)
         token = _CURRENT.set(Budget(DEFAULT_LIMITS.max_request_work))
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
         try:
-            return function(*args, **kwargs)
+            with collector_paused():
+                return function(*args, **kwargs)
         finally:
-            if collecting:
-                gc.enable()
             _CURRENT.reset(token)
 
     return cast(F, run)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused inside (and left as it was
+    found, if a caller paused it already): see :func:`within_budget`."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class capped:
@@ -308,6 +319,7 @@ __all__ = [
     "capped",
     "charge",
     "check",
+    "collector_paused",
     "costed_cache",
     "current",
     "digits",

@@ -11,6 +11,7 @@ import click
 from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
+from .budget import collector_paused
 from .cli_sheets import sheet, sheet_options, sheet_plan
 from .console import check_run, run_summary, unquoted
 from .console import friendly as _friendly
@@ -81,7 +82,17 @@ _d100_table = click.option(
 """The game master's own d% technique table, for roll, odds and read."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command line, run with the cyclic garbage collector paused from
+    the words it is given to what it prints (thousands of faces to ``read``
+    are thousands of objects before the command's own request begins)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with collector_paused():
+            return super().main(*args, **kwargs)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fudgedice")
 def main() -> None:
     """Roll, explain and measure the dice of Fudge, Power Fudge, 3d6 Fudge,

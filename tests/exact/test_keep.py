@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fudgedice import budget
 from fudgedice.errors import LimitError
-from fudgedice.exact import dist, keep
+from fudgedice.exact import dist
 from fudgedice.exact.dist import Dist
 from fudgedice.exact.keep import keep_extreme
 from fudgedice.limits import DEFAULT_LIMITS
@@ -238,10 +239,10 @@ def test_drop_lowest_from_a_large_pool() -> None:
 
 
 def test_keep_refuses_too_much_work_before_working(monkeypatch: pytest.MonkeyPatch) -> None:
-    def forbidden(n: int, k: int) -> int:
-        raise AssertionError("the binomial table was built although the work is refused")
+    def forbidden(work: float, what: str, fits: object = None) -> None:
+        raise AssertionError("work was charged (the binomials next) although it is refused")
 
-    monkeypatch.setattr(keep, "comb", forbidden)
+    monkeypatch.setattr(budget, "charge", forbidden)
     d100 = Dist.from_weights(dict.fromkeys(range(1, 101), 1))
     with pytest.raises(LimitError) as refused:
         keep_extreme(d100, 1000, 500, True, lambda v: v)
