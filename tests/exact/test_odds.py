@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fudgedice
+from fudgedice import budget
 from fudgedice.exact.figures import _ratio
 from fudgedice.exact.ratios import Reducer, complement
 
@@ -92,3 +93,56 @@ def test_rows_with_a_tail_agree_with_the_columns(text: str) -> None:
     for row in odds.outcomes:
         assert row.at_least == odds.at_least(row.value)
         assert row.at_most == odds.at_most(row.value)
+
+
+@given(
+    st.lists(st.sampled_from([3, 5, 7, 11, 6, 9973]), min_size=1, max_size=4),
+    st.integers(min_value=40, max_value=400),
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=450), st.integers(min_value=1)),
+        min_size=1,
+        max_size=12,
+    ),
+)
+def test_counts_that_hold_a_prime_many_times_reduce_exactly(
+    sizes: list[int], power: int, counts: list[tuple[int, int]]
+) -> None:
+    """The guess from the count before (one long division, then a remainder
+    by the chunk) gives the reduced fraction whether it was too few, too many
+    or past what the denominator holds: counts in any order, each p**k * m."""
+    denominator = 1
+    for size in sizes:
+        denominator *= size**power
+    reducer = Reducer(denominator)
+    prime = next(p for p in (3, 5, 7, 11, 9973) if denominator % p == 0)
+    with budget.paid():
+        for held, cofactor in counts:
+            numerator = prime**held * cofactor
+            made = reducer(numerator)
+            expected = Fraction(numerator, denominator)
+            assert (made.numerator, made.denominator) == (expected.numerator, expected.denominator)
+
+
+def test_a_guess_is_learnt_within_one_request_only() -> None:
+    """Counts side by side that hold 3 hundreds of times are reduced by one
+    long division each (or, after a guess of too many, from the remainder);
+    a request charges the same whatever ran before it."""
+    denominator = 6**1000
+    helds = [*range(300, 330), 100, 999, 1000, 1200, 5, 329]
+    counts = [3**held * (2 * held + 1) for held in helds]
+
+    def charged() -> float:
+        @budget.within_budget
+        def request() -> float:
+            for count in counts:
+                assert reducer(count) == Fraction(count, denominator)
+            spent = budget.current()
+            assert spent is not None
+            return spent.spent
+
+        return request()
+
+    reducer = Reducer(denominator)
+    first = charged()
+    assert reducer.hints == {3: 329}
+    assert charged() == first

@@ -23,7 +23,7 @@ from itertools import accumulate
 from typing import Any
 
 from .. import budget
-from ..budget import STEP, within_budget
+from ..budget import within_budget
 from ..errors import LimitError
 from .dist import Bound, Cut, Dist
 from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
@@ -37,6 +37,10 @@ PRIMES = 1229
 """Primes up to the largest die (10,000 sides): those a denominator may hold."""
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
+_JSON_ROW = 18_000
+"""Estimated work of a row of the odds as JSON, besides its fraction's digits:
+its dictionary (5 microseconds, measured) and ``json.dumps(..., indent=2)`` of
+it (12 microseconds; the CLI's indent keeps json in Python)."""
 
 
 class Odds:
@@ -82,10 +86,9 @@ class Odds:
         if self._reducer is None:
             # at worst a remainder by every prime a die's size may hold
             bits = self.dist.total.bit_length()
-            budget.charge(
-                PRIMES * budget.div_work(bits, 30), f"the exact chances of {self.notation}"
-            )
-            self._reducer = Reducer(self.dist.total)
+            what = f"the exact chances of {self.notation}"
+            budget.charge(PRIMES * budget.div_work(bits, 30), what)
+            self._reducer = Reducer(self.dist.total, what)
         return self._reducer
 
     def fraction_work(self) -> float:
@@ -353,11 +356,19 @@ class Odds:
                 "the Python API give any value's exact chance"
             )
         bits = self.dist.total.bit_length()
-        # every row's fraction written out in decimal (quadratic in its length)
-        budget.charge(
-            self.rows() * (2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + 20 * STEP),
-            f"the exact odds of {self.notation} as JSON",
-        )
+        # every row's fraction written out in decimal (quadratic in its length),
+        # its dictionary, and the JSON text of both (json.dumps with an indent
+        # runs in Python: some 12 microseconds a row, more for a long fraction)
+        width = 2 * bits * math.log10(2) + 3
+        each = 2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + _JSON_ROW + 8 * width
+
+        def fits(left: int) -> str:
+            return (
+                f"at most {max(int(left // each), 0):,} rows fit as JSON; the table (without "
+                "--json) and the Python API give any value's exact chance"
+            )
+
+        budget.charge(self.rows() * each, f"the exact odds of {self.notation} as JSON", fits)
         return {
             "notation": self.notation,
             "system": self.system,
