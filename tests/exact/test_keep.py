@@ -277,7 +277,12 @@ def test_many_faces_are_refused_before_the_first_by_their_loops(
     the budget, known before any face is placed (the faces were charged only
     their arithmetic, and 4 of 8 took 2 s charged 0.46)."""
     faces: list[int] = []
-    monkeypatch.setattr(keep, "face_work", lambda *args: faces.append(1) or 0.0)
+
+    def placed(*args: Any) -> float:
+        faces.append(1)
+        return 0.0
+
+    monkeypatch.setattr(keep, "face_work", placed)
     die = Dist.from_weights(dict.fromkeys(range(1, 40_001), 1))
     with pytest.raises(OverBudget, match="keeping 5 of 8 dice with 40,000 faces") as refused:
         keep_extreme(die, 8, 5, True, lambda v: 1 if v == 2 else 0)

@@ -94,16 +94,19 @@ def keep_extreme(
         step = (gain - least) * bits
         both = weight + below
         # charged face by face, from the numbers as long as they now are
+        # (the result's length to the next 4096 bits: it grows face by face)
+        result_bits = (result.bit_length() >> 12) + 1 << 12
         key = (
             step,
             weight.bit_length(),
             below.bit_length(),
             both.bit_length(),
+            result_bits,
             *[state.bit_length() for state in states],
         )
         work = estimates.get(key)
         if work is None:
-            work = estimates[key] = face_work(n, states, step, weight, below)
+            work = estimates[key] = face_work(n, states, step, weight, below, result_bits)
         budget.charge(work, what)
         following = [0] * kept
         for placed, current in enumerate(states):
@@ -114,13 +117,16 @@ def keep_extreme(
             row = binomials[placed]
             # finishing: j >= short dice on this face, the rest below it; the
             # binomial theorem gives that sum as everything less j < short
+            # each product is made before its shift: the shift leaves only
+            # zeros below, and the product of the short factors costs less
+            # (26d%!pk shifted the state by 800,000 bits, then multiplied)
             finish = both**free
             for j in range(short):
                 ways = row[j] * weight**j
-                following[placed + j] += (current << (step * j)) * ways
+                following[placed + j] += (current * ways) << (step * j)
                 finish -= ways * below ** (free - j)
             if finish:
-                result += (current << (step * short)) * finish
+                result += (current * finish) << (step * short)
         states = following
     return trimmed(kept * least, unpack(result, slot, length), total, cuts)
 
@@ -134,16 +140,19 @@ _WAY_STEPS = 700.0
 """The Python for each way of placing dice on a face, past its arithmetic."""
 
 
-def face_work(n: int, states: list[int], step: int, weight: int, below: int) -> float:
+def face_work(
+    n: int, states: list[int], step: int, weight: int, below: int, result_bits: int = 0
+) -> float:
     """Estimated work of one face of :func:`keep_extreme`, from the numbers as
     long as they are when it starts: for each count of dice placed, ``short``
-    states shifted and multiplied by the ways of placing ``j`` dice
-    (``C(free, j) w**j``), the powers of the weights in those ways, and the
-    finishing factor raised to ``free`` and multiplied in; ``j`` taken at the
-    middle of its range; and the Python around them, which is most of a face
-    when the numbers are short (8d9998!! k4: 19 microseconds a face, 12 of
-    them the loops). Measured: 94d2!!=0dl (short states, long weights)
-    1.2 s; 39d8!pk6 (states of a million bits) 1.5 s."""
+    states multiplied by the ways of placing ``j`` dice (``C(free, j) w**j``),
+    shifted and added up, the powers of the weights in those ways, and the
+    finishing factor raised to ``free``, multiplied in and added to the
+    result (``result_bits`` long); ``j`` taken at the middle of its range
+    (the finish's shift in full); and the Python around them, which is most
+    of a face when the numbers are short (8d9998!! k4: 19 microseconds a
+    face, 12 of them the loops). Measured: 94d2!!=0dl (short states, long
+    weights) 1.2 s; 39d8!pk6 (states of a million bits) 1.5 s."""
     kept = len(states)
     weight_bits, below_bits = weight.bit_length(), below.bit_length()
     both_bits = (weight + below).bit_length()
@@ -153,18 +162,25 @@ def face_work(n: int, states: list[int], step: int, weight: int, below: int) -> 
             continue
         free, short = n - placed, kept - placed
         middle = short / 2
-        state = current.bit_length() + step * middle
+        state = current.bit_length()
         ways = free.bit_length() * middle + middle * weight_bits
         rest = (free - middle) * below_bits
         work += _PLACED_STEPS + short * (
             _WAY_STEPS
             + mul_work(state, ways)
-            + 2 * budget.linear_work(state)
+            + 2 * budget.linear_work(state + ways + step * middle)
             + budget.power_work(middle * weight_bits)
             + budget.power_work(rest)
             + mul_work(ways, rest)
         )
-        work += budget.power_work(free * both_bits) + mul_work(state, free * both_bits)
+        finish = free * both_bits
+        term = state + finish + step * short
+        work += (
+            budget.power_work(finish)
+            + mul_work(state, finish)
+            + budget.linear_work(term)
+            + budget.linear_work(max(term, result_bits))
+        )
     return work
 
 
