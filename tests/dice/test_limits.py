@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import fudgedice
 from fudgedice import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from fudgedice.api import compile_roll
+from fudgedice.dice.sample import _sample_pool, expected_tosses
+from fudgedice.language.tree import Pool
 from fudgedice.limits import DEFAULT_LIMITS
 from fudgedice.stream import Stream
 
@@ -289,6 +292,50 @@ def test_sampled_totals_never_wrap_around(text: str) -> None:
         fudgedice.sample(text, 10_000, seed=1)
     # rolling uses Python integers and has no such bound
     assert fudgedice.roll(text, seed=1).total > 0
+
+
+def test_a_sample_counts_the_tosses_of_rerolls_and_explosions() -> None:
+    """A sample is bounded by the tosses a roll makes on average, not by
+    the dice of one trial roll: d4!>=2 tosses four dice a roll (its trial
+    roll one), 1000dF RO=0 !! opp 3 some 2,440 (its trial 1,332 dice). Both
+    were accepted, and took 1.2 s."""
+    assert expected_tosses(compile_roll("d4!>=2").expression.side.expr) == 4
+    with pytest.raises(LimitError, match="tosses about 32,000,000 dice"):
+        fudgedice.sample("d4!>=2", 8_000_000)
+    with pytest.raises(LimitError, match=r"more than the limit of 30,000,000") as caught:
+        fudgedice.sample("fudge: 1000dF RO=0 !! opp (3)", 13955)
+    assert (caught.value.hint or "").startswith("at most 12,")
+
+
+def test_rerolls_draw_as_before_pass_by_pass() -> None:
+    """Rerolling only the dice still to reroll, pass by pass, draws exactly
+    what rerolling every die that matches again did (the same seed, the same
+    sample), without a pass over every die for each reroll."""
+    pool = compile_roll("1000d6r<=2").expression.side.expr
+    assert isinstance(pool, Pool)
+
+    def masked(rng: np.random.Generator, rows: int) -> list[int]:
+        values = rng.integers(1, 7, size=(rows, 1000))
+        again = values <= 2
+        while again.any():
+            values[again] = rng.integers(1, 7, size=(int(again.sum()),))
+            again = values <= 2
+        return [int(total) for total in values.sum(axis=1)]
+
+    made = [int(total) for total in _sample_pool(pool, np.random.default_rng(7), 50)]
+    assert made == masked(np.random.default_rng(7), 50)
+    assert len(set(made)) > 10
+    once = compile_roll("1000d6ro<=2").expression.side.expr
+    assert isinstance(once, Pool)
+
+    def masked_once(rng: np.random.Generator, rows: int) -> list[int]:
+        values = rng.integers(1, 7, size=(rows, 1000))
+        again = values <= 2
+        values[again] = rng.integers(1, 7, size=(int(again.sum()),))
+        return [int(total) for total in values.sum(axis=1)]
+
+    made_once = [int(total) for total in _sample_pool(once, np.random.default_rng(3), 40)]
+    assert made_once == masked_once(np.random.default_rng(3), 40)
 
 
 def test_large_but_safe_samples_are_exact() -> None:

@@ -9,6 +9,7 @@ everything that can be checked without rolling is checked once.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -20,7 +21,7 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
 from ..language.diagnostics import modifier_typo, suggest, suggest_other
-from ..language.tree import Expression, Pool, Word, walk
+from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
@@ -31,7 +32,7 @@ from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import sample_exactly, sample_node
+from .sample import expected_tosses, extra_work, sample_exactly, sample_node
 
 
 class Program:
@@ -180,23 +181,30 @@ class Program:
         return max(1, len(self.roll(seeded(0), None).dice))
 
     def check_tosses(self, n: int) -> None:
-        """Refuse, before any work, a sample that would toss too many dice."""
+        """Refuse, before any work, a sample that would toss too many dice:
+        as many a roll as one roll made here tossed, or as a roll tosses on
+        average (rerolls and explosions), whichever is more; a toss that
+        rerolls or explodes costs more than a plain one, and keeping sorts."""
         limit = DEFAULT_LIMITS.max_sample_tosses
-        each = self.dice_per_roll()
+        sides = [self.expression.side.expr]
+        check = self.expression.check
+        if isinstance(check, Opposed | Damage):
+            sides.append(check.other.expr)
+        expected = sum(expected_tosses(side) for side in sides)
+        each = max(len(self.roll(seeded(0), None).tosses), math.ceil(expected), 1)
         if n * each > limit:
             raise LimitError(
                 f"sampling {n:,} rolls of {self.expression.text} tosses about "
                 f"{n * each:,} dice, more than the limit of {limit:,}",
                 hint=f"at most {max(1, limit // each):,} rolls of it can be sampled at once",
             )
-
-        toss = self.toss_work
+        work = each * self.toss_work + sum(extra_work(side, self.toss_work) for side in sides)
 
         def fits(left: int) -> str:
-            most = max(1, int(left // (each * toss)))
+            most = max(1, int(left // work))
             return f"at most {most:,} rolls of it can be sampled at once"
 
-        budget.charge(n * each * toss, f"sampling {n:,} rolls of {self.expression.text}", fits)
+        budget.charge(n * work, f"sampling {n:,} rolls of {self.expression.text}", fits)
 
 
 ROLL_DIE_WORK = 6_000
