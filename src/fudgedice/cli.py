@@ -19,7 +19,7 @@ from .console import show as _show
 from .dice.program import Program
 from .errors import DiceError
 from .render.odds_table import odds_text
-from .render.plot import check_plot_path, plot_odds
+from .render.plot import chart, check_plot_path
 from .render.table import table_text
 from .results.roll import Roll
 from .stream import fresh, seeded
@@ -255,13 +255,13 @@ def odds(
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
     result = measure_odds(plan.text, d100_table=d100_table)
+    draw = chart(result, plot_path) if plot_path else None  # charged before anything is shown
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
-    if plot_path:
-        written = plot_odds(result, plot_path)
-        click.echo(f"chart written to {written}", err=as_json)
+    if draw is not None:
+        click.echo(f"chart written to {draw()}", err=as_json)
 
 
 @main.command(cls=RollCommand, context_settings={"ignore_unknown_options": True})

@@ -10,6 +10,9 @@ from contextlib import contextmanager
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+from .. import budget
+from ..errors import LimitError
+
 MAX_EXACT_CHARACTERS = 15_000_000
 """Digits of exact fractions one document of odds (JSON, or a table with
 ``--exact --all``) may hold: writing out long integers is quadratic in
@@ -26,6 +29,37 @@ def too_many_digits(rows: int, denominator: int) -> bool:
     themselves, or the quadratic cost of writing each long integer."""
     width = 2 * (int(denominator.bit_length() * math.log10(2)) + 1) + 1  # "n/d"
     return rows * width > MAX_EXACT_CHARACTERS or rows * width * width > 2 * MAX_DIGIT_WORK
+
+
+JSON_ROW_WORK = 18_000
+"""Estimated work of a row of the odds as JSON, besides its fraction's digits:
+its dictionary (5 microseconds, measured) and ``json.dumps(..., indent=2)`` of
+it (12 microseconds; the CLI's indent keeps json in Python)."""
+
+
+def charge_json(rows: int, values: int, denominator: int, notation: str) -> None:
+    """Refuse, before any row is built, odds as JSON too long to write out
+    (``values`` fractions over ``denominator``), else charge writing ``rows``:
+    each fraction in decimal (quadratic in its length), its dictionary, and
+    the JSON text of both (some 12 microseconds, more for a long fraction)."""
+    what = f"the exact odds of {notation} as JSON"
+    if too_many_digits(values, denominator):
+        digits = int(denominator.bit_length() * math.log10(2)) + 1
+        raise LimitError(
+            f"{what} would take about {values * digits * 2 // 1_000_000} MB of fractions; "
+            "the table (without --json) and the Python API give any value's exact chance"
+        )
+    bits = denominator.bit_length()
+    width = 2 * bits * math.log10(2) + 3
+    each = 2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + JSON_ROW_WORK + 8 * width
+
+    def fits(left: int) -> str:
+        return (
+            f"at most {max(int(left // each), 0):,} rows fit as JSON; the table (without "
+            "--json) and the Python API give any value's exact chance"
+        )
+
+    budget.charge(rows * each, what, fits)
 
 
 def exact_text(p: Fraction) -> str:

@@ -14,7 +14,6 @@ chance counts what surely belongs to it, and says how much more there may be.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -24,9 +23,15 @@ from typing import Any
 
 from .. import budget
 from ..budget import within_budget
-from ..errors import LimitError
 from .dist import Bound, Cut, Dist
-from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
+from .figures import (
+    _ratio,
+    approximate,
+    charge_json,
+    decimal,
+    exact_text,
+    json_number,
+)
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, exact_rows
 
@@ -37,10 +42,6 @@ PRIMES = 1229
 """Primes up to the largest die (10,000 sides): those a denominator may hold."""
 _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
-_JSON_ROW = 18_000
-"""Estimated work of a row of the odds as JSON, besides its fraction's digits:
-its dictionary (5 microseconds, measured) and ``json.dumps(..., indent=2)`` of
-it (12 microseconds; the CLI's indent keeps json in Python)."""
 
 
 class Odds:
@@ -345,30 +346,8 @@ class Odds:
 
     @within_budget
     def to_dict(self) -> dict[str, Any]:
-        # every outcome's exact fraction is written out: refuse, before
-        # building them, a document too long for anyone to read or parse
-        if too_many_digits(len(self.dist.counts), self.dist.total):
-            digits = int(self.dist.total.bit_length() * math.log10(2)) + 1
-            size = len(self.dist.counts) * digits * 2
-            raise LimitError(
-                f"the exact odds of {self.notation} as JSON would take about "
-                f"{size // 1_000_000} MB of fractions; the table (without --json) and "
-                "the Python API give any value's exact chance"
-            )
-        bits = self.dist.total.bit_length()
-        # every row's fraction written out in decimal (quadratic in its length),
-        # its dictionary, and the JSON text of both (json.dumps with an indent
-        # runs in Python: some 12 microseconds a row, more for a long fraction)
-        width = 2 * bits * math.log10(2) + 3
-        each = 2 * budget.str_work(bits) + 3 * budget.linear_work(bits) + _JSON_ROW + 8 * width
-
-        def fits(left: int) -> str:
-            return (
-                f"at most {max(int(left // each), 0):,} rows fit as JSON; the table (without "
-                "--json) and the Python API give any value's exact chance"
-            )
-
-        budget.charge(self.rows() * each, f"the exact odds of {self.notation} as JSON", fits)
+        # every row's exact fraction written out: refused, or charged, before any is built
+        charge_json(self.rows(), len(self.dist.counts), self.dist.total, self.notation)
         return {
             "notation": self.notation,
             "system": self.system,
