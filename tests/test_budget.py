@@ -18,8 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 import fudgedice
-from fudgedice import LimitError, budget
+from fudgedice import LimitError, budget, console
+from fudgedice.api import program_with_table
 from fudgedice.cli import main
+from fudgedice.dice.program import ROLL_DIE_WORK
 from fudgedice.errors import OverBudget
 from fudgedice.exact import kernels
 from fudgedice.limits import DEFAULT_LIMITS, Limits
@@ -329,3 +331,25 @@ def test_a_chart_is_charged_by_how_its_values_are_drawn_before_any_is_shown(
     png = tmp_path / "outline.png"
     code, output = cli("odds", "3d999", "--plot", str(png))
     assert code == 0 and png.exists()
+
+
+def test_looking_for_where_a_split_roll_ends_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``read 'd6: 10001#D+5' 6 6 5 ...`` with 6,000 faces: the label takes
+    every word after it, so each of a hundred longer rolls compiled and read
+    every face left (1.4 s, nothing charged). The search has a bound of its
+    own; past it, the read's own error stands."""
+    tried: list[str] = []
+
+    def counted(text: str, table: str | None) -> Any:
+        tried.append(text)
+        return program_with_table(text, table)
+
+    monkeypatch.setattr(console, "program_with_table", counted)
+    faces = [str(1 + index % 6) for index in range(6000)]
+    code, output = cli("read", "d6: 10001#D+5", *faces)
+    assert code == 2
+    assert output.startswith("error: ") and "3333D+2 rolls 3332" in output
+    assert "quote a roll" not in output
+    assert 1 <= len(tried) <= 1 + console.HINT_WORK // (5_990 * ROLL_DIE_WORK)
+    code, output = cli("read", "d6:", "3D+1", "4", "2", "w6")  # the hint still comes
+    assert code == 2 and "quote a roll that has spaces" in output
