@@ -648,12 +648,20 @@ def _compare_roll(meter: Meter, api: Any, case: CliCase, printed: str) -> None:
     rolls = data if isinstance(data, list) else [data]
     base = _cli_seed(case.seed)
     times = case.times or 1
+    # the same d% table as the CLI was given, if any (4dF@d100 reads it)
+    options = case.before + case.after
+    table: dict[str, str] = {}
+    if "--d100-table" in options[:-1]:
+        table["d100_table"] = options[options.index("--d100-table") + 1]
     for index, printed_roll in enumerate(rolls[:5]):
         if times == 1:
             seed: int | str = base
         else:
             seed = f"{base}#{index + 1}"  # each roll of an -n run: S#1, S#2, ...
-        ours = meter.call("roll", lambda s=seed: api.roll(text, seed=s))  # type: ignore[misc]
+        ours = meter.call(
+            "roll",
+            lambda s=seed: api.roll(text, seed=s, **table),  # type: ignore[misc]
+        )
         if ours.failed:
             return
         total = None if ours.value is None else ours.value.total
