@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from .. import budget
 from ..errors import DiceValueError, LimitError
@@ -31,7 +29,10 @@ from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import sample_exactly, sample_node
+
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Program:
@@ -159,6 +160,8 @@ class Program:
         return Odds(self.expression.text, self.expression.system, self.dist())
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
+
         node = self.expression.side.expr
         # one draw a roll needs a total of ways below 2**62: dice as many as
         # that allows (measuring 10000dF to find its total too large is waste)

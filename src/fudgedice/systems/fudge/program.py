@@ -30,15 +30,11 @@ from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import sample_exactly, sample_node
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
@@ -53,6 +49,10 @@ from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(slots=True)
@@ -279,6 +279,8 @@ class FudgeProgram(Program):
         )
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for
+
         exact = sample_exactly(self.dist, n, rng)
         if exact is not None:
             return exact
