@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .. import budget
@@ -128,13 +129,18 @@ class Program:
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
         as written take the roller's fast path, every other die its walk."""
-        plain = sum(
+        plain = min(self._plain_dice, dice)
+        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
+
+    @cached_property
+    def _plain_dice(self) -> int:
+        """Dice of the pools with no modifier, as written (counted once: the
+        tree never changes, and every roll asks)."""
+        return sum(
             node.count
             for node in walk(self.expression.side.expr)
             if isinstance(node, Pool) and plan(node).plain
         )
-        plain = min(plain, dice)
-        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
 
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll

@@ -85,6 +85,10 @@ class FudgeProgram(Program):
         self.word_value = LadderWords(ladder, expression)
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
+        self._odds_notes = budget.costed_cache(4)(self._measured_notes)
+        """What the odds say of a difficulty, measured on the first roll of this
+        text only; each later roll charges the same work again, so it is
+        refused or noted exactly as the first, but measures nothing."""
         self._check()
 
     def _check(self) -> None:
@@ -209,11 +213,11 @@ class FudgeProgram(Program):
             )
         try:
             with budget.capped(NOTE_WORK):
-                return notes + self._odds_notes(difficulty, below_terrible=bool(notes))
+                return notes + self._odds_notes(difficulty, bool(notes))
         except LimitError:
             return notes  # the roll stands without them
 
-    def _odds_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
+    def _measured_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
         """What the odds say of the difficulty: certain, impossible, or how
         rolling would have done beside taking zero."""
         notes: list[str] = []
