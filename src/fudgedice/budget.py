@@ -220,7 +220,7 @@ class CostedCache(Generic[P, R]):
         try:
             result = self.function(*args, **kwargs)
         finally:
-            budget.recorders.remove(recorder)
+            _forget(budget.recorders, recorder)
         if len(self.store) >= self.maxsize:
             self.store.pop(next(iter(self.store)))  # the oldest: enough for a bound
         self.store[args] = (result, recorder)
@@ -228,6 +228,16 @@ class CostedCache(Generic[P, R]):
 
     def cache_clear(self) -> None:
         self.store.clear()
+
+
+def _forget(recorders: list[list[Charge]], recorder: list[Charge]) -> None:
+    """Take ``recorder`` itself off the stack: ``list.remove`` compares by
+    value, and a cache nested in another records the same charges as it, so
+    it would take the outer recorder off in the inner one's place."""
+    for index in range(len(recorders) - 1, -1, -1):
+        if recorders[index] is recorder:
+            del recorders[index]
+            return
 
 
 def costed_cache(maxsize: int) -> Callable[[Callable[P, R]], CostedCache[P, R]]:
