@@ -215,7 +215,7 @@ def add_sheet_routes(
             edit = sheets.spend(sheet, kind, 1)
         except DiceError as error:
             raise SheetProblem(error) from None
-        spent = f"{edit.log[0]} on roll {seq}: {_WHAT[body.point]}"
+        spent = f"{edit.log[0]}: {_WHAT[body.point]} on roll {seq}"
         based_on = stored.version if body.version is None else body.version
         record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, spent)
         publish(record)
