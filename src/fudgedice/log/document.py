@@ -97,6 +97,8 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
         return "its nonce is not a whole number (or null, for dice read by hand)"
     if entry.get("kind", "roll") not in KINDS:
         return f"its kind is not one of {', '.join(KINDS)}"
+    if any(name in entry for name in ("change", "character", "action", "sheet", "point")):
+        return "a hidden entry's placeholder shows what it changed or spent"
     if "text" in entry or "faces" in entry or "total" in entry:
         return "a hidden roll's placeholder shows its text, faces or total"
     return None

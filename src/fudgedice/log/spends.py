@@ -56,6 +56,12 @@ def spent_text(text: str, point: str) -> str:
     left, rest = (body[: check.start()], body[check.start() :]) if check else (body, "")
     left = left.strip()
     if point == "cp":
+        if _CP.search(rest):
+            # both sides' Character Point dice are drawn after both sides' other dice:
+            # the spender's new die would take the draws the other side's die showed
+            raise DiceValueError(
+                "the other side spends Character Points too: spend yours before the roll"
+            )
         found = _CP.search(left)
         if found is None:
             left += " cp1"
@@ -91,10 +97,9 @@ def spend_entry(
 ) -> Logged:
     """The entry of ``point`` spent on the roll whose own fields are ``of``
     (a roll's, or an earlier spend's: points may follow points). It rolls the
-    spent text from the roll's stream and refuses a spend that would change
-    a die already rolled (a Character Point on an opposed roll's left side
-    would draw the right side's dice anew) or that rolls nothing new (a
-    reroll of a roll that already succeeds with style)."""
+    spent text from the roll's stream and refuses a spend whose dice would
+    not begin with the roll's, or that rolls nothing new (a reroll of a roll
+    that already succeeds with style)."""
     if of.get("by_hand") or of.get("nonce") is None:
         raise DiceValueError(
             "dice read by hand take no point after the roll: read the point's die with them"
@@ -112,8 +117,8 @@ def spend_entry(
         visibility=str(of["visibility"]),
         client_seed=str(of["client_seed"]),
         at=at,
-        extra=extra,
-        extra_shown={**(extra_shown or {}), "kind": "spend", "of": of["seq"], "point": point},
+        extra={**(extra or {}), "point": point},
+        extra_shown={**(extra_shown or {}), "kind": "spend", "of": of["seq"]},
     )
     before: list[Any] = list(of["faces"])
     tosses = logged.roll.tosses
