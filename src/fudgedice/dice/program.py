@@ -23,6 +23,7 @@ from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
+from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
@@ -145,7 +146,11 @@ class Program:
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
-        budget.charge(self.roll_work(len(result.dice)), f"rolling {result.notation}")
+        if result.sides:
+            dice = len(result.dice)
+        else:  # len(result.dice) without building the list: the common case
+            dice = sum([len(pool.dice) for pool in pools_of(result.parts)])
+        budget.charge(self.roll_work(dice), f"rolling {result.notation}")
         return result
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
@@ -218,6 +223,7 @@ PLAIN_DIE_WORK = 1_500
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
     result.render = roll_text
-    for side in result.sides:
-        side.render = roll_text
+    if result.sides:
+        for side in result.sides:
+            side.render = roll_text
     return result

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
-from ...dice.roller import Roller
+from ...dice.roller import Roller, roll_node
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
@@ -86,6 +86,9 @@ class FudgeProgram(Program):
         self.word_value = LadderWords(ladder, expression)
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
+        self._described: dict[int, str] = {}
+        """The ladder's words for each degree rolled so far (a roll's head
+        line names one or two; a ladder has a few dozen in reach)."""
         self._odds_notes = budget.costed_cache(4)(self._measured_notes)
         """What the odds say of a difficulty, measured on the first roll of this
         text only; each later roll charges the same work again, so it is
@@ -97,10 +100,30 @@ class FudgeProgram(Program):
         self.left = checked.left
         self.right = checked.right
         self.difficulty = checked.difficulty
+        # which sides have a pool read its own way, worked out once: a side
+        # without one is the generic walk over plain pools
+        self._special = {
+            id(side): any(
+                isinstance(pool, Pool) and side.special(pool) for pool in walk_tree(side.expr)
+            )
+            for side in (checked.left, checked.right)
+            if side is not None
+        }
+
+    def describe(self, degree: int) -> str:
+        """The ladder's ``+3 Superb`` for ``degree`` (remembered per program)."""
+        said = self._described.get(degree)
+        if said is None:
+            said = self.ladder.describe(degree)
+            if len(self._described) < 256:
+                self._described[degree] = said
+        return said
 
     # --------------------------------------------------------------- rolling
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
+        if not self._special.get(id(side), True):
+            return roll_node(side.expr, roller, self.word_value)
         return roll_side(side, roller, self.word_value, self.d100, steps)
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
@@ -109,6 +132,20 @@ class FudgeProgram(Program):
         steps: list[str] = []
         part = self._roll_side(self.left, roller, steps)
         degree = part.total
+        if self.right is None and self.difficulty is None and not self.left.coin:
+            # a plain Fudge roll: written out, the commonest roll of all
+            return Roll(
+                expression.text,
+                expression.system,
+                degree,
+                part,
+                seed,
+                expression.label,
+                result=self.describe(degree),
+                steps=steps,
+                details=FudgeDetails(ladder.system, degree),
+                quick_read=True,
+            )
 
         def made(total: int, result: str, details: FudgeDetails, **fields: Any) -> Roll:
             return Roll(
@@ -161,7 +198,7 @@ class FudgeProgram(Program):
             steps.extend(self._difficulty_notes(difficulty))
             return made(
                 degree,
-                f"{ladder.describe(degree)} vs {ladder.describe(difficulty)}: "
+                f"{self.describe(degree)} vs {self.describe(difficulty)}: "
                 f"{verdict}, margin {margin:+d}",
                 FudgeDetails(ladder.system, degree, difficulty),
                 verdict=verdict,
