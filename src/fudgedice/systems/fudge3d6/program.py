@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
@@ -107,6 +108,27 @@ def _events(outcome: Outcome) -> list[str]:
     return [verdict] if outcome.critical is None else [verdict, outcome.critical]
 
 
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """Three dice read against a skill, and that read in words: 216 rolls a
+    skill, so a program's rolls soon find every one written."""
+
+    reading: Reading
+    verdict: str
+    lines: tuple[str, ...]
+    """The read's lines, then a critical's name."""
+    events: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def _read(dice: tuple[int, int, int], skill: int) -> _Said:
+    reading = read_3d6(dice, skill)
+    outcome = reading.outcome
+    critical = (outcome.critical,) if outcome.critical is not None else ()
+    lines = (*_read_lines(reading), *critical)
+    return _Said(reading, _verdict_text(reading), lines, tuple(_events(outcome)))
+
+
 class Fudge3d6Program(Program):
     """``3d6fudge: SKILL`` and ``3d6fudge: SKILL opp SKILL``."""
 
@@ -133,7 +155,7 @@ class Fudge3d6Program(Program):
 
     def _roll_side(self, skill: Skill, roller: Roller) -> tuple[Reading, PoolRoll]:
         dice = (roller.toss(D6), roller.toss(D6), roller.toss(D6))
-        reading = read_3d6(dice, skill.value)
+        reading = _read(dice, skill.value).reading
         rolled = []
         for index, face in enumerate(dice):
             die = DieRoll(D6, face, str(face))
@@ -145,7 +167,7 @@ class Fudge3d6Program(Program):
     def _side_roll(self, title: str, skill: Skill, reading: Reading, pool: PoolRoll) -> Roll:
         """One side's read as a roll of its own; a critical is told last."""
         outcome = reading.outcome
-        critical = [outcome.critical] if outcome.critical is not None else []
+        said = _read(reading.dice, reading.skill)
         return Roll(
             self.expression.text,
             SYSTEM,
@@ -153,9 +175,9 @@ class Fudge3d6Program(Program):
             pool,
             verdict="success" if outcome.success else "failure",
             margin=outcome.margin,
-            events=_events(outcome),
-            result=_verdict_text(reading),
-            steps=[*skill.steps, *_read_lines(reading), *critical],
+            events=list(said.events),
+            result=said.verdict,
+            steps=[*skill.steps, *said.lines],
             details=Fudge3d6Details(reading.skill, reading.kept_sum, outcome.name),
             title=title,
         )
