@@ -48,6 +48,7 @@ import fairness
 import fudgedice
 import icepool_ref
 import numpy_baseline
+import odds_speed
 
 HERE = Path(__file__).resolve().parent
 D20_PYTHON = HERE / ".d20-venv" / "bin" / "python"
@@ -520,7 +521,11 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     rows += bench_fairness(d20)
 
-    summary = goals(rows, cases)
+    print("\n5. Exact odds where they were slowest (odds_speed.py), and growth in N (growth.py)")
+    speed_goals = [Goal(*goal) for goal in odds_speed.run()]
+    odds_speed.growth_section(args.quick)
+
+    summary = goals(rows, cases) + speed_goals
     width = max(len(goal.goal) for goal in summary)
     print(f"\nSummary\n{'goal':<{width}}  {'measured':<36} result")
     for goal in summary:
