@@ -35,6 +35,7 @@ from .rules import (
     outcome_counts,
     read_3d6,
     resolve_round,
+    round_counts,
 )
 from .skill import Skill
 
@@ -212,19 +213,7 @@ class Fudge3d6Program(Program):
 
     def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
         assert self.right is not None
-        left = outcome_counts(self.left.value)
-        right = outcome_counts(self.right.value)
-        margins: dict[int, int] = {}
-        verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
-        # At most a few dozen distinct outcomes a side, so this is ~10**3 rounds
-        # in place of 216**2.
-        for mine, ways in left.items():
-            for theirs, other_ways in right.items():
-                contest = resolve_round(mine, theirs)
-                weight = ways * other_ways
-                margins[contest.margin] = margins.get(contest.margin, 0) + weight
-                verdicts[contest.verdict] += weight
-        return margins, verdicts
+        return round_counts(outcome_counts(self.left.value), outcome_counts(self.right.value))
 
     def dist(self) -> Dist:
         if self.right is not None:
