@@ -68,7 +68,7 @@ def pool_work(stop: list[int], n: int, depth: int, ways: int, total: int, step: 
     omega_length = n * (depth - 1) + 1
     sigma_bits = n * log2(sum(stop))
     omega_bits = n * log2(sum(ways**k for k in range(depth)))
-    slot = (sigma_bits + omega_bits + span * total_bits + span.bit_length()) // 8 + 2
+    slot = int(sigma_bits + omega_bits + span * total_bits + span.bit_length()) // 8 + 2
     outcomes = sigma_length + step * (omega_length - 1)
     outcome_bits = n * depth * total_bits
     shorts = budget.power_work(sigma_length * (sigma_bits + 8)) + budget.power_work(
