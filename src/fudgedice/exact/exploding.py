@@ -23,6 +23,7 @@ a power of ``T`` an outcome. The answer is the same Dist, count for count
 
 from __future__ import annotations
 
+from array import array
 from math import log2
 
 from .. import budget
@@ -87,6 +88,25 @@ def _power(base: list[int], n: int) -> list[int]:
     return unpack(pack(base, slot) ** n, slot, n * (len(base) - 1) + 1)
 
 
+def _unpacked_times(
+    number: int, slot: int, length: int, scales: list[int]
+) -> tuple[list[int], list[int]]:
+    """:func:`~fudgedice.exact.kernels.unpack`, the first ``len(scales)``
+    coefficients each times its scale (in the same pass), and the rest."""
+    if slot != 16:
+        values = unpack(number, slot, length)
+        cut = len(scales)
+        return [v * scale for v, scale in zip(values, scales, strict=False)], values[cut:]
+    words = array("Q")
+    words.frombytes(number.to_bytes(slot * length, "little"))
+    lows, highs = words[0::2], words[1::2]
+    head = [
+        (low | high << 64) * scale for low, high, scale in zip(lows, highs, scales, strict=False)
+    ]
+    cut = len(scales)
+    return head, [low | high << 64 for low, high in zip(lows[cut:], highs[cut:], strict=True)]
+
+
 def exploding_pool(
     stop: dict[int, int], step: int, ways: int, total: int, depth: int, n: int, what: str
 ) -> Dist:
@@ -126,10 +146,9 @@ def exploding_pool(
         if not any(scaled):
             continue
         packed = pack([count * powers[alpha] for alpha, count in enumerate(scaled)], slot)
-        u = unpack(packed * packed_omega, slot, len(scaled) + top)
+        head, rest = _unpacked_times(packed * packed_omega, slot, len(scaled) + top, descending)
         # q <= top: times T**(top - q); beyond, every term holds T**(q - top)
-        head = [value * scale for value, scale in zip(u, descending, strict=False)]
-        tail = [value // powers[q] for q, value in enumerate(u[top + 1 :], 1)]
+        tail = [value // powers[q] for q, value in enumerate(rest, 1)]
         counts[residue::step] = head + tail
     # a pool is cut off when any die is: then it adds at least that die's
     # least cut-off outcome and the least of every other die (shape_power)
