@@ -17,6 +17,9 @@ it is a report, not a test.
    against d20, a roll appended to a session (in memory, and into a session
    file of 100 to 10,000 entries, flushed to the disk), and `verify` over a
    10,000-roll log.
+5. Where a player waits (cli_speed.py): `fudgedice roll 4dF` and `odds 4dF` as
+   whole processes against `python -c pass`, where their start-up goes, and
+   each system's roll against d20's `3d6+2` (issue 14, items 1 and 2).
 
 "speedup" is reference seconds / fudgedice seconds: above 1, fudgedice wins.
 """
@@ -44,6 +47,7 @@ from typing import Any
 import icepool
 import numpy as np
 
+import cli_speed
 import fairness
 import fudgedice
 import icepool_ref
@@ -521,8 +525,10 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     rows += bench_fairness(d20)
 
-    print("\n5. Exact odds where they were slowest (odds_speed.py), and growth in N (growth.py)")
-    speed_goals = [Goal(*goal) for goal in odds_speed.run()]
+    print("\n5. Where a player waits: the cold command line, and the systems' rolls")
+    speed_rows, speed_goals = cli_speed.section(d20)
+    print("\n6. Exact odds where they were slowest (odds_speed.py), and growth in N (growth.py)")
+    speed_goals += [Goal(*goal) for goal in odds_speed.run()]
     odds_speed.growth_section(args.quick)
 
     summary = goals(rows, cases) + speed_goals
@@ -541,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     report = {
         "meta": meta,
-        "rows": [row.to_json() for row in rows],
+        "rows": [row.to_json() for row in [*rows, *speed_rows]],
         "goals": [{**asdict(goal), "verdict": goal.verdict} for goal in summary],
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
