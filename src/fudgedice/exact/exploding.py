@@ -23,8 +23,8 @@ a power of ``T`` an outcome. The answer is the same Dist, count for count
 
 from __future__ import annotations
 
-from array import array
 from math import log2
+from struct import iter_unpack
 
 from .. import budget
 from ..budget import STEP, mul_work
@@ -88,23 +88,32 @@ def _power(base: list[int], n: int) -> list[int]:
     return unpack(pack(base, slot) ** n, slot, n * (len(base) - 1) + 1)
 
 
+_RECORDS = {9: "<QB", 10: "<QH", 12: "<QI", 16: "<QQ"}
+"""Slots of 9 to 16 bytes read as a machine word and a short one (struct)."""
+
+
+def _slot(bits: int) -> int:
+    """Bytes of a slot for numbers of ``bits`` bits: a size :data:`_RECORDS`
+    reads (or 8) when one is at most a few bytes more, else just enough."""
+    need = bits // 8 + 1
+    if need <= 8:
+        return 8
+    return next((size for size in _RECORDS if size >= need), need) if need <= 16 else need
+
+
 def _unpacked_times(
     number: int, slot: int, length: int, scales: list[int]
 ) -> tuple[list[int], list[int]]:
     """:func:`~fudgedice.exact.kernels.unpack`, the first ``len(scales)``
     coefficients each times its scale (in the same pass), and the rest."""
-    if slot != 16:
-        values = unpack(number, slot, length)
-        cut = len(scales)
-        return [v * scale for v, scale in zip(values, scales, strict=False)], values[cut:]
-    words = array("Q")
-    words.frombytes(number.to_bytes(slot * length, "little"))
-    lows, highs = words[0::2], words[1::2]
-    head = [
-        (low | high << 64) * scale for low, high, scale in zip(lows, highs, scales, strict=False)
-    ]
     cut = len(scales)
-    return head, [low | high << 64 for low, high in zip(lows[cut:], highs[cut:], strict=True)]
+    record = _RECORDS.get(slot)
+    if record is None:
+        values = unpack(number, slot, length)
+        return [v * scale for v, scale in zip(values, scales, strict=False)], values[cut:]
+    pairs = list(iter_unpack(record, number.to_bytes(slot * length, "little")))
+    head = [(low | high << 64) * scale for (low, high), scale in zip(pairs, scales, strict=False)]
+    return head, [low | high << 64 for low, high in pairs[cut:]]
 
 
 def exploding_pool(
@@ -137,7 +146,7 @@ def exploding_pool(
         powers[exponent] = powers[exponent - 1] * total
     # every u_b[q] is at most max(sigma) T**(span-1) max(omega) span
     bound = max(sigma) * powers[span - 1] * max(omega) * span
-    slot = slot_bytes(bound.bit_length(), short=True)
+    slot = _slot(bound.bit_length())
     packed_omega = pack(omega, slot)
     descending = powers[top::-1]
     counts: list[int] = [0] * (len(sigma) + step * top)
