@@ -138,16 +138,17 @@ def exploding_pool(
     work = pool_work(dense, n, depth, ways, total, step)
     budget.charge(work, f"exact odds of {what}", fits)
     sigma = _power(dense, n)
-    omega = _power([ways**k for k in range(depth)], n)
-    top = len(omega) - 1
+    levels = [ways**k for k in range(depth)]
+    top = n * (depth - 1)
     span = (len(sigma) - 1) // step + 1
     powers = [1] * (max(top, span) + 1)
     for exponent in range(1, len(powers)):
         powers[exponent] = powers[exponent - 1] * total
-    # every u_b[q] is at most max(sigma) T**(span-1) max(omega) span
-    bound = max(sigma) * powers[span - 1] * max(omega) * span
+    # every u_b[q] is at most max(sigma) T**(span-1) max(omega) span, and every
+    # coefficient of omega at most sum(levels)**n: omega is raised in its slots
+    bound = max(sigma) * powers[span - 1] * sum(levels) ** n * span
     slot = _slot(bound.bit_length())
-    packed_omega = pack(omega, slot)
+    packed_omega = pack(levels, slot) ** n
     descending = powers[top::-1]
     counts: list[int] = [0] * (len(sigma) + step * top)
     for residue in range(step):
