@@ -11,7 +11,7 @@ SEED    ?= 1
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,bench]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,bench,frames]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
