@@ -5,9 +5,12 @@ and ``Odds.to_frame`` (pandas, an optional extra)."""
 from __future__ import annotations
 
 import builtins
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -128,3 +131,25 @@ def test_plot_returns_the_axes_it_drew_on() -> None:
     _, mine = plt.subplots()
     assert odds.plot(ax=mine) is mine
     assert len(mine.patches) == 9  # a bar a value
+
+
+def test_showing_odds_as_text_or_html_imports_no_chart_or_frame_library() -> None:
+    # the command line's cold start and a notebook's first table pay for
+    # matplotlib and pandas only when a chart or a frame is asked for
+    script = (
+        "import sys, fudgedice\n"
+        "fudgedice.odds('Good vs Great')._repr_html_()\n"
+        "fudgedice.roll('4dF', seed=1)._repr_html_()\n"
+        "fudgedice.compare('4dF', '3d6')._repr_html_()\n"
+        "print(sorted(m for m in ('matplotlib', 'pandas') if m in sys.modules))\n"
+    )
+    source = str(Path(fudgedice.__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": source},
+        check=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == "[]"

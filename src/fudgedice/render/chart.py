@@ -96,14 +96,18 @@ def value_ticks(axes: Any, values: Sequence[int], naming: Callable[[int], str] |
 
     if naming is not None and len(values) <= MAX_WORDS:
         axes.set_xticks(list(values))
-        # "Epic: succeed with style": a line a part, none wider than its bar
+        # "Epic: succeed with style": a line a part, none much wider than its bar
+        width = max(6, 96 // len(values))
         labels = [
             "\n".join(
-                [f"{value:+d}", *(fill(part, 10) for part in one_line(naming(value)).split(": "))]
+                [
+                    f"{value:+d}",
+                    *(fill(part, width) for part in one_line(naming(value)).split(": ")),
+                ]
             )
             for value in values
         ]
-        axes.set_xticklabels(labels, fontsize=8)
+        axes.set_xticklabels(labels, fontsize=8 if len(values) <= 13 else 7)
     else:
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
 
