@@ -97,7 +97,7 @@ def value_ticks(axes: Any, values: Sequence[int], naming: Callable[[int], str] |
     if naming is not None and len(values) <= MAX_WORDS:
         axes.set_xticks(list(values))
         # "Epic: succeed with style": a line a part, none much wider than its bar
-        width = max(6, 96 // len(values))
+        width = 10 if len(values) <= 13 else max(6, 96 // len(values))
         labels = [
             "\n".join(
                 [
