@@ -14,6 +14,7 @@ from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
+from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
@@ -232,7 +233,7 @@ class Fudge3d6Program(Program):
                 {name: Fraction(ways, total) for name, ways in verdicts.items()},
                 value_name=_round_name,
                 value_title="round margin",
-            )
+            ).checked(Check(0, 1, "a stand-off"))
         counts = outcome_counts(self.left.value)
         events = dict.fromkeys(_SINGLE_EVENTS, 0)
         for outcome, ways in counts.items():
@@ -247,7 +248,7 @@ class Fudge3d6Program(Program):
             {name: Fraction(ways, total) for name, ways in events.items()},
             value_name=_margin_name,
             value_title="margin",
-        )
+        ).checked(Check(0, 0, "the skill"))
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from ...dice.sample import sample_dist  # NumPy, when asked for
