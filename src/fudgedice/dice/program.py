@@ -23,6 +23,7 @@ from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
+from ..render.html import roll_html
 from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
@@ -222,8 +223,8 @@ PLAIN_DIE_WORK = 1_500
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    result.render = roll_text
+    result.render, result.render_html = roll_text, roll_html
     if result.sides:
         for side in result.sides:
-            side.render = roll_text
+            side.render, side.render_html = roll_text, roll_html
     return result
