@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,7 @@ from .language.diagnostics import suggest
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
+from .results.float_odds import FloatOdds
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
@@ -64,14 +66,19 @@ class Dice:
         )
         self.compile = lru_cache(maxsize=4096)(self._compile)
         """The checked program for a roll text (cached by text)."""
+        self.compile_float = lru_cache(maxsize=256)(self._compile_float)
+        """The same, for float odds only: pools may be far larger."""
 
-    def parse(self, text: str) -> Expression:
+    def parse(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Expression:
         """The parse tree of a roll (cached), or the project's own error."""
-        return parser.parse(arguments.text(text), self.vocabulary)
+        return parser.parse(arguments.text(text), self.vocabulary, max_dice)
 
-    def _compile(self, text: str) -> Program:
+    def _compile_float(self, text: str) -> Program:
+        return self._compile(text, DEFAULT_LIMITS.max_float_dice)
+
+    def _compile(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Program:
         try:
-            expression = self.parse(text)
+            expression = self.parse(text, max_dice)
         except DiceSyntaxError:
             prefix = self._prefix_hint(text)
             if prefix is None:
@@ -154,8 +161,10 @@ class Dice:
         return _rolled(self.program(text), seed, stream)
 
     @within_budget
-    def odds(self, text: str) -> Odds:
-        """The exact distribution of ``text``."""
+    def odds(self, text: str, *, exact: bool = True) -> Odds | FloatOdds:
+        """The exact distribution of ``text``; with ``exact=False``, float odds."""
+        if not arguments.flag(exact, "exact"):
+            return self.compile_float(arguments.text(text)).float_odds()
         return self.program(text).odds()
 
     @within_budget
@@ -261,13 +270,35 @@ def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
     return program.roll(fresh() if checked is None else seeded(checked), checked)
 
 
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: Literal[True] = True
+) -> Odds: ...
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: Literal[False]
+) -> FloatOdds: ...
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: bool
+) -> Odds | FloatOdds: ...
 @within_budget
-def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
-    """The exact distribution of ``text``.
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: bool = True
+) -> Odds | FloatOdds:
+    """The exact distribution of ``text``; with ``exact=False``, float64
+    chances by FFT for sums of pools too large to count exactly, each within
+    the bound the result states (:class:`~fudgedice.results.float_odds.FloatOdds`).
 
     >>> odds("4dF").probability(0)
     Fraction(19, 81)
+    >>> round(odds("100000dF", exact=False).probability(0), 6)
+    0.001545
     """
+    if not arguments.flag(exact, "exact"):
+        if d100_table is not None:
+            raise DiceValueError("a custom d% table reads a technique, which float odds do not")
+        return DICE.compile_float(arguments.text(text)).float_odds()
     return program_with_table(text, d100_table).odds()
 
 

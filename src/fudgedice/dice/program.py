@@ -24,9 +24,11 @@ from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
+from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
+from .floats import sum_odds
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
@@ -157,6 +159,12 @@ class Program:
 
     def odds(self) -> Odds:
         return Odds(self.expression.text, self.expression.system, self.dist())
+
+    def float_odds(self) -> FloatOdds:
+        """Float64 odds by FFT, each chance within a stated bound of exact
+        (``odds(text, exact=False)``): for sums of pools too large to count."""
+        expression = self.expression
+        return sum_odds(expression.text, expression.system, expression.side.expr, self.word_value)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         node = self.expression.side.expr

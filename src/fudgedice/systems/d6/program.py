@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ...dice.floats import NOT_A_SUM
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
@@ -24,7 +25,9 @@ from ...exact.odds import Chance, Odds
 from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
+from .floats import d6_float_odds
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, depth_for, side_dist
 from .options import Ties
@@ -271,6 +274,14 @@ class D6Program(Program):
             uncertain=uncertain,
             value_name=wound if self.damage else None,
         )
+
+    def float_odds(self) -> FloatOdds:
+        if self.right is not None:
+            raise DiceValueError(
+                f"{NOT_A_SUM}; D6 System float odds are of one side, with or without 'vs' "
+                "(not 'opp' or 'dmg')"
+            )
+        return d6_float_odds(self.expression.text, self.left.shape(), self.difficulty)
 
     # sampling ---------------------------------------------------------------------------
 

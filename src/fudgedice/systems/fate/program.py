@@ -26,6 +26,7 @@ from ...language.tree import Expression, Opposed
 from ...language.words import Vocabulary
 from ...render.ladder import Ladder
 from ...results.dice import Part
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from .checking import FatePlan, FateWords, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
@@ -195,6 +196,12 @@ class FateProgram(Program):
         if plan.right is not None:
             return opposed_dist(plan.left, plan.right)
         return side_dist(plan.left, plan.opposition)
+
+    def float_odds(self) -> FloatOdds:
+        raise DiceValueError(
+            "float odds are for sums of many dice; a Fate roll is 4dF a side: its exact "
+            "odds are immediate (ask without exact=False or --float)"
+        )
 
     def odds(self) -> Odds:
         plan = self.plan

@@ -47,8 +47,10 @@ from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...results.dice import Part
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from .checking import PLAIN, LadderWords, SidePlan, check_roll, is_generic, side_texts
+from .checking import PLAIN, CheckedRoll, LadderWords, SidePlan, check_roll, is_generic, side_texts
+from .floats import fudge_float_odds
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -277,6 +279,11 @@ class FudgeProgram(Program):
             value_title=title,
             uncertain={name: chance.uncertain for name, chance in chances.items()},
         )
+
+    def float_odds(self) -> FloatOdds:
+        checked = CheckedRoll(self.left, self.right, self.difficulty)
+        text, system = self.expression.text, self.expression.system
+        return fudge_float_odds(text, system, checked, self.ladder, self.word_value)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         exact = sample_exactly(self.dist, n, rng)

@@ -21,6 +21,7 @@ from ...exact.odds import Odds
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
 from .rules import (
     ALL_ROLLS,
@@ -230,6 +231,13 @@ class Fudge3d6Program(Program):
         if self.right is not None:
             return Dist.from_weights(self._round_counts()[0])
         return _margin_dist(outcome_counts(self.left.value))
+
+    def float_odds(self) -> FloatOdds:
+        raise DiceValueError(
+            "float odds are for sums of many dice; a 3d6 Fudge roll has 216 ways "
+            "(or 216**2 opposed): its exact odds are immediate (ask without exact=False "
+            "or --float)"
+        )
 
     def odds(self) -> Odds:
         text = self.expression.text
