@@ -68,6 +68,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.session_commands": 10,
     f"{PACKAGE}.cli": 10,
     f"{PACKAGE}.cli_sheets": 10,
+    f"{PACKAGE}.cli_float": 10,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 

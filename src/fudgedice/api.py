@@ -221,6 +221,15 @@ DICE = Dice(SYSTEMS)
 """The language with every system: what the functions below and the CLI use."""
 
 
+def float_ready(text: str) -> bool:
+    """Whether ``odds(text, exact=False)`` reads this roll (without measuring it):
+    what the command line checks before it suggests ``--float``."""
+    try:
+        return DICE.compile_float(arguments.text(text)).float_ready()
+    except DiceError:
+        return False
+
+
 def parse(text: str) -> Expression:
     """The parse tree of a roll (cached), or the project's own error."""
     return DICE.parse(text)

@@ -31,6 +31,17 @@ NOT_A_SUM = (
 )
 
 
+def is_sum(node: Node) -> bool:
+    """Whether :func:`sum_parts` reads ``node``: numbers, words and pools that
+    neither keep nor read a technique, added and subtracted."""
+    return all(
+        isinstance(sub, (Number, Word, Group, Neg))
+        or (isinstance(sub, BinOp) and sub.op in ("+", "-"))
+        or (isinstance(sub, Pool) and sub.keep is None and not sub.technique)
+        for sub in walk(node)
+    )
+
+
 def part_of(die: Dist, count: int, sign: int = 1) -> Part:
     """``count`` dice of the exact distribution ``die`` (negated when ``sign``
     is -1), with no zero count at either end."""

@@ -28,7 +28,7 @@ from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
-from .floats import sum_odds
+from .floats import is_sum, sum_odds
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
@@ -165,6 +165,10 @@ class Program:
         (``odds(text, exact=False)``): for sums of pools too large to count."""
         expression = self.expression
         return sum_odds(expression.text, expression.system, expression.side.expr, self.word_value)
+
+    def float_ready(self) -> bool:
+        """Whether :meth:`float_odds` reads this roll (checked without measuring)."""
+        return is_sum(self.expression.side.expr)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         node = self.expression.side.expr

@@ -275,6 +275,9 @@ class D6Program(Program):
             value_name=wound if self.damage else None,
         )
 
+    def float_ready(self) -> bool:
+        return self.right is None
+
     def float_odds(self) -> FloatOdds:
         if self.right is not None:
             raise DiceValueError(

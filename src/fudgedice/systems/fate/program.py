@@ -197,6 +197,9 @@ class FateProgram(Program):
             return opposed_dist(plan.left, plan.right)
         return side_dist(plan.left, plan.opposition)
 
+    def float_ready(self) -> bool:
+        return False
+
     def float_odds(self) -> FloatOdds:
         raise DiceValueError(
             "float odds are for sums of many dice; a Fate roll is 4dF a side: its exact "

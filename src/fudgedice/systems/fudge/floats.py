@@ -6,7 +6,7 @@ read the dice themselves, and are refused."""
 from __future__ import annotations
 
 from ...dice.arithmetic import WordValue
-from ...dice.floats import NOT_A_SUM, float_odds, negated, sum_parts
+from ...dice.floats import NOT_A_SUM, float_odds, is_sum, negated, sum_parts
 from ...dice.spectral import Term
 from ...errors import DiceValueError
 from ...language.tree import Pool
@@ -14,6 +14,18 @@ from ...language.tree import walk as walk_tree
 from ...results.float_odds import FloatOdds
 from .checking import PLAIN, CheckedRoll
 from .ladders import FUDGE, Ladder
+
+
+def fudge_float_ready(plan: CheckedRoll) -> bool:
+    """Whether every side is a plain sum of dice."""
+    sides = [plan.left] if plan.right is None else [plan.left, plan.right]
+    return all(
+        not side.coin
+        and side.options == PLAIN
+        and not any(isinstance(pool, Pool) and side.special(pool) for pool in walk_tree(side.expr))
+        and is_sum(side.expr)
+        for side in sides
+    )
 
 
 def fudge_float_odds(

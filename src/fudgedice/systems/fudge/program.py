@@ -50,7 +50,7 @@ from ...results.dice import Part
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from .checking import PLAIN, CheckedRoll, LadderWords, SidePlan, check_roll, is_generic, side_texts
-from .floats import fudge_float_odds
+from .floats import fudge_float_odds, fudge_float_ready
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -279,6 +279,9 @@ class FudgeProgram(Program):
             value_title=title,
             uncertain={name: chance.uncertain for name, chance in chances.items()},
         )
+
+    def float_ready(self) -> bool:
+        return fudge_float_ready(CheckedRoll(self.left, self.right, self.difficulty))
 
     def float_odds(self) -> FloatOdds:
         checked = CheckedRoll(self.left, self.right, self.difficulty)

@@ -232,6 +232,9 @@ class Fudge3d6Program(Program):
             return Dist.from_weights(self._round_counts()[0])
         return _margin_dist(outcome_counts(self.left.value))
 
+    def float_ready(self) -> bool:
+        return False
+
     def float_odds(self) -> FloatOdds:
         raise DiceValueError(
             "float odds are for sums of many dice; a 3d6 Fudge roll has 216 ways "
