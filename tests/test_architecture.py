@@ -62,6 +62,7 @@ LAYERS: Mapping[str, int] = {
     COMPOSITION_ROOT: 7,
     f"{PACKAGE}.log": 8,
     f"{PACKAGE}.sheets": 8,
+    f"{PACKAGE}.sampling": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
     f"{PACKAGE}.console": 10,

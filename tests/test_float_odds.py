@@ -131,7 +131,7 @@ def test_mixture_terms_against_brute_force() -> None:
         ("2d6*3", "multiplies or divides"),
         ("4dF@3d6", "technique"),
         ("power: 4dF adv", "advantage"),
-        ("4dF even", "coin"),
+        ("4dF coin", "coin"),
         ("d6: 3D opp 2D", "one side"),
         ("3d6fudge: Good", "216 ways"),
         ("fate: Good vs Fair", "4dF a side"),

@@ -221,7 +221,7 @@ def test_a_system_written_wrong_is_told_plainly(text: str, message: str, hint: s
         (lambda: fudgedice.roll(None), "a roll is text, such as '4dF+1', not None"),  # type: ignore[arg-type]
         (lambda: fudgedice.roll(5), "a roll is text, such as '4dF+1', not int"),  # type: ignore[arg-type]
         (lambda: fudgedice.odds(b"4dF"), "a roll is text, such as '4dF+1', not bytes"),  # type: ignore[call-overload]
-        (lambda: fudgedice.sample(["4dF"], 3), "a roll is text, such as '4dF+1', not list"),  # type: ignore[arg-type]
+        (lambda: fudgedice.sample(["4dF"], 3), "a roll is text, such as '4dF+1', not list"),  # type: ignore[call-overload]
         (lambda: fudgedice.roll("4dF", seed=[1]), "a seed is a whole number or a word, not list"),  # type: ignore[arg-type]
         (lambda: fudgedice.roll("4dF", seed=1.5), "a seed is a whole number or a word, not float"),  # type: ignore[arg-type]
         (lambda: fudgedice.sample("4dF", True), "the number of rolls is a whole number, not bool"),

@@ -10,16 +10,12 @@ first call from any thread finds it complete.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, overload
-
-import numpy as np
-import numpy.typing as npt
 
 from . import arguments
 from .budget import within_budget
@@ -309,36 +305,6 @@ def odds(
             raise DiceValueError("a custom d% table reads a technique, which float odds do not")
         return DICE.compile_float(arguments.text(text)).float_odds()
     return program_with_table(text, d100_table).odds()
-
-
-@within_budget
-def sample(
-    text: str,
-    n: int,
-    seed: int | str | None = None,
-    *,
-    d100_table: str | Path | D100Table | None = None,
-) -> npt.NDArray[np.int64]:
-    """Totals of ``n`` independent rolls of ``text``, vectorised with NumPy.
-
-    >>> sample("3d6", 5, seed=1).shape
-    (5,)
-    """
-    n = arguments.count(n, "the number of rolls")
-    if n > DEFAULT_LIMITS.max_samples:
-        raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
-    return program_with_table(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
-
-
-def _numpy_seed(seed: object) -> int | None:
-    """NumPy takes whole numbers >= 0; a word is turned into one, as ``roll``
-    accepts words too."""
-    seed = arguments.seed(seed)
-    if isinstance(seed, str):
-        return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
-    if seed is not None and (not isinstance(seed, int) or seed < 0):
-        raise DiceValueError(f"a seed for sample is a whole number >= 0 or a word, not {seed!r}")
-    return seed
 
 
 @within_budget

@@ -33,7 +33,7 @@ from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import sample_exactly, sample_node
+from .sample import Sampled, sample_exactly, sample_node
 
 
 class Program:
@@ -185,6 +185,11 @@ class Program:
                 return exact
         self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
+        rolls it happened in (a plain roll has none)."""
+        return Sampled(self.sample(n, rng), {})
 
     def dice_per_roll(self) -> int:
         """About how many dice one roll tosses: those of one roll made here

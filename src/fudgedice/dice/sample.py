@@ -8,6 +8,7 @@ once per roll. Work is cut into chunks so memory stays bounded.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +22,27 @@ from .arithmetic import WordValue
 from .pools import plan
 
 Array = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+class Sampled(NamedTuple):
+    """``sample(text, n, events=True)``: the totals, and for each event that
+    ``odds(text).events`` names, which of the rolls it happened in."""
+
+    totals: Array
+    events: dict[str, Flags]
+
+
+def between(values: Array, low: int | None, high: int | None) -> Flags:
+    """Which values lie from ``low`` to ``high`` (None: no bound)."""
+    inside = np.ones(values.shape, dtype=np.bool_)
+    if low is not None:
+        inside &= values >= low
+    if high is not None:
+        inside &= values <= high
+    return inside
+
+
 _CHUNK_CELLS = 1 << 22
 """Tosses held in memory at once (32 MiB of int64)."""
 

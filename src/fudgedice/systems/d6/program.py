@@ -19,6 +19,7 @@ from ...dice.floats import NOT_A_SUM
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.sample import Sampled, between
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
@@ -34,7 +35,7 @@ from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
-from .sample import Array, sample_sides
+from .sample import Array, Flags, sample_sides
 
 SYSTEM = "d6"
 
@@ -289,9 +290,36 @@ class D6Program(Program):
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
-        return sample_sides(self.left.shape(), right, n, rng)
+        totals, critical, other = sample_sides(self.left.shape(), right, n, rng)
+        events: dict[str, Flags] = {}
+        if self.damage:
+            events[event("No wound")] = totals < WOUNDS[0].lowest
+            for band, lowest, highest in ranges(WOUNDS):
+                events[event(band.name)] = between(totals, lowest, highest)
+        elif self.right is not None or self.difficulty is not None:
+            # as odds() reads them: ties=meet needs a margin of 1
+            threshold = self.difficulty if self.difficulty is not None else 0
+            floor = threshold + int(self.right is not None and self.ties == "meet")
+            events["success"] = totals >= floor
+            events["failure"] = totals < floor
+            for band, lowest, highest in ranges(DEGREES):
+                top = None if highest is None else threshold + highest
+                events[event(band.name)] = between(totals, max(floor, threshold + lowest), top)
+        sides = [("", self.left, critical)]
+        if self.right is not None and other is not None:
+            sides.append((f"{self._others} ", self.right, other))
+        for prefix, rules, flags in sides:
+            shape = rules.shape()
+            if shape.wild and shape.crit != "ignore":
+                events[f"{prefix}critical failure"] = flags
+                if shape.crit == "complication":
+                    events[f"{prefix}complication"] = flags
+        return Sampled(totals, events)
 
 
 _NONE = Chance(Fraction(0), Fraction(0))

@@ -16,9 +16,14 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from ... import budget
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.sample import DRAW_WORK, Sampled
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -32,9 +37,7 @@ from .checking import FatePlan, FateWords, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
 from .measure import opposed_dist, outcome_counts, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
-
-REROLL_EVENT = "reroll invoke spent"
-"""The odds' event: the chance the left side's policy spends a reroll."""
+from .sampling import REROLL_EVENT, sample_fate
 
 _VERDICTS: dict[Outcome, Verdict] = {
     "fail": "failure",
@@ -196,6 +199,14 @@ class FateProgram(Program):
         if plan.right is not None:
             return opposed_dist(plan.left, plan.right)
         return side_dist(plan.left, plan.opposition)
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        # a few integer draws a roll; the budget as for any toss of dice
+        budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of {self.expression.text}")
+        return sample_fate(self.plan, n, rng)
 
     def float_ready(self) -> bool:
         return False

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import sample_exactly, sample_node
+from ...dice.sample import Flags, Sampled, sample_exactly, sample_node
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
@@ -304,6 +304,17 @@ class FudgeProgram(Program):
         if self.right is not None:
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
         return totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        totals = self.sample(n, rng)
+        events: dict[str, Flags] = {}
+        if self.right is not None:
+            events = {"success": totals > 0, "tie": totals == 0, "failure": totals < 0}
+        elif self.difficulty is not None:
+            events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
+        elif self.left.coin:
+            events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
+        return Sampled(totals, events)
 
     # ------------------------------------------------------- custom d% table
 

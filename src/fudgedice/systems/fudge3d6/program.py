@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import sample_dist
+from ...dice.sample import Sampled
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -37,6 +37,7 @@ from .rules import (
     read_3d6,
     resolve_round,
 )
+from .sampling import sample_3d6
 from .skill import Skill
 
 
@@ -272,8 +273,11 @@ class Fudge3d6Program(Program):
         )
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        # Margins drawn from the exact distribution (216 or 216**2 ways).
-        return sample_dist(self.dist(), n, rng)
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        right = None if self.right is None else self.right.value
+        return sample_3d6(self.left.value, right, n, rng)
 
 
 def fudge3d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:
