@@ -39,6 +39,7 @@ from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.sample import Flags, Sampled, sample_exactly, sample_node
+from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
@@ -49,7 +50,7 @@ from ...language.words import Vocabulary
 from ...results.dice import Part
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from .checking import PLAIN, CheckedRoll, LadderWords, SidePlan, check_roll, is_generic, side_texts
+from .checking import PLAIN, CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .floats import fudge_float_odds, fudge_float_ready
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
