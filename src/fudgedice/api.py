@@ -40,7 +40,7 @@ from .systems.fate import stress as fate_stress
 from .systems.fate.ladders import FATE_CORE
 from .systems.fudge.ladders import FUDGE, POWER
 from .systems.fudge.program import use_d100_table
-from .systems.fudge.techniques import D100Table
+from .systems.fudge.techniques import D100Table as D100Table
 from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
 from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
 

@@ -12,12 +12,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import arguments
-from .api import program_with_table
+from .api import D100Table, program_with_table
 from .budget import within_budget
 from .dice.sample import Sampled as Sampled
 from .errors import DiceValueError, LimitError
 from .limits import DEFAULT_LIMITS
-from .systems.fudge.techniques import D100Table
 
 
 @overload
