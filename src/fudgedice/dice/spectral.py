@@ -45,8 +45,11 @@ OUTSIDE_LOG = -1000 * math.log(2)
 """The natural log of ``OUTSIDE``: the probability left outside the window
 on each side (2**-1000, about 1e-301)."""
 OUTSIDE = 2.0**-1000
-_THETAS = np.exp2(np.arange(-48.0, 12.0, 0.25))
+_THETAS = np.exp2(np.arange(-48.0, 12.0, 0.5))
 """Chernoff exponents tried: any one gives a valid bound, the best is kept."""
+VALUE_WORK = 400 + 2 * len(_THETAS) * 25
+"""Estimated work of one value of a die: its chance as a float, and its terms
+of the Chernoff bound on either side."""
 FFT_WORK = 30
 """Estimated work of one point of the FFTs, per level (log2 of the length)."""
 PART_WORK = 60
@@ -149,7 +152,9 @@ def float_sum(terms: Sequence[Term], what: str) -> FloatSum:
     # a weight below float64's range: the term adds less than OUTSIDE anywhere
     error = OUTSIDE * sum(1 for term in terms if term.weight == 0)
     terms = [term for term in terms if term.weight != 0]
-    pmfs = {part: _pmf(part) for term in terms for part in term.parts}
+    distinct = {part for term in terms for part in term.parts}
+    budget.charge(sum(len(part.counts) for part in distinct) * VALUE_WORK, f"float odds of {what}")
+    pmfs = {part: _pmf(part) for part in distinct}
     windows = [_window(term, [pmfs[part] for part in term.parts]) for term in terms]
     low = min(window[0] for window in windows)
     high = max(window[1] for window in windows)
