@@ -133,8 +133,8 @@ def odds_of(
     values = np.arange(len(chances), dtype=np.float64)
     mass = float(chances.sum()) or 1.0
     # about the lowest value, so that 1000000d6's mean keeps its digits
-    mean = float(np.dot(values, chances)) / mass
-    spread = float(np.dot((values - mean) ** 2, chances)) / mass
+    mean = float((values * chances).sum()) / mass
+    spread = float(((values - mean) ** 2 * chances).sum()) / mass
     return FloatOdds(
         notation,
         system,

@@ -95,8 +95,8 @@ def _sample_side(shape: SideShape, rng: np.random.Generator, rows: int) -> tuple
     if shape.wild:
         wild, first_one = exploding(rng, rows, "the Wild Die")
         if shape.crit == "cancel":
-            wild[first_one] = 0
-            totals[first_one] -= highest[first_one]
+            # the Wild Die's 1 and the highest other die count nothing
+            wild = np.where(first_one, -highest, wild)
         totals += wild
         if shape.crit != "ignore":
             critical = first_one
