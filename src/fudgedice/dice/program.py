@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import numpy as np
-import numpy.typing as npt
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import budget
 from ..errors import DiceValueError, LimitError
@@ -26,14 +25,17 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
+from ..results.sampled import Sampled
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
-from .floats import is_sum, sum_odds
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import Sampled, sample_exactly, sample_node
+
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Program:
@@ -129,13 +131,18 @@ class Program:
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
         as written take the roller's fast path, every other die its walk."""
-        plain = sum(
+        plain = min(self._plain_dice, dice)
+        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
+
+    @cached_property
+    def _plain_dice(self) -> int:
+        """Dice of the pools with no modifier, as written (counted once: the
+        tree never changes, and every roll asks)."""
+        return sum(
             node.count
             for node in walk(self.expression.side.expr)
             if isinstance(node, Pool) and plan(node).plain
         )
-        plain = min(plain, dice)
-        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
 
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
@@ -163,14 +170,20 @@ class Program:
     def float_odds(self) -> FloatOdds:
         """Float64 odds by FFT, each chance within a stated bound of exact
         (``odds(text, exact=False)``): for sums of pools too large to count."""
+        from .floats import sum_odds  # NumPy, when asked for
+
         expression = self.expression
         return sum_odds(expression.text, expression.system, expression.side.expr, self.word_value)
 
     def float_ready(self) -> bool:
         """Whether :meth:`float_odds` reads this roll (checked without measuring)."""
+        from .floats import is_sum  # NumPy, when asked for
+
         return is_sum(self.expression.side.expr)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
+
         node = self.expression.side.expr
         # one draw a roll needs a total of ways below 2**62: dice as many as
         # that allows (measuring 10000dF to find its total too large is waste)

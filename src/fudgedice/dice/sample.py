@@ -8,7 +8,6 @@ once per roll. Work is cut into chunks so memory stays bounded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -18,19 +17,12 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
 from ..limits import DEFAULT_LIMITS, INT64_SAFE
+from ..results.sampled import Sampled as Sampled
 from .arithmetic import WordValue
 from .pools import plan
 
 Array = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
-
-
-class Sampled(NamedTuple):
-    """``sample(text, n, events=True)``: the totals, and for each event that
-    ``odds(text).events`` names, which of the rolls it happened in."""
-
-    totals: Array
-    events: dict[str, Flags]
 
 
 def between(values: Array, low: int | None, high: int | None) -> Flags:

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ...dice.floats import NOT_A_SUM
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import Sampled, between
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
@@ -28,14 +25,19 @@ from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from .floats import d6_float_odds
+from ...results.sampled import Sampled
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, depth_for, side_dist
 from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
-from .sample import Array, Flags, sample_sides
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
+
+    from .sample import Array
 
 SYSTEM = "d6"
 
@@ -280,6 +282,9 @@ class D6Program(Program):
         return self.right is None
 
     def float_odds(self) -> FloatOdds:
+        from ...dice.floats import NOT_A_SUM  # NumPy, when asked for
+        from .floats import d6_float_odds
+
         if self.right is not None:
             raise DiceValueError(
                 f"{NOT_A_SUM}; D6 System float odds are of one side, with or without 'vs' "
@@ -293,10 +298,13 @@ class D6Program(Program):
         return self.sample_events(n, rng).totals
 
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from ...dice.sample import between  # NumPy, when asked for
+        from .sample import sample_sides
+
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
         totals, critical, other = sample_sides(self.left.shape(), right, n, rng)
-        events: dict[str, Flags] = {}
+        events: dict[str, npt.NDArray[np.bool_]] = {}
         if self.damage:
             events[event("No wound")] = totals < WOUNDS[0].lowest
             for band, lowest, highest in ranges(WOUNDS):

@@ -14,16 +14,12 @@ import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import DRAW_WORK, Sampled
 from ...dice.words import LadderWords
 from ...errors import DiceValueError
 from ...exact.dist import Dist
@@ -34,11 +30,15 @@ from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
+from ...results.sampled import Sampled
 from .checking import FatePlan, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
-from .measure import opposed_dist, outcome_counts, reroll_chance, side_dist
+from .measure import REROLL_EVENT, opposed_dist, outcome_counts, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
-from .sampling import REROLL_EVENT, sample_fate
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 _VERDICTS: dict[Outcome, Verdict] = {
     "fail": "failure",
@@ -205,6 +205,9 @@ class FateProgram(Program):
         return self.sample_events(n, rng).totals
 
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from ...dice.sample import DRAW_WORK  # NumPy, when asked for
+        from .sampling import sample_fate
+
         # a few integer draws a roll; the budget as for any toss of dice
         budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of {self.expression.text}")
         return sample_fate(self.plan, n, rng)

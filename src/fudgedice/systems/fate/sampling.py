@@ -11,13 +11,11 @@ import numpy.typing as npt
 from ...dice.sample import Sampled
 from .checking import FatePlan
 from .ladders import STYLE
-from .measure import DICE_COUNTS, LOWEST, WAYS
+from .measure import DICE_COUNTS, LOWEST, REROLL_EVENT, WAYS
 
 Array = npt.NDArray[np.int64]
 _DICE = np.repeat(np.arange(LOWEST, LOWEST + len(DICE_COUNTS)), DICE_COUNTS)
 """4dF's total for each of its 81 combinations."""
-REROLL_EVENT = "reroll invoke spent"
-"""The odds' event: the chance the left side's policy spends a reroll."""
 
 
 def _dice(rng: np.random.Generator, rows: int) -> Array:

@@ -7,14 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import Sampled
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -23,6 +19,7 @@ from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
+from ...results.sampled import Sampled
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -37,8 +34,11 @@ from .rules import (
     read_3d6,
     resolve_round,
 )
-from .sampling import sample_3d6
 from .skill import Skill
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(slots=True)
@@ -276,6 +276,8 @@ class Fudge3d6Program(Program):
         return self.sample_events(n, rng).totals
 
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from .sampling import sample_3d6  # NumPy, when asked for
+
         right = None if self.right is None else self.right.value
         return sample_3d6(self.left.value, right, n, rng)
 
