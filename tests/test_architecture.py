@@ -64,6 +64,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.log": 8,
     f"{PACKAGE}.sheets": 8,
     f"{PACKAGE}.comparisons": 8,
+    f"{PACKAGE}.sampling": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
     f"{PACKAGE}.console": 10,
@@ -71,6 +72,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.cli": 10,
     f"{PACKAGE}.cli_sheets": 10,
     f"{PACKAGE}.cli_compare": 10,
+    f"{PACKAGE}.cli_float": 10,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 
@@ -82,8 +84,19 @@ LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas"})
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
 than a roll takes to start."""
 
-SAMPLERS = frozenset({f"{PACKAGE}.dice.sample", f"{PACKAGE}.systems.d6.sample"})
-"""The modules that sample with NumPy, imported by each ``sample`` method."""
+SAMPLERS = frozenset(
+    {
+        f"{PACKAGE}.dice.sample",
+        f"{PACKAGE}.systems.d6.sample",
+        f"{PACKAGE}.dice.floats",
+        f"{PACKAGE}.systems.d6.floats",
+        f"{PACKAGE}.systems.fudge.floats",
+        f"{PACKAGE}.systems.fudge3d6.sampling",
+        f"{PACKAGE}.systems.fate.sampling",
+    }
+)
+"""The modules that compute with NumPy (samplers, float odds), imported by each
+``sample``, ``sample_events`` or ``float_odds`` method."""
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"}),
@@ -92,6 +105,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.systems.fudge.program": SAMPLERS,
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
     f"{PACKAGE}.systems.d6.program": SAMPLERS,
+    f"{PACKAGE}.systems.fate.program": SAMPLERS,
 }
 """Modules of the package that one module may import inside a function, so
 that ``fudgedice roll`` starts without what it does not use: the command line

@@ -16,7 +16,6 @@ from .api import parse as parse
 from .api import read as read
 from .api import registry as registry
 from .api import roll as roll
-from .api import sample as sample
 from .api import table as table
 from .comparisons import compare as compare
 from .dice.program import Program as Program
@@ -39,8 +38,11 @@ from .log import verify as verify
 from .results.comparison import Comparison as Comparison
 from .results.dice import DieRoll as DieRoll
 from .results.dice import Mark as Mark
+from .results.float_odds import FloatOdds as FloatOdds
 from .results.roll import Roll as Roll
 from .results.table import Table as Table
+from .sampling import Sampled as Sampled
+from .sampling import sample as sample
 from .stream import Stream as Stream
 
 __version__ = "0.1.0"
@@ -56,6 +58,7 @@ __all__ = [
     "DiceValueError",
     "DieRoll",
     "Failure",
+    "FloatOdds",
     "LimitError",
     "Mark",
     "Odds",
@@ -65,6 +68,7 @@ __all__ = [
     "Report",
     "Reveal",
     "Roll",
+    "Sampled",
     "Session",
     "Stream",
     "System",
