@@ -61,7 +61,8 @@ def _lark() -> Lark:
     """The grammar's parser: lark's LALR tables for grammar.lark, generated
     into the package (``make parser``), so a command that starts loads them
     without importing lark or building them."""
-    return Lark_StandAlone()
+    built: Lark = Lark_StandAlone()  # type: ignore[no-untyped-call]  # generated code
+    return built
 
 
 def _compare(text: str, default_op: CompareOp = "=") -> Compare:
