@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .api import roll as roll
     from .api import sample as sample
     from .api import table as table
+    from .comparisons import compare as compare
     from .dice.program import Program as Program
     from .errors import DiceError as DiceError
     from .errors import DiceSyntaxError as DiceSyntaxError
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from .log import Reveal as Reveal
     from .log import Session as Session
     from .log import verify as verify
+    from .results.comparison import Comparison as Comparison
     from .results.dice import DieRoll as DieRoll
     from .results.dice import Mark as Mark
     from .results.roll import Roll as Roll
@@ -61,6 +63,8 @@ _HOMES: dict[str, str] = {
         ".api",
     ),
     **dict.fromkeys(("registry", "roll", "sample", "table"), ".api"),
+    "compare": ".comparisons",
+    "Comparison": ".results.comparison",
     "Program": ".dice.program",
     **dict.fromkeys(
         ("DiceError", "DiceSyntaxError", "DiceTypeError", "DiceValueError", "LimitError"),
@@ -80,6 +84,7 @@ interpreter)."""
 __all__ = [
     "SYSTEMS",
     "Chance",
+    "Comparison",
     "Dice",
     "DiceError",
     "DiceSyntaxError",
@@ -103,6 +108,7 @@ __all__ = [
     "Tail",
     "TooManyDice",
     "clear_caches",
+    "compare",
     "ladder",
     "odds",
     "parse",
