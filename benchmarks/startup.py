@@ -50,7 +50,7 @@ def _wall(command: list[str]) -> float:
 def whole_processes(runs: int = RUNS) -> dict[str, float]:
     """Median wall seconds of each command, run to its exit."""
     for command in COMMANDS.values():
-        _wall(command)  # bytecode compiled and the grammar's cache written
+        _wall(command)  # bytecode compiled
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
     for _ in range(runs):
         for name, command in COMMANDS.items():
