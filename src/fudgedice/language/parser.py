@@ -8,13 +8,18 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import UnexpectedInput, VisitError
-
 from ..errors import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from ..limits import DEFAULT_LIMITS
 from .diagnostics import syntax_error
-from .parser_cache import load_parser
+from .generated_parser import (
+    Lark,
+    Lark_StandAlone,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedInput,
+    VisitError,
+)
 from .tree import (
     D6,
     D100,
@@ -53,8 +58,11 @@ _TECHNIQUE_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    """The grammar's parser, loaded from the user's cache (built on a miss)."""
-    return load_parser()
+    """The grammar's parser: lark's LALR tables for grammar.lark, generated
+    into the package (``make parser``), so a command that starts loads them
+    without importing lark or building them."""
+    built: Lark = Lark_StandAlone()  # type: ignore[no-untyped-call]  # generated code
+    return built
 
 
 def _compare(text: str, default_op: CompareOp = "=") -> Compare:
