@@ -17,10 +17,24 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
 from ..limits import DEFAULT_LIMITS, INT64_SAFE
+from ..results.sampled import Sampled as Sampled
 from .arithmetic import WordValue
 from .pools import plan
 
 Array = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+def between(values: Array, low: int | None, high: int | None) -> Flags:
+    """Which values lie from ``low`` to ``high`` (None: no bound)."""
+    inside = np.ones(values.shape, dtype=np.bool_)
+    if low is not None:
+        inside &= values >= low
+    if high is not None:
+        inside &= values <= high
+    return inside
+
+
 _CHUNK_CELLS = 1 << 22
 """Tosses held in memory at once (32 MiB of int64)."""
 

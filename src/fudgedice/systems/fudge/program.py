@@ -45,8 +45,10 @@ from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...results.dice import Part
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from .checking import PLAIN, SidePlan, check_roll, is_generic, side_texts
+from ...results.sampled import Sampled
+from .checking import PLAIN, CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -327,6 +329,18 @@ class FudgeProgram(Program):
             uncertain={name: chance.uncertain for name, chance in chances.items()},
         ).checked(check)
 
+    def float_ready(self) -> bool:
+        from .floats import fudge_float_ready  # NumPy, when asked for
+
+        return fudge_float_ready(CheckedRoll(self.left, self.right, self.difficulty))
+
+    def float_odds(self) -> FloatOdds:
+        from .floats import fudge_float_odds  # NumPy, when asked for
+
+        checked = CheckedRoll(self.left, self.right, self.difficulty)
+        text, system = self.expression.text, self.expression.system
+        return fudge_float_odds(text, system, checked, self.ladder, self.word_value)
+
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for
 
@@ -345,6 +359,17 @@ class FudgeProgram(Program):
         if self.right is not None:
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
         return totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        totals = self.sample(n, rng)
+        events: dict[str, npt.NDArray[np.bool_]] = {}
+        if self.right is not None:
+            events = {"success": totals > 0, "tie": totals == 0, "failure": totals < 0}
+        elif self.difficulty is not None:
+            events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
+        elif self.left.coin:
+            events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
+        return Sampled(totals, events)
 
     # ------------------------------------------------------- custom d% table
 

@@ -19,7 +19,9 @@ from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
+from ...results.sampled import Sampled
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -243,6 +245,16 @@ class Fudge3d6Program(Program):
             return Dist.from_weights(self._round_counts()[0])
         return _margin_dist(outcome_counts(self.left.value))
 
+    def float_ready(self) -> bool:
+        return False
+
+    def float_odds(self) -> FloatOdds:
+        raise DiceValueError(
+            "float odds are for sums of many dice; a 3d6 Fudge roll has 216 ways "
+            "(or 216**2 opposed): its exact odds are immediate (ask without exact=False "
+            "or --float)"
+        )
+
     def odds(self) -> Odds:
         text = self.expression.text
         if self.right is not None:
@@ -273,10 +285,13 @@ class Fudge3d6Program(Program):
         ).checked(Check(0, 0, "the skill"))
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        from ...dice.sample import sample_dist  # NumPy, when asked for
+        return self.sample_events(n, rng).totals
 
-        # Margins drawn from the exact distribution (216 or 216**2 ways).
-        return sample_dist(self.dist(), n, rng)
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from .sampling import sample_3d6  # NumPy, when asked for
+
+        right = None if self.right is None else self.right.value
+        return sample_3d6(self.left.value, right, n, rng)
 
 
 def fudge3d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:
