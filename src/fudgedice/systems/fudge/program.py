@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +49,7 @@ from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from ...results.sampled import Sampled
 from .checking import PLAIN, CheckedRoll, SidePlan, check_roll, is_generic, side_texts
+from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -57,24 +58,6 @@ from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
     import numpy as np
     import numpy.typing as npt
-
-
-@dataclass(slots=True)
-class FudgeDetails:
-    """The figures behind a Fudge or Power Fudge result."""
-
-    ladder: str
-    """Which ladder names the values: ``fudge`` or ``power``."""
-    rolled_degree: int | None
-    """The side's rolled degree; None for an opposed roll (each side has its own)."""
-    difficulty: int | None = None
-    coin: str | None = None
-    """``even`` or ``odd`` for the even/odd coin."""
-
-    def to_dict(self) -> dict[str, Any]:
-        # every field is a plain value: asdict's recursive copy took a fifth of
-        # Roll.to_dict, which the table calls for every roll
-        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 class FudgeProgram(Program):
@@ -89,9 +72,7 @@ class FudgeProgram(Program):
         self.word_value = LadderWords(ladder, expression)
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
-        self._described: dict[int, str] = {}
-        """The ladder's words for each degree rolled so far (a roll's head
-        line names one or two; a ladder has a few dozen in reach)."""
+        self._described: dict[int, str] = {}  # the ladder's words by degree, as rolled
         self._odds_notes = budget.costed_cache(4)(self._measured_notes)
         """What the odds say of a difficulty, measured on the first roll of this
         text only; each later roll charges the same work again, so it is
@@ -103,15 +84,9 @@ class FudgeProgram(Program):
         self.left = checked.left
         self.right = checked.right
         self.difficulty = checked.difficulty
-        # which sides have a pool read its own way, worked out once: a side
-        # without one is the generic walk over plain pools
-        self._special = {
-            id(side): any(
-                isinstance(pool, Pool) and side.special(pool) for pool in walk_tree(side.expr)
-            )
-            for side in (checked.left, checked.right)
-            if side is not None
-        }
+        # a side with no pool read its own way is the generic walk (asked once)
+        sides = (checked.left, checked.right)
+        self._special = {id(side): side.reads_own_way() for side in sides if side is not None}
 
     def describe(self, degree: int) -> str:
         """The ladder's ``+3 Superb`` for ``degree`` (remembered per program)."""
