@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fudgedice
-from fudgedice import Sampled
+from fudgedice import LimitError, Sampled
 
 ROLLS = 200_000
 Z = 5.0
@@ -100,3 +100,17 @@ def test_d6_totals_match_the_exact_distribution(text: str) -> None:
     for value in range(odds.low, odds.high + 1):
         p = float(odds.probability(value))
         assert _z(seen.get(value, 0) / ROLLS, p, ROLLS) < Z, value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fate:10000000000000000000vs Great",
+        "fate: Good vs 10000000000000000000",
+        "fate: Good opp 10000000000000000000",
+    ],
+)
+def test_a_fate_roll_past_int64_is_refused_not_overflowed(text: str) -> None:
+    # found by the fuzzer: NumPy raised OverflowError adding the modifier
+    with pytest.raises(LimitError, match="too large to sample"):
+        fudgedice.sample(text, 168, seed=18446744073709551616, events=True)

@@ -167,6 +167,13 @@ def _too_large() -> LimitError:
     )
 
 
+def bounded(*values: int | None) -> None:
+    """Refuse a roll whose fixed numbers (a modifier, a difficulty) a NumPy
+    sampler could not hold below :data:`INT64_SAFE`."""
+    if any(value is not None and abs(value) >= INT64_SAFE for value in values):
+        raise _too_large()
+
+
 def _bounded(values: Array) -> Array:
     if values.size and int(np.abs(values).max()) >= INT64_SAFE:
         raise _too_large()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...dice.sample import Sampled
+from ...dice.sample import Sampled, bounded
 from .checking import FatePlan
 from .ladders import STYLE
 from .measure import DICE_COUNTS, LOWEST, REROLL_EVENT, WAYS
@@ -27,6 +27,8 @@ def sample_fate(plan: FatePlan, n: int, rng: np.random.Generator) -> Sampled:
     """Results (shifts, when both sides roll) of ``n`` rolls, and their events
     as :meth:`.program.FateProgram.odds` names them."""
     left = plan.left
+    right = None if plan.right is None else plan.right.modifier
+    bounded(left.modifier, right, plan.opposition, left.policy.below)
     dice = _dice(rng, n)
     against: Array | int | None = plan.opposition
     if plan.right is not None:
