@@ -76,6 +76,178 @@ def fudge_sum_pmf(dice: int) -> FloatArray:
     return pmf
 
 
+def _fft_power(pmf: FloatArray, n: int) -> FloatArray:
+    """The pmf of the sum of ``n`` independent values of ``pmf`` by one real
+    FFT: transform (zero-padded past the sum's length), raise, transform back."""
+    length = n * (len(pmf) - 1) + 1
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(pmf, size) ** n
+    out: FloatArray = np.fft.irfft(spectrum, size)[:length]
+    return out
+
+
+def uniform_sum_pmf(dice: int, sides: int) -> FloatArray:
+    """P(sum of {dice}d{sides} == k) at index k - dice, by FFT."""
+    return _fft_power(np.full(sides, 1 / sides), dice)
+
+
+def exploding_chain_pmf(sides: int, depth: int) -> FloatArray:
+    """One d{sides}! exploding on its top face, followed ``depth`` tosses deep
+    as fudgedice follows it (the chains whose ``depth`` tosses all exploded
+    are cut off): P(total == k) at index k."""
+    pmf = np.zeros(sides * depth)
+    chance = 1 / sides
+    for level in range(depth):
+        start = level * sides + 1
+        pmf[start : start + sides - 1] = chance ** (level + 1)
+    return pmf
+
+
+def exploding_sum_pmf(dice: int, sides: int, depth: int) -> FloatArray:
+    """{dice}d{sides}!, each chain cut ``depth`` tosses deep: the float FFT
+    of the same truncated pool fudgedice measures exactly (index: total)."""
+    return _fft_power(exploding_chain_pmf(sides, depth), dice)
+
+
+def successes_pmf(dice: int, chance: float) -> FloatArray:
+    """P(k of {dice} dice succeed), each with ``chance``, by FFT."""
+    return _fft_power(np.array([1 - chance, chance]), dice)
+
+
+def wild_die_pmf(dice: int, depth: int) -> FloatArray:
+    """The D6 System's ``{dice}D`` (default complication: the total is read
+    as rolled): {dice - 1}d6 plus one exploding Wild Die, by FFT."""
+    wild = exploding_chain_pmf(6, depth)
+    if dice == 1:
+        return wild
+    plain = np.zeros(6 * (dice - 1) + 1)
+    plain[dice - 1 :] = uniform_sum_pmf(dice - 1, 6)
+    length = len(plain) + len(wild) - 1
+    size = 1 << (length - 1).bit_length()
+    both: FloatArray = np.fft.irfft(np.fft.rfft(plain, size) * np.fft.rfft(wild, size), size)
+    return both[:length]
+
+
+def keep_highest_pmf(dice: int, sides: int, kept: int) -> FloatArray:
+    """P(sum of the {kept} highest of {dice}d{sides} == k) at index k - kept,
+    in floats: the faces from the highest down, an array of kept sums for
+    each number of dice placed so far (fewer than {kept}); once {kept} are
+    placed the rest are lower, and their chance folds into one factor."""
+    from math import comb
+
+    length = kept * (sides - 1) + 1
+    states = np.zeros((kept, length))
+    states[0, 0] = 1.0
+    result = np.zeros(length)
+    chance = 1 / sides
+    for face in range(sides, 0, -1):
+        below = (face - 1) / sides
+        step = face - 1
+        following = np.zeros_like(states)
+        for placed in range(kept):
+            current = states[placed]
+            free, short = dice - placed, kept - placed
+            stay = (face / sides) ** free
+            for j in range(short):
+                ways = comb(free, j) * chance**j * below ** (free - j)
+                weight = comb(free, j) * chance**j
+                stay -= ways
+                if j * step < length:
+                    following[placed + j, j * step :] += weight * current[: length - j * step]
+            if short * step < length and stay > 0:
+                result[short * step :] += stay * current[: length - short * step]
+        states = following
+    return result
+
+
+# ------------------------------------------------- the systems' rules, by hand
+# Each samples n rolls of one game rule the way a NumPy user would write it:
+# every die tossed, vectorised over the rolls (benchmarks/sampling.py times
+# fudgedice.sample against them).
+
+
+def sample_fudge_check(
+    rng: np.random.Generator, n: int, skill: int = 1, difficulty: int = 2
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Good vs Great: 4dF + skill, and whether it reached the difficulty."""
+    degree = rng.integers(-1, 2, size=(n, 4)).sum(axis=1) + skill
+    return degree, degree >= difficulty
+
+
+def sample_power_advantage(rng: np.random.Generator, n: int, skill: int = 2) -> IntArray:
+    """power: 4dF+2 adv: one - result ignored when any die shows -."""
+    faces = rng.integers(-1, 2, size=(n, 4))
+    totals: IntArray = faces.sum(axis=1) + (faces == -1).any(axis=1) + skill
+    return totals
+
+
+def sample_fudge_3d6(rng: np.random.Generator, n: int, skill: int = 6) -> IntArray:
+    """3d6fudge: Good: triples first, then skill less the two lowest dice."""
+    dice = rng.integers(1, 7, size=(n, 3))
+    margin = skill - (dice.sum(axis=1) - dice.max(axis=1))
+    triple = (dice[:, 0] == dice[:, 1]) & (dice[:, 1] == dice[:, 2])
+    face = dice[:, 0]
+    margin = np.where(triple & (face <= 2), np.maximum(margin, 0), margin)
+    margin = np.where(triple & (face >= 5), np.minimum(margin, -1), margin)
+    pinned: IntArray = np.where(
+        triple & ((face == 3) | (face == 4)), 0 if skill >= 2 else -1, margin
+    )
+    return pinned
+
+
+def sample_d6_wild(
+    rng: np.random.Generator, n: int, dice: int = 4, pips: int = 2, cancel: bool = False
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """d6: 4D+2: three d6 and a Wild Die that explodes on 6; its first 1 is a
+    critical failure (crit=cancel: it and the highest other die count 0)."""
+    plain = rng.integers(1, 7, size=(n, dice - 1))
+    first = rng.integers(1, 7, size=n)
+    wild = first.copy()
+    live = np.flatnonzero(first == 6)
+    while live.size:
+        again = rng.integers(1, 7, size=live.size)
+        wild[live] += again
+        live = live[again == 6]
+    totals = plain.sum(axis=1) + wild + pips
+    critical = first == 1
+    if cancel:
+        totals = totals - np.where(critical, wild + plain.max(axis=1), 0)
+    return totals, critical
+
+
+def sample_fate_check(
+    rng: np.random.Generator, n: int, skill: int = 3, against: int = 4
+) -> IntArray:
+    """fate: Good vs Great: 4dF + skill, shifts against the opposition."""
+    shifts: IntArray = rng.integers(-1, 2, size=(n, 4)).sum(axis=1) + skill - against
+    return shifts
+
+
+# ------------------------------------------------- float odds past exact, by hand
+
+
+def pool_pmf_fft(face_pmf: FloatArray, dice: int) -> FloatArray:
+    """The distribution of `dice` dice of one pmf: its rfft to the power, on a
+    power-of-two length that holds every total (np.fft's fast case)."""
+    length = dice * (len(face_pmf) - 1) + 1
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(face_pmf, size)
+    pmf: FloatArray = np.fft.irfft(spectrum**dice, size)[:length]
+    return pmf
+
+
+def d6_system_pmf_fft(dice: int, depth: int = 20) -> FloatArray:
+    """d6: ND: N-1 d6 and a Wild Die exploding on 6, followed `depth` tosses."""
+    wild = np.zeros(6 * depth)
+    for sixes in range(depth):
+        wild[6 * sixes + 1 : 6 * sixes + 6] = 6.0 ** -(sixes + 1)  # 6k + r, r = 1..5
+    length = (dice - 1) * 5 + 1 + len(wild)
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(np.full(6, 1 / 6), size) ** (dice - 1) * np.fft.rfft(wild, size)
+    pmf: FloatArray = np.fft.irfft(spectrum, size)[:length]
+    return pmf
+
+
 def best_seconds(func: Callable[[], object], repeat: int = REPEAT) -> float:
     """Best of `repeat` runs, each of enough loops for >= 0.2 s, per call."""
     timer = timeit.Timer(func)

@@ -17,6 +17,9 @@ it is a report, not a test.
    against d20, a roll appended to a session (in memory, and into a session
    file of 100 to 10,000 entries, flushed to the disk), and `verify` over a
    10,000-roll log.
+5. Where a player waits (cli_speed.py): `fudgedice roll 4dF` and `odds 4dF` as
+   whole processes against `python -c pass`, where their start-up goes, and
+   each system's roll against d20's `3d6+2` (issue 14, items 1 and 2).
 
 "speedup" is reference seconds / fudgedice seconds: above 1, fudgedice wins.
 """
@@ -44,10 +47,13 @@ from typing import Any
 import icepool
 import numpy as np
 
+import cli_speed
 import fairness
 import fudgedice
 import icepool_ref
 import numpy_baseline
+import odds_speed
+import sampling
 
 HERE = Path(__file__).resolve().parent
 D20_PYTHON = HERE / ".d20-venv" / "bin" / "python"
@@ -516,11 +522,20 @@ def main(argv: list[str] | None = None) -> int:
     print("\n3. Sampling, np.random.default_rng(seed) created inside every timed call")
     print(HEADER)
     rows += bench_sample()
+    print("\n3b. Sampling every system form, 3c. float odds past exact: against NumPy by hand")
+    systems_sampled = sampling.bench_sampling(sampling.show) + sampling.bench_float(sampling.show)
     print("\n4. Rolls anyone can check: the stream, a session's log, verify")
     print(HEADER)
     rows += bench_fairness(d20)
 
-    summary = goals(rows, cases)
+    print("\n5. Where a player waits: the cold command line, and the systems' rolls")
+    speed_rows, speed_goals = cli_speed.section(d20)
+    print("\n6. Exact odds where they were slowest (odds_speed.py), and growth in N (growth.py)")
+    speed_goals += [Goal(*goal) for goal in odds_speed.run()]
+    odds_speed.growth_section(args.quick)
+
+    summary = goals(rows, cases) + speed_goals
+    summary += [Goal(goal, value, met) for goal, value, met in sampling.goals(systems_sampled)]
     width = max(len(goal.goal) for goal in summary)
     print(f"\nSummary\n{'goal':<{width}}  {'measured':<36} result")
     for goal in summary:
@@ -536,8 +551,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     report = {
         "meta": meta,
-        "rows": [row.to_json() for row in rows],
+        "rows": [row.to_json() for row in [*rows, *speed_rows]],
         "goals": [{**asdict(goal), "verdict": goal.verdict} for goal in summary],
+        "sampling": [{**asdict(row), "slower": row.slower} for row in systems_sampled],
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -12,6 +12,8 @@ from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
+from .cli_compare import compare
+from .cli_float import float_odds, suggesting_float
 from .cli_sheets import sheet, sheet_options, sheet_plan
 from .console import check_run, run_summary, unquoted
 from .console import friendly as _friendly
@@ -19,7 +21,7 @@ from .console import show as _show
 from .dice.program import Program
 from .errors import DiceError
 from .render.odds_table import odds_text
-from .render.plot import chart, check_plot_path
+from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
 from .results.roll import Roll
 from .stream import fresh, seeded
@@ -229,6 +231,12 @@ def _nth_seed(base: int | str, index: int) -> str:
 )
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
+@click.option(
+    "--float",
+    "as_float",
+    is_flag=True,
+    help="Float64 odds by FFT, within a stated bound: for sums of pools too large to count.",
+)
 @_d100_table
 @sheet_options
 @_friendly
@@ -238,6 +246,7 @@ def odds(
     plot_path: str | None,
     exact: bool,
     all_rows: bool,
+    as_float: bool = False,
     d100_table: str | None = None,
     **sheet: Any,
 ) -> None:
@@ -250,18 +259,23 @@ def odds(
       fudgedice odds 4dF+1
       fudgedice odds "4d6kh3" --json
       fudgedice odds "3d6!" --plot odds.png
+      fudgedice odds 100000dF --float
     """
+    if as_float:
+        float_odds(_expression(expression), as_json, plot_path, exact, all_rows, d100_table)
+        return
     if plot_path:
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
-    result = measure_odds(plan.text, d100_table=d100_table)
-    draw = chart(result, plot_path) if plot_path else None  # charged before anything is shown
+    with suggesting_float(plan.text, d100_table):
+        result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
-    if draw is not None:
-        click.echo(f"chart written to {draw()}", err=as_json)
+    if plot_path:
+        written = plot_odds(result, plot_path)
+        click.echo(f"chart written to {written}", err=as_json)
 
 
 @main.command(cls=RollCommand, context_settings={"ignore_unknown_options": True})
@@ -373,6 +387,7 @@ def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     run(host, port, database, echo=click.echo, **limits)
 
 
+main.add_command(compare)
 main.add_command(sheet)
 main.add_command(session_commands.session)
 main.add_command(session_commands.verify_command)

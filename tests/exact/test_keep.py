@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fudgedice import budget
-from fudgedice.errors import LimitError, OverBudget
-from fudgedice.exact import dist, keep
+from fudgedice.errors import LimitError
+from fudgedice.exact import dist
 from fudgedice.exact.dist import Dist
 from fudgedice.exact.keep import keep_extreme
 from fudgedice.limits import DEFAULT_LIMITS
@@ -268,43 +267,3 @@ def test_keep_allows_the_same_span_as_apply() -> None:
     kept = keep_extreme(coin, 1, 1, True, lambda v: v * widest)
     assert (kept.lo, kept.hi, kept.total) == (0, widest, 2)
     assert outcomes(kept) == outcomes(applied)
-
-
-def test_many_faces_are_refused_before_the_first_by_their_loops(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """40,000 faces, 5 of 8 dice kept: the Python of the faces alone is past
-    the budget, known before any face is placed (the faces were charged only
-    their arithmetic, and 4 of 8 took 2 s charged 0.46)."""
-    faces: list[int] = []
-
-    def placed(*args: Any) -> float:
-        faces.append(1)
-        return 0.0
-
-    monkeypatch.setattr(keep, "face_work", placed)
-    die = Dist.from_weights(dict.fromkeys(range(1, 40_001), 1))
-    with pytest.raises(OverBudget, match="keeping 5 of 8 dice with 40,000 faces") as refused:
-        keep_extreme(die, 8, 5, True, lambda v: 1 if v == 2 else 0)
-    assert not faces
-    assert (refused.value.hint or "").endswith("faces fit (a die with fewer faces)")
-
-
-def test_faces_whose_numbers_are_as_long_share_one_estimate(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Each face is charged, but estimated once per length of its numbers:
-    2,000 faces scored 0 or 1 take a few dozen estimates, and the result is
-    the same as the closed form of a single kept die."""
-    estimated: list[int] = []
-    original = keep.face_work
-
-    def counted(*args: Any) -> float:
-        estimated.append(1)
-        return original(*args)
-
-    monkeypatch.setattr(keep, "face_work", counted)
-    die = Dist.from_weights(dict.fromkeys(range(1, 2001), 1))
-    made = keep_extreme(die, 3, 1, True, lambda v: 1 if v > 1000 else 0)
-    assert outcomes(made) == {0: 1000**3, 1: 2000**3 - 1000**3}
-    assert 0 < len(estimated) < 100

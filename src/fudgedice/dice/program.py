@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-
-import numpy as np
-import numpy.typing as npt
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import budget
 from ..errors import DiceValueError, LimitError
@@ -25,14 +24,21 @@ from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
+from ..render.html import roll_html
+from ..results.dice import pools_of
+from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
+from ..results.sampled import Sampled
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import expected_tosses, extra_work, sample_exactly, sample_node
+
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Program:
@@ -128,18 +134,27 @@ class Program:
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
         as written take the roller's fast path, every other die its walk."""
-        plain = sum(
+        plain = min(self._plain_dice, dice)
+        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
+
+    @cached_property
+    def _plain_dice(self) -> int:
+        """Dice of the pools with no modifier, as written (counted once: the
+        tree never changes, and every roll asks)."""
+        return sum(
             node.count
             for node in walk(self.expression.side.expr)
             if isinstance(node, Pool) and plan(node).plain
         )
-        plain = min(plain, dice)
-        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
 
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
-        budget.charge(self.roll_work(len(result.dice)), f"rolling {result.notation}")
+        if result.sides:
+            dice = len(result.dice)
+        else:  # len(result.dice) without building the list: the common case
+            dice = sum([len(pool.dice) for pool in pools_of(result.parts)])
+        budget.charge(self.roll_work(dice), f"rolling {result.notation}")
         return result
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
@@ -159,7 +174,23 @@ class Program:
     def odds(self) -> Odds:
         return Odds(self.expression.text, self.expression.system, self.dist())
 
+    def float_odds(self) -> FloatOdds:
+        """Float64 odds by FFT, each chance within a stated bound of exact
+        (``odds(text, exact=False)``): for sums of pools too large to count."""
+        from .floats import sum_odds  # NumPy, when asked for
+
+        expression = self.expression
+        return sum_odds(expression.text, expression.system, expression.side.expr, self.word_value)
+
+    def float_ready(self) -> bool:
+        """Whether :meth:`float_odds` reads this roll (checked without measuring)."""
+        from .floats import is_sum  # NumPy, when asked for
+
+        return is_sum(self.expression.side.expr)
+
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
+
         node = self.expression.side.expr
         # one draw a roll needs a total of ways below 2**62: dice as many as
         # that allows (measuring 10000dF to find its total too large is waste)
@@ -175,6 +206,11 @@ class Program:
         self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
 
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
+        rolls it happened in (a plain roll has none)."""
+        return Sampled(self.sample(n, rng), {})
+
     def dice_per_roll(self) -> int:
         """About how many dice one roll tosses: those of one roll made here
         (explosions and rerolls included; at most the per-roll limit)."""
@@ -185,6 +221,8 @@ class Program:
         as many a roll as one roll made here tossed, or as a roll tosses on
         average (rerolls and explosions), whichever is more; a toss that
         rerolls or explodes costs more than a plain one, and keeping sorts."""
+        from .sample import expected_tosses, extra_work  # NumPy: see SAMPLERS
+
         limit = DEFAULT_LIMITS.max_sample_tosses
         sides = [self.expression.side.expr]
         check = self.expression.check
@@ -216,7 +254,8 @@ PLAIN_DIE_WORK = 1_500
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    result.render = roll_text
-    for side in result.sides:
-        side.render = roll_text
+    result.render, result.render_html = roll_text, roll_html
+    if result.sides:
+        for side in result.sides:
+            side.render, side.render_html = roll_text, roll_html
     return result

@@ -34,6 +34,7 @@ from .figures import (
 )
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, exact_rows
+from .views import Viewed
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
@@ -44,7 +45,7 @@ _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
 
-class Odds:
+class Odds(Viewed):
     """The exact distribution of a roll's result, and its special events."""
 
     def __init__(

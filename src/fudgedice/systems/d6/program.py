@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...dice.hand import HandRoller
 from ...dice.program import Program
@@ -21,17 +20,25 @@ from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
+from ...exact.views import Check
 from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
+from ...results.sampled import Sampled
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, depth_for, side_dist
 from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
-from .sample import Array, sample_sides
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
+
+    from .sample import Array
 
 SYSTEM = "d6"
 
@@ -270,14 +277,68 @@ class D6Program(Program):
             value_title=title,
             uncertain=uncertain,
             value_name=wound if self.damage else None,
-        )
+        ).checked(self._check_line())
+
+    def _check_line(self) -> Check | None:
+        """Where a chart of these odds draws the difficulty, if any."""
+        if self.damage:
+            return None
+        if self.difficulty is not None:
+            return Check(self.difficulty, self.difficulty, f"difficulty {self.difficulty}")
+        if self.right is not None:
+            return Check(0, int(self.ties == "meet"), "a margin of 0")
+        return None
+
+    def float_ready(self) -> bool:
+        return self.right is None
+
+    def float_odds(self) -> FloatOdds:
+        from ...dice.floats import NOT_A_SUM  # NumPy, when asked for
+        from .floats import d6_float_odds
+
+        if self.right is not None:
+            raise DiceValueError(
+                f"{NOT_A_SUM}; D6 System float odds are of one side, with or without 'vs' "
+                "(not 'opp' or 'dmg')"
+            )
+        return d6_float_odds(self.expression.text, self.left.shape(), self.difficulty)
 
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from ...dice.sample import between  # NumPy, when asked for
+        from .sample import sample_sides
+
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
-        return sample_sides(self.left.shape(), right, n, rng)
+        totals, critical, other = sample_sides(self.left.shape(), right, n, rng)
+        events: dict[str, npt.NDArray[np.bool_]] = {}
+        if self.damage:
+            events[event("No wound")] = totals < WOUNDS[0].lowest
+            for band, lowest, highest in ranges(WOUNDS):
+                events[event(band.name)] = between(totals, lowest, highest)
+        elif self.right is not None or self.difficulty is not None:
+            # as odds() reads them: ties=meet needs a margin of 1
+            threshold = self.difficulty if self.difficulty is not None else 0
+            floor = threshold + int(self.right is not None and self.ties == "meet")
+            events["success"] = totals >= floor
+            events["failure"] = totals < floor
+            for band, lowest, highest in ranges(DEGREES):
+                top = None if highest is None else threshold + highest
+                events[event(band.name)] = between(totals, max(floor, threshold + lowest), top)
+        sides = [("", self.left, critical)]
+        if self.right is not None and other is not None:
+            sides.append((f"{self._others} ", self.right, other))
+        for prefix, rules, flags in sides:
+            shape = rules.shape()
+            if shape.wild and shape.crit != "ignore":
+                events[f"{prefix}critical failure"] = flags
+                if shape.crit == "complication":
+                    events[f"{prefix}complication"] = flags
+        return Sampled(totals, events)
 
 
 _NONE = Chance(Fraction(0), Fraction(0))

@@ -59,6 +59,11 @@ class SidePlan:
         """The pool is read by a technique or an option, not as plain dice."""
         return pool.technique is not None or pool is self.fudge_pool
 
+    def reads_own_way(self) -> bool:
+        """Some pool of the side is :meth:`special`; else the side rolls as
+        the generic dice language does."""
+        return any(isinstance(node, Pool) and self.special(node) for node in walk_tree(self.expr))
+
     def options_for(self, pool: Pool) -> power.PowerOptions:
         """The options that act on ``pool``: the side's own on its Fudge pool."""
         return self.options if pool is self.fudge_pool else PLAIN
@@ -72,25 +77,6 @@ class CheckedRoll:
     left: SidePlan
     right: SidePlan | None
     difficulty: int | None
-
-
-class LadderWords:
-    """The word rule of a Fudge roll: a word is a level on the system's ladder."""
-
-    def __init__(self, ladder: Ladder, expression: Expression) -> None:
-        self.ladder = ladder
-        self.expression = expression
-
-    def __call__(self, word: Word) -> int:
-        value = self.ladder.value_of(word.text)
-        if value is None:
-            raise DiceValueError(
-                f"'{word.text}' is not a word of the {self.ladder.system} ladder",
-                text=self.expression.text,
-                position=word.position,
-                hint=self.ladder.suggest(word.text),
-            )
-        return value
 
 
 def check_roll(expression: Expression, ladder: Ladder, word_value: WordValue) -> CheckedRoll:
