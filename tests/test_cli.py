@@ -328,6 +328,16 @@ def test_odds_plot_with_json_keeps_stdout_json(tmp_path: Path) -> None:
     assert target.read_bytes()[:8] == PNG_MAGIC
 
 
+def test_a_chart_leaves_off_a_difficulty_past_its_axis(tmp_path: Path) -> None:
+    """'vs 1' followed by 309 zeros: the difficulty is past what a float
+    holds (an OverflowError drawing its line); the chart of the roll is
+    written without it, the table gives the check's chances."""
+    target = tmp_path / "out.svg"
+    result = ok("odds", "vs 1" + "0" * 309, "--plot", str(target))
+    assert "success: 0% (0/1)" in result.output
+    assert "<svg" in target.read_text("utf-8")
+
+
 def test_odds_plot_refuses_other_formats(tmp_path: Path) -> None:
     result = run("odds", "2d6", "--plot", str(tmp_path / "out.pdf"))
     assert result.exit_code == 2

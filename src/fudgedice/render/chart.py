@@ -146,7 +146,9 @@ def draw_odds(odds: Odds, axes: Any) -> Any:
     else:
         handles.append(axes.vlines(values, 0, data.exactly, color=EXACTLY, label="exactly"))
     check = odds.check
-    if check is not None and values:
+    # a difficulty past what the axis can place (vs 10**309) is left off the
+    # chart: no charted value reaches it, and a float can't hold it
+    if check is not None and values and _placeable(check.succeeds_from, check.difficulty):
         success = odds.events.get("success", odds.events.get("win"))
         chance = odds.at_least(check.succeeds_from) if success is None else success
         handles.append(
@@ -177,6 +179,10 @@ def draw_odds(odds: Odds, axes: Any) -> Any:
     second.set_ylim(0, 105)
     legend_above(axes, handles, len(handles))
     return axes
+
+
+def _placeable(*values: int) -> bool:
+    return all(abs(value) <= LARGEST_CHARTED for value in values)
 
 
 def draw_comparison(labels: Sequence[str], odds: Sequence[Odds], axes: Any) -> None:

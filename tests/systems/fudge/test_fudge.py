@@ -404,3 +404,11 @@ def test_rolling_and_measuring_agree(
 def test_the_coin_note_gives_the_chance_of_these_dice(text: str, even: str) -> None:
     assert f"even comes up with chance {even}" in fudgedice.roll(text, seed=1).text
     assert str(fudgedice.odds(text).events["even"]) == even
+
+
+def test_the_coin_note_of_a_pool_with_thousands_of_digits_gives_the_percentage() -> None:
+    """10000dF coin: the chance of even has some 4,800 digits, past the 4,300
+    Python writes out unasked (a ValueError from roll); the note gives the
+    percentage alone."""
+    rolled = fudgedice.roll("fudge: 10000dF coin", seed=1517474451)
+    assert "even/odd coin: even comes up with chance (50.0%)" in rolled.text

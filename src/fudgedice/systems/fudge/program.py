@@ -187,10 +187,10 @@ class FudgeProgram(Program):
             side = "even" if degree % 2 == 0 else "odd"
             even = self._even_chance
             if even is not None:
-                steps.append(
-                    f"even/odd coin: even comes up with chance {even.numerator}/"
-                    f"{even.denominator} ({float(even):.1%})"
-                )
+                # the fraction when short: 10000dF's has thousands of digits
+                short = even.denominator.bit_length() <= 128
+                exact = f"{even.numerator}/{even.denominator} " if short else ""
+                steps.append(f"even/odd coin: even comes up with chance {exact}({float(even):.1%})")
             return made(degree, side, FudgeDetails(ladder.system, degree, coin=side), events=[side])
         return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
 
