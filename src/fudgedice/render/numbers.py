@@ -27,3 +27,11 @@ def exact(p: Fraction) -> str:
 def digits(number: int) -> int:
     """Decimal digits of ``number``, near enough, without printing it."""
     return int(abs(number).bit_length() * 0.30103) + 1
+
+
+def chance_note(p: Fraction) -> str:
+    """``31/81 (38.3%)`` for a note in a roll's explanation; the percentage
+    alone when the fraction is long (a note is read at a glance: 10000dF's
+    chances have thousands of digits, past the 4,300 Python writes unasked)."""
+    short = p.denominator.bit_length() <= 128
+    return f"{p.numerator}/{p.denominator} ({float(p):.1%})" if short else f"{float(p):.1%}"

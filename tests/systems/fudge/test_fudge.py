@@ -411,4 +411,9 @@ def test_the_coin_note_of_a_pool_with_thousands_of_digits_gives_the_percentage()
     Python writes out unasked (a ValueError from roll); the note gives the
     percentage alone."""
     rolled = fudgedice.roll("fudge: 10000dF coin", seed=1517474451)
-    assert "even/odd coin: even comes up with chance (50.0%)" in rolled.text
+    assert "even/odd coin: even comes up with chance 50.0%" in rolled.text
+    # taking zero beside 9100 dice: the same (the note's fraction, 4,343 digits)
+    taken = fudgedice.roll("power: 9100dF+2 take0 vs 3", seed=1)
+    assert "rolling would succeed with chance 49.7%" in taken.text
+    small = fudgedice.roll("power: 4dF+2 take0 vs 3", seed=1)
+    assert "rolling would succeed with chance 31/81 (38.3%)" in small.text

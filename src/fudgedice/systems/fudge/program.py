@@ -44,6 +44,7 @@ from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
+from ...render.numbers import chance_note
 from ...results.dice import Part
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
@@ -187,10 +188,7 @@ class FudgeProgram(Program):
             side = "even" if degree % 2 == 0 else "odd"
             even = self._even_chance
             if even is not None:
-                # the fraction when short: 10000dF's has thousands of digits
-                short = even.denominator.bit_length() <= 128
-                exact = f"{even.numerator}/{even.denominator} " if short else ""
-                steps.append(f"even/odd coin: even comes up with chance {exact}({float(even):.1%})")
+                steps.append(f"even/odd coin: even comes up with chance {chance_note(even)}")
             return made(degree, side, FudgeDetails(ladder.system, degree, coin=side), events=[side])
         return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
 
@@ -246,7 +244,7 @@ class FudgeProgram(Program):
             outcome = "succeeds" if degrees.lo >= difficulty else "fails"
             notes.append(
                 f"taking zero {outcome} for certain; rolling would succeed with chance "
-                f"{chance.numerator}/{chance.denominator} ({float(chance):.1%})"
+                + chance_note(chance)
             )
             return notes
         # a tail of exploding dice may reach further than the outcomes listed
