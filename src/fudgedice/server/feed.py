@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,7 +22,7 @@ from starlette.types import Receive, Scope, Send
 from . import store
 from .db import Database
 from .live import Hub, Watcher
-from .records import Member, RollRecord
+from .records import Member, RollRecord, json_bytes
 
 PAGE = 500
 """Rolls read from the database at once when catching up."""
@@ -84,7 +83,7 @@ async def _pages(
 
 
 def _event(kind: str, data: Any) -> bytes:
-    return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
+    return b"event: %b\ndata: %b\n\n" % (kind.encode(), json_bytes(data))
 
 
 async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> AsyncIterator[bytes]:
