@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fudgedice.server.records import Member, RollRecord, Shown, Visibility
+
 PLACEHOLDER = {"seq", "member", "name", "visibility", "hidden", "at", "verified"}
 
 
@@ -71,3 +73,34 @@ def test_a_reveal_is_announced(served: Any) -> None:
         seeds = _until(feed, "reveal")["seeds"]
     assert seeds[0]["server_seed"] == answer.json()["server_seed"]
     assert seeds[1]["commitment"] == answer.json()["next_commitment"]
+
+
+def _record(seq: int, member: str, visibility: Visibility) -> RollRecord:
+    return RollRecord(
+        "room", seq, member, member.upper(), visibility, 0, "c" * 64, seq, "", "4dF",
+        f"label of {seq}", None, {"total": seq}, "2026-11-22T00:00:00.000Z", None, "h", None,
+    )  # fmt: skip
+
+
+def test_readers_who_see_alike_share_one_chunk_and_no_other() -> None:
+    """The feed makes an event's chunk once for all readers alike
+    (records.Shown): each reader still gets exactly the rolls it may see."""
+    rolled: list[tuple[str, Visibility]] = [
+        ("ann", "public"), ("ann", "self"), ("gm", "secret"), ("bob", "gm"), ("bob", "self"),
+    ]  # fmt: skip
+    records = [_record(seq, *roll) for seq, roll in enumerate(rolled, start=1)]
+    readers = [
+        Member("gm", "room", "GM", True),
+        Member("ann", "room", "Ann", False),
+        Member("bob", "room", "Bob", False),
+        Member("cy", "room", "Cy", False),
+        Member("dee", "room", "Dee", False),
+    ]
+    shown = Shown(records)
+    for reader in [*readers, *reversed(readers)]:  # the second time from what was made
+        expected = b"".join(record.frame_for(reader) for record in records)
+        assert shown.frames_for(reader) == expected
+    assert shown.frames_for(readers[3]) is shown.frames_for(readers[4])
+    seen = shown.frames_for(readers[3])
+    assert b"label of 1" in seen and not any(b"label of %d" % n in seen for n in range(2, 6))
+    assert b"label of 4" in shown.frames_for(readers[0]) and b"label of 5" not in seen

@@ -98,14 +98,19 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
                 parts.append(b": keep-alive\n\n")
             elif event.kind == "reveal":
                 parts.append(_event("reveal", event.data))
-            fresh = [record for record in event.rolls if record.seq > last]
+            rolled = event.rolls
+            whole = bool(rolled) and rolled[0].seq > last  # none of them sent yet
+            fresh = rolled if whole else [record for record in rolled if record.seq > last]
             if event.kind == "resync" or (fresh and fresh[0].seq > last + 1):
                 # missed (a full backlog, a lost listener): the database has it
                 until = fresh[0].seq if fresh else None
                 async for page in _pages(db, watcher.room, last, until):
                     last = page[-1].seq
                     parts.extend(record.frame_for(me) for record in page)
-            for record in fresh:
+            if whole:  # as the event's other readers alike see it: made once for all
+                parts.append(event.shown.frames_for(me))
+                last = rolled[-1].seq
+            for record in () if whole else fresh:
                 parts.append(record.frame_for(me))
                 last = record.seq
         if parts:

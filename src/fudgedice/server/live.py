@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
@@ -23,7 +24,7 @@ from typing import Any
 import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
-from .records import RollRecord
+from .records import RollRecord, Shown
 
 log = logging.getLogger("fudgedice.server")
 
@@ -44,8 +45,13 @@ class Event:
     """"rolls", "reveal", "keep-alive", or "resync" (read from the database
     what you missed)."""
     rolls: Sequence[RollRecord] = ()
-    """The rolls of one commit in one room, in ``seq`` order."""
+    """Rolls of one room, one after another in ``seq`` order."""
     data: dict[str, Any] | None = None
+
+    @functools.cached_property
+    def shown(self) -> Shown:
+        """The rolls as each reader sees them, made once for all."""
+        return Shown(self.rolls)
 
 
 class Watcher:
@@ -153,8 +159,9 @@ class Hub:
         rolled = self._held.pop(room, None)
         if rolled and room in self._rooms:
             self._sent[room] = (self.loop or asyncio.get_running_loop()).time()
+            event = Event("rolls", rolled)  # one for all: each reader's chunk is made once
             for watcher in self._rooms[room]:
-                watcher.put(Event("rolls", rolled))
+                watcher.put(event)
 
     def publish_threadsafe(self, room: str, event: Event) -> None:
         """From a worker thread (after a commit)."""

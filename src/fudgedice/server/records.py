@@ -10,6 +10,7 @@ its answer), and the standard library took several times as long.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -169,3 +170,24 @@ class RollRecord:
 
     def json_for(self, viewer: Member) -> bytes:
         return self.full_json if self.visible_to(viewer) else self.placeholder_json
+
+
+class Shown:
+    """The rolls of one event of the live feed as each reader sees them, joined
+    into one chunk: made once for all the readers who see them alike, not once
+    a reader (a room's twenty watchers mostly see the same)."""
+
+    def __init__(self, records: Sequence[RollRecord]) -> None:
+        self.records = records
+        self._hidden_rollers = {record.member for record in records if record.hidden}
+        self._made: dict[tuple[bool, str | None], bytes] = {}
+
+    def frames_for(self, viewer: Member) -> bytes:
+        # who sees a hidden roll depends on being the GM and on being its
+        # roller only (RollRecord.visible_to): readers alike in both see alike
+        rolled = viewer.id if viewer.id in self._hidden_rollers else None
+        made = self._made.get((viewer.gm, rolled))
+        if made is None:
+            made = b"".join(record.frame_for(viewer) for record in self.records)
+            self._made[viewer.gm, rolled] = made
+        return made
