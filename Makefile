@@ -63,7 +63,7 @@ chromium:
 # from the current code by a test of the page, then copied from its artifacts.
 screenshot: $(STAMP) chromium
 	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py
-	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png docs/
+	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png test-artifacts/page/table-sheet.png docs/
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh

@@ -1,5 +1,5 @@
 """The README's pictures of the page, taken from the current code at every run
-(``test-artifacts/page/table.png`` and ``table-phone.png``); ``make
+(``test-artifacts/page/table.png``, ``table-phone.png`` and ``table-sheet.png``); ``make
 screenshot`` copies them into ``docs/``."""
 
 from __future__ import annotations
@@ -39,3 +39,44 @@ def test_the_readme_pictures(server: Any, seats: Callable[..., Any], artifacts: 
         expect(page.locator("#success")).to_contain_text("31/81")
         page.screenshot(path=artifacts / picture)
         assert (artifacts / picture).read_bytes().startswith(b"\x89PNG")
+
+
+JAX = """# jax.toml
+system = "d6"
+name = "Jax"
+character_points = 5
+fate_points = 1
+wound = "none"
+
+[attributes]
+Dexterity = "3D+1"
+Perception = "2D+2"
+
+[skills]
+Blaster = "Dexterity+1D"   # a skill adds dice to its attribute
+Search = "Perception+1D"
+"""
+
+
+def test_the_readme_picture_of_a_sheet(
+    server: Any, seats: Callable[..., Any], artifacts: Path
+) -> None:
+    """A player's sheet at the table: its traits as buttons, a roll by trait
+    name, and a Character Point spent from the roll's card."""
+    created = server.room("Friday game", system="d6", gm_name="Gemma")
+    room = created["room"]
+    ann = server.join(room, "Ann")
+    seat = seats("Ann", width=1200, height=900)
+    page = seat.page
+    page.goto(f"{server.url}/r/{room}#token={ann['token']}")
+    seat.wait_until_live()
+    page.fill("#sheet-text", JAX)
+    page.click("#sheet-save")
+    expect(page.locator("#sheet-title")).to_have_text("Jax (d6)")
+    page.fill("#sheet-against", "Moderate")
+    page.locator('#sheet-traits button[data-trait="Blaster"]').click()
+    seat.wait_for_roll(2).locator('button.spend[data-point="cp"]').click()
+    seat.wait_for_roll(3)
+    expect(page.locator("#sheet-points")).to_contain_text("Character Points: 4")
+    page.locator(".columns").screenshot(path=artifacts / "table-sheet.png")
+    assert (artifacts / "table-sheet.png").read_bytes().startswith(b"\x89PNG")

@@ -228,3 +228,20 @@ def test_the_gms_rolls_are_marked_by_member_not_name(
     expect(by_gm.locator(".badge.gm")).to_have_text("GM")
     expect(by_mallory.locator(".who")).to_have_text("GM")
     expect(by_mallory.locator(".badge.gm")).to_have_count(0)
+
+
+def test_a_fate_room_made_on_the_page(server: Any, seats: Callable[..., Any]) -> None:
+    gm = seats("Gemma")
+    gm.create_room(server.url, "Fate", "fate")
+    page = gm.page
+    expect(page.locator(".badge.system")).to_have_text("Fate Core")
+    # the roll box offers Fate's own examples, read on Fate's ladder
+    expect(page.locator(".examples")).to_contain_text("Good+2 vs Great")
+    page.check("#roll-read")
+    page.fill("#roll-text", "Good+2 vs Great")
+    page.fill("#roll-faces", "+ 0 - 0")
+    page.click("#roll-submit")
+    card = gm.wait_for_roll(1)
+    # Good is +3 on Fate's ladder: +3 +2 and dice summing 0 is +5 Superb, one shift over Great
+    expect(card).to_contain_text("+5 Superb")
+    expect(card).to_contain_text("succeed, +1 shift")

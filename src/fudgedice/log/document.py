@@ -13,6 +13,11 @@ from ..limits import DEFAULT_LIMITS
 from ..stream import commitment as commitment_of
 from .canonical import PLACEHOLDER_FIELDS, ROLL_FIELDS, is_hex64
 from .report import Failure
+from .sheet_entries import sheet_fields_error
+
+KINDS = ("roll", "spend", "sheet")
+"""What an entry records: a roll (an entry with no ``kind``), a point spent
+on a roll after it was made (:mod:`.spends`), a sheet's change (:mod:`.sheet_entries`)."""
 
 
 class Failed(Exception):
@@ -66,6 +71,17 @@ def roll_fields_error(fields: Mapping[str, Any]) -> str | None:
     return None
 
 
+def own_fields_error(fields: Mapping[str, Any]) -> str | None:
+    """What is wrong with an entry's own fields (a public entry, or a hidden
+    one's opening), by its kind."""
+    kind = fields.get("kind", "roll")
+    if kind not in KINDS:
+        return f"its kind is not one of {', '.join(KINDS)}"
+    if kind == "sheet":
+        return sheet_fields_error(fields)
+    return roll_fields_error(fields)
+
+
 def placeholder_error(entry: Mapping[str, Any]) -> str | None:
     missing = [name for name in PLACEHOLDER_FIELDS if name not in entry]
     if missing:
@@ -79,6 +95,10 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
             return f"its {name} is not text"
     if entry["nonce"] is not None and not whole(entry["nonce"]):
         return "its nonce is not a whole number (or null, for dice read by hand)"
+    if entry.get("kind", "roll") not in KINDS:
+        return f"its kind is not one of {', '.join(KINDS)}"
+    if any(name in entry for name in ("change", "character", "action", "sheet", "point")):
+        return "a hidden entry's placeholder shows what it changed or spent"
     if "text" in entry or "faces" in entry or "total" in entry:
         return "a hidden roll's placeholder shows its text, faces or total"
     return None

@@ -40,6 +40,9 @@ class Report:
     """Of the entries checked, those of dice read by hand: their reading is
     checked (the text reads the faces to the total), not where the faces
     came from."""
+    changes: int = 0
+    """Sheet changes whose fields were checked: they draw no dice, so their
+    place in the chain is all there is to check (not counted in ``checked``)."""
 
     @property
     def ok(self) -> bool:
@@ -62,6 +65,7 @@ class Report:
             "seeds": self.seeds,
             "revealed": self.revealed,
             "by_hand": self.by_hand,
+            "changes": self.changes,
             "failure": None
             if self.failure is None
             else {"seq": self.failure.seq, "reason": self.failure.reason},
@@ -88,5 +92,10 @@ class Report:
             lines.append(
                 f"{self.by_hand} of them were dice read by hand: their reading is checked, not "
                 "the dice"
+            )
+        if self.changes:
+            lines.append(
+                f"{self.changes} sheet change{'s' if self.changes != 1 else ''}: in their place "
+                "in the chain (they draw no dice)"
             )
         return "\n".join(lines)

@@ -31,14 +31,15 @@ from .document import (
     Failed,
     Seed,
     check_size,
+    own_fields_error,
     placeholder_error,
     published_hashes,
-    roll_fields_error,
     seeds_of,
     whole,
 )
 from .entries import checked_room
 from .report import Failure, Report
+from .spends import spend_error
 
 
 def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report:
@@ -117,6 +118,10 @@ class _Checker:
         self.checked = 0
         self.pending = 0
         self.by_hand = 0
+        self.changes = 0
+        self.earlier: dict[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]] = {}
+        """Each roll and spend so far, by seq: its link of the chain and its
+        own fields (None while hidden), for the spends that name it."""
 
     def report(self, failure: Failure | None) -> Report:
         revealed = sum(seed.server_seed is not None for seed in self.seeds)
@@ -129,6 +134,7 @@ class _Checker:
             revealed,
             failure,
             self.by_hand,
+            self.changes,
         )
 
     def entry(self, position: int, entry: object) -> None:
@@ -157,7 +163,7 @@ class _Checker:
                 "was rewritten up to here",
             )
         hidden = entry.get("hidden", False)
-        wrong = placeholder_error(entry) if hidden is not False else roll_fields_error(entry)
+        wrong = placeholder_error(entry) if hidden is not False else own_fields_error(entry)
         if wrong is None and entry.get("visibility") not in VISIBILITIES:
             wrong = f"its visibility is not one of {', '.join(VISIBILITIES)}"
         if wrong is None and (entry["visibility"] == "public") == bool(hidden):
@@ -166,7 +172,15 @@ class _Checker:
             raise Failed(position, wrong)
         seed = self._seed_of(position, entry)
         fields = self._opened(position, entry, seed) if hidden else entry
-        if fields is not None and fields.get("by_hand") is True:
+        kind = entry.get("kind", "roll")
+        if kind == "spend":
+            self._spend(position, entry, fields)
+        if kind != "sheet":
+            self.earlier[position] = (entry, fields)
+        if kind == "sheet":  # draws nothing: its place in the chain is what there is to check
+            self.changes += fields is not None
+            self.pending += fields is None
+        elif fields is not None and fields.get("by_hand") is True:
             self._read(position, fields)  # its seed plays no part
             self.checked += 1
             self.by_hand += 1
@@ -195,6 +209,8 @@ class _Checker:
         nonce = entry["nonce"]
         if nonce is None:
             return seed  # dice read by hand take no nonce
+        if entry.get("kind") == "spend":
+            return seed  # its roll's nonce, drawn again: _spend checks that it is
         if nonce != seed.used or not whole(nonce):
             raise Failed(
                 position,
@@ -228,15 +244,29 @@ class _Checker:
                 "its opening does not match its placeholder's digest: the revealed entry "
                 "was changed",
             )
-        wrong = roll_fields_error(fields)
+        wrong = own_fields_error(fields)
         if wrong is not None:
             raise Failed(position, f"its opening: {wrong}")
-        differ = [name for name in SHARED_FIELDS if fields.get(name) != entry.get(name)]
+        shared = (*SHARED_FIELDS, "kind", "of")
+        differ = [name for name in shared if fields.get(name) != entry.get(name)]
         if differ:
             raise Failed(
                 position, f"its opening's {', '.join(differ)} differ from its placeholder's"
             )
         return fields
+
+    def _spend(
+        self, position: int, entry: Mapping[str, Any], fields: Mapping[str, Any] | None
+    ) -> None:
+        """A point spent on an earlier roll of the same roller, from that
+        roll's stream: its text is the roll's with the point, its faces
+        begin with the roll's (docs/fairness.md)."""
+        of = entry.get("of")
+        earlier = self.earlier.get(of) if whole(of) else None
+        of_entry, of_fields = earlier if earlier is not None else (None, None)
+        wrong = spend_error(entry, fields, of_entry, of_fields, position)
+        if wrong is not None:
+            raise Failed(position, wrong)
 
     def _reroll(self, position: int, fields: Mapping[str, Any], server_seed: bytes) -> None:
         faces: list[int] = fields["faces"]

@@ -37,6 +37,7 @@ from .making import Rolls
 from .odds import OddsGate
 from .problems import Problem
 from .records import Member, RollRecord, Room
+from .sheet_routes import add_sheet_routes
 from .writer import Writer
 
 PAGE_LIMIT = 500
@@ -156,6 +157,7 @@ def create_app(
         route_class_override=rolls.route_class(),
     )
     app.router.routes.insert(0, app.router.routes.pop())
+    add_sheet_routes(app, db, hub, rolls, rolls.limiter)
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:

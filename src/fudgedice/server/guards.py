@@ -20,24 +20,32 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY = 16 * 1024
 """Bytes in a request's body: a roll text of 1,000 characters and its faces fit
 many times over."""
+MAX_SHEET_BODY = 72 * 1024
+"""Bytes in the body that attaches a character sheet (``PUT .../sheet``): a
+sheet of 32 KiB, every character of it escaped in JSON at worst twice as long.
+A longer sheet that fits is refused by the sheet's own limit, which says so."""
 
 
 class BodyLimit:
     """Refuses (413) a body longer than ``limit``: at once when its declared
     length says so, or as soon as the bytes received pass it."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, sheet_limit: int = MAX_SHEET_BODY
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.sheet_limit = sheet_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.sheet_limit if scope["path"].endswith("/sheet") else self.limit
         headers = dict(scope.get("headers", []))
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(send, limit)
             return
         if declared is not None or b"transfer-encoding" not in headers:
             # the server reads no more than the length declared, and a request
@@ -54,7 +62,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     too_long = True
                     raise _TooLong
             return message
@@ -67,16 +75,16 @@ class BodyLimit:
                 await send(message)
             elif not refused:
                 refused = True
-                await self._refuse(send)
+                await self._refuse(send, limit)
 
         try:
             await self.app(scope, counted, sending)
         except _TooLong:
             if not refused:
-                await self._refuse(send)
+                await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(Problem(413, f"a request body is at most {self.limit} bytes").body())
+    async def _refuse(self, send: Send, limit: int) -> None:
+        body = json.dumps(Problem(413, f"a request body is at most {limit} bytes").body())
         await send(
             {
                 "type": "http.response.start",

@@ -143,6 +143,8 @@ class RollRecord:
             "hidden": True,
             "at": self.at,
             "verified": self.verified,
+            # a sheet's change or a point spent: shown as such, with nothing of what it did
+            **({"kind": self.result["kind"]} if "kind" in self.result else {}),
         }
 
     @cached_property

@@ -86,3 +86,16 @@ rolls = Table(
 )
 
 Index("rolls_by_member", rolls.c.room_id, rolls.c.member_id, rolls.c.seq)
+
+sheets = Table(
+    "sheets",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("member_id", String(16), ForeignKey("members.id"), primary_key=True),
+    # the sheet's TOML as its owner wrote it, comments and all
+    Column("text", Text, nullable=False),
+    # 1 when attached, one more at each change: a write names the version it
+    # was made to, and one made to an older version is refused (409)
+    Column("version", Integer, nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)

@@ -226,15 +226,20 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
     }
 
 
-def _verify(record: RollRecord, seed: bytes, system: str) -> bool:
+def _verify(record: RollRecord, seed: bytes, system: str) -> bool | None:
     """Whether the stored roll follows from the revealed seed (or, read by
-    hand, from the faces given)."""
+    hand, from the faces given); None for a sheet's change, which draws
+    nothing. A point spent on a roll draws from its roll's nonce."""
+    kind = record.result.get("kind")
+    if kind == "sheet":
+        return None
+    nonce = record.entry.get("nonce") if kind == "spend" and record.entry else record.nonce
     try:
         program = rolling.program(record.text, system)
         if record.faces is not None:
             again = program.read(record.faces).to_dict()
             return fair.faces(again) == fair.faces(record.result)
-        context = fair.context(record.room, record.client_seed, record.nonce or 0)
+        context = fair.context(record.room, record.client_seed, nonce or 0)
         return fair.reproduces(program, seed, context, record.result)
     except (DiceError, Problem):
         return False

@@ -122,8 +122,9 @@ function head(roll, byGm) {
 }
 
 /** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one;
- * marked as the GM's when ``byGm`` (known from its member id: anyone may take a name). */
-export function rollCard(roll, byGm = false) {
+ * marked as the GM's when ``byGm`` (known from its member id: anyone may take a name).
+ * ``actions(roll)`` may give what the card offers its reader (points to spend). */
+export function rollCard(roll, byGm = false, actions = null) {
   const visibility = text(roll.visibility) || "public";
   const card = el("article", {
     class: `roll vis-${visibility}${roll.hidden ? " hidden-roll" : ""}`,
@@ -131,8 +132,20 @@ export function rollCard(roll, byGm = false) {
   });
   card.append(head(roll, byGm));
   if (roll.hidden) {
-    card.append(el("p", { class: "placeholder", text: HIDDEN[visibility] || "a hidden roll" }));
+    const hidden = roll.kind === "sheet" ? "a change to a character sheet: hidden" : HIDDEN[visibility];
+    card.append(el("p", { class: "placeholder", text: hidden || "a hidden roll" }));
     return card;
+  }
+  if (roll.kind === "sheet") {
+    // a sheet's change: what happened, in words (docs/sheets.md)
+    card.classList.add("sheet-change");
+    const lines = Array.isArray(roll.lines) ? roll.lines : [];
+    card.append(el("div", { class: "change" }, lines.map((line) => el("p", { text: text(line) }))));
+    return card;
+  }
+  if (roll.kind === "spend") {
+    card.classList.add("spend");
+    card.append(el("p", { class: "spent", text: text(roll.spent) }));
   }
   card.append(
     el(
@@ -164,5 +177,7 @@ export function rollCard(roll, byGm = false) {
       el("details", { class: "explain" }, el("summary", { text: "how" }), el("pre", { text: roll.text })),
     );
   }
+  const offered = actions ? actions(roll) : null;
+  if (offered) card.append(offered);
   return card;
 }

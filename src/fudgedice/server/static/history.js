@@ -8,7 +8,7 @@ import { rollCard } from "./dice.js";
 
 export const PAGE = 25;
 
-export function historyPanel(room, seat) {
+export function historyPanel(room, seat, actions = null) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
   const shown = new Map(); // seq -> roll, of the rolls in the list
   let highest = Number(room.last_seq) || 0;
@@ -28,7 +28,7 @@ export function historyPanel(room, seat) {
     if (!Number.isInteger(seq)) return;
     highest = Math.max(highest, seq);
     if (member && roll.member !== member) return;
-    const card = rollCard(roll, gms.has(roll.member));
+    const card = rollCard(roll, gms.has(roll.member), actions);
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);
     if (existing) {
@@ -138,9 +138,15 @@ export function historyPanel(room, seat) {
     older,
   );
   older.hidden = true;
+  /** Every card drawn again, for what it offers (a sheet attached, points spent). */
+  function redraw() {
+    for (const roll of [...shown.values()]) place(roll);
+  }
+
   return {
     panel,
     place,
+    redraw,
     reload,
     refresh,
     members,

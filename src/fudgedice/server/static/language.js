@@ -7,6 +7,8 @@ export const SYSTEMS = {
   power: "Power Fudge",
   "3d6fudge": "3d6 Fudge",
   d6: "D6 System",
+  fate: "Fate Core",
+  fatecondensed: "Fate Condensed",
 };
 
 const COMMON = [
@@ -51,6 +53,19 @@ export const LANGUAGE = {
     faces: "4 2 3 w5",
   },
 };
+
+const FATE = {
+  examples: ["Good", "Good+2 vs Great", "Good opp Fair", "+3 vs 4"],
+  forms: [
+    ["Good, +3, Good+2", "a skill rolls 4dF"],
+    ["... vs Great, vs 4", "passive opposition: the outcome and shifts"],
+    ["... opp Fair", "active opposition: both sides roll"],
+    ...COMMON,
+  ],
+  faces: "+ 0 - +",
+};
+LANGUAGE.fate = FATE;
+LANGUAGE.fatecondensed = FATE;
 
 export function language(system) {
   return LANGUAGE[system] || LANGUAGE.fudge;

@@ -9,6 +9,7 @@ import { fairnessPanel } from "./fairness.js";
 import { historyPanel } from "./history.js";
 import { follow } from "./live.js";
 import { rollBox } from "./rollbox.js";
+import { sheetPanel } from "./sheets.js";
 import { SYSTEMS } from "./language.js";
 
 const main = $("#main");
@@ -172,7 +173,8 @@ async function openRoom(roomId) {
   const me = { ...mine, gm: !!room.me?.gm, name: room.me?.name ?? mine.name };
   document.title = `${room.name} · fudgedice table`;
 
-  const history = historyPanel(room, me);
+  let sheet = null; // made after the roll box, whose visibility its trait buttons use
+  const history = historyPanel(room, me, (roll) => (sheet ? sheet.spendButtons(roll) : null));
   const fairness = fairnessPanel(room, me);
   const people = el("p", { class: "people", id: "members" });
   const live = el("span", { class: "live", id: "live", text: "connecting" });
@@ -200,6 +202,12 @@ async function openRoom(roomId) {
   }
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
+  sheet = sheetPanel(room, me, {
+    rolled: history.place,
+    visibility: () => box.querySelector("#roll-visibility")?.value || "public",
+    clientSeed: fairness.clientSeed,
+    changed: history.redraw,
+  });
   main.replaceChildren(
     el(
       "header",
@@ -211,14 +219,22 @@ async function openRoom(roomId) {
     ),
     people,
     shareLinks(roomId, me),
-    el("div", { class: "columns" }, el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box), el("div", { class: "card" }, history.panel)),
+    el(
+      "div",
+      { class: "columns" },
+      el("div", { class: "left" }, el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box), sheet.panel),
+      el("div", { class: "card" }, history.panel),
+    ),
     fairness.panel,
   );
   showMembers(room.members);
+  await sheet.load();
   await history.reload();
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
+      // a change to this member's sheet (by the GM too) or a point spent: the sheet again
+      if (roll.kind && roll.member === me.member) sheet.load();
       if (roll.member && !known.has(roll.member)) again();
     },
     async reveal(data) {

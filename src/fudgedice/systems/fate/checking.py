@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from ...dice.arithmetic import evaluate, operate
 from ...dice.pools import plan
+from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...language.tree import (
     FUDGE_DIE,
@@ -105,28 +106,9 @@ class FatePlan:
     opposition: int | None
 
 
-class FateWords:
-    """The word rule of a Fate roll: a word is a level on the system's ladder."""
-
-    def __init__(self, ladder: Ladder, expression: Expression) -> None:
-        self.ladder = ladder
-        self.expression = expression
-
-    def __call__(self, word: Word) -> int:
-        value = self.ladder.value_of(word.text)
-        if value is None:
-            raise DiceValueError(
-                f"'{word.text}' is not a word of the {LADDER_TITLES[self.ladder.system]} ladder",
-                text=self.expression.text,
-                position=word.position,
-                hint=self.ladder.suggest(word.text),
-            )
-        return value
-
-
 def check_fate(expression: Expression, ladder: Ladder) -> FatePlan:
     """Check ``expression`` on ``ladder``; the first mistake found is raised."""
-    words = FateWords(ladder, expression)
+    words = LadderWords(ladder, expression, LADDER_TITLES[ladder.system])
     check = expression.check
     left = _side(expression, expression.side, words)
     right = _side(expression, check.other, words) if isinstance(check, Opposed) else None
@@ -159,7 +141,7 @@ def _reroll_position(side: Side) -> int | None:
     return next((o.position for o in side.options if _REROLL.fullmatch(o.name)), None)
 
 
-def _side(expression: Expression, side: Side, words: FateWords) -> FateSide:
+def _side(expression: Expression, side: Side, words: LadderWords) -> FateSide:
     pools = [node for node in walk_tree(side.expr) if isinstance(node, Pool)]
     for word in walk_tree(side.expr):
         if isinstance(word, Word):
@@ -196,7 +178,7 @@ def _check_dice(expression: Expression, pool: Pool) -> None:
         )
 
 
-def _modifier(expression: Expression, expr: Node, pool: Pool, words: FateWords) -> int:
+def _modifier(expression: Expression, expr: Node, pool: Pool, words: LadderWords) -> int:
     """The fixed part of the result, refusing any expression whose result is
     not the dice plus it (``-4dF``, ``4dF*2``): invokes and outcomes count
     on the dice being added."""
@@ -212,7 +194,7 @@ def _modifier(expression: Expression, expr: Node, pool: Pool, words: FateWords) 
     return modifiers.pop()
 
 
-def _value_at(node: Node, pool: Pool, dice: int, words: FateWords) -> int:
+def _value_at(node: Node, pool: Pool, dice: int, words: LadderWords) -> int:
     """The side's result when its 4dF show ``dice``."""
     if isinstance(node, Pool):
         return dice
@@ -271,7 +253,7 @@ def _unknown(expression: Expression, option: Option) -> NoReturn:
     raise _error(expression, f"unknown option '{written}' for a Fate roll", option.position, hint)
 
 
-def _opposition(expression: Expression, node: Node, words: FateWords) -> int:
+def _opposition(expression: Expression, node: Node, words: LadderWords) -> int:
     def not_a_level(pool: Pool) -> NoReturn:
         raise _error(
             expression,

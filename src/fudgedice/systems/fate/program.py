@@ -19,6 +19,7 @@ from typing import Any
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.words import LadderWords
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -27,7 +28,7 @@ from ...language.words import Vocabulary
 from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.roll import Roll, Verdict
-from .checking import FatePlan, FateWords, check_fate
+from .checking import FatePlan, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
 from .measure import opposed_dist, outcome_counts, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
@@ -72,7 +73,7 @@ class FateProgram(Program):
         self.ladder = ladder
         self.title = LADDER_TITLES[ladder.system]
         super().__init__(expression, vocabulary)
-        self.word_value = FateWords(ladder, expression)
+        self.word_value = LadderWords(ladder, expression, LADDER_TITLES[ladder.system])
 
     def _check(self) -> None:
         self.plan = check_fate(self.expression, self.ladder)

@@ -74,25 +74,6 @@ class CheckedRoll:
     difficulty: int | None
 
 
-class LadderWords:
-    """The word rule of a Fudge roll: a word is a level on the system's ladder."""
-
-    def __init__(self, ladder: Ladder, expression: Expression) -> None:
-        self.ladder = ladder
-        self.expression = expression
-
-    def __call__(self, word: Word) -> int:
-        value = self.ladder.value_of(word.text)
-        if value is None:
-            raise DiceValueError(
-                f"'{word.text}' is not a word of the {self.ladder.system} ladder",
-                text=self.expression.text,
-                position=word.position,
-                hint=self.ladder.suggest(word.text),
-            )
-        return value
-
-
 def check_roll(expression: Expression, ladder: Ladder, word_value: WordValue) -> CheckedRoll:
     """Check ``expression`` on ``ladder``; the first mistake found is raised."""
     return _Checker(expression, ladder, word_value).check()

@@ -39,6 +39,7 @@ from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.sample import sample_exactly, sample_node
+from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
@@ -48,7 +49,7 @@ from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...results.dice import Part
 from ...results.roll import Roll, Verdict
-from .checking import PLAIN, LadderWords, SidePlan, check_roll, is_generic, side_texts
+from .checking import PLAIN, SidePlan, check_roll, is_generic, side_texts
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side

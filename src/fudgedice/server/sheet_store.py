@@ -1,0 +1,241 @@
+"""Character sheets at the table (docs/table.md, "Character sheets"): one a
+member of a room, kept as its owner wrote it, and every change entered in the
+room's log in the transaction that makes it.
+
+A change holds the room (as a roll does: :mod:`.db`) from reading the sheet's
+version to the commit, so the log's ``seq`` has no gap and a change made to
+an older version of the sheet than the stored one is refused (409): two
+pages editing one sheet never overwrite each other unseen. The work that may
+take long (reading a sheet, a raise, the roll of a spend's new die) is done
+before the room is held, or is as short as a roll's draw.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from ..errors import DiceError
+from ..log.sheet_entries import sheet_entry
+from ..log.spends import spend_entry
+from ..sheets import Sheet, SheetError, load_text
+from .db import Database
+from .problems import Problem, not_found
+from .records import Member, RollRecord
+from .schema import rolls, rooms, sheets
+from .store import notify, now, room_row
+
+SOURCE = "sheet.toml"
+"""How a sheet at the table is named in its errors (``sheet.toml:4:9: ...``)."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A member's sheet as kept: its text and version."""
+
+    member: str
+    text: str
+    version: int
+    updated_at: str
+
+
+class SheetProblem(Problem):
+    """A sheet that can't be read or used: 422 with the line and column."""
+
+    def __init__(self, error: DiceError) -> None:
+        super().__init__(422, error.message, position=error.position, hint=error.hint)
+        self.line = error.line if isinstance(error, SheetError) else None
+        self.column = error.column if isinstance(error, SheetError) else None
+
+    def body(self) -> dict[str, Any]:
+        body = super().body()
+        if self.line is not None:
+            body["line"], body["column"] = self.line, self.column or 1
+        return body
+
+
+def checked(text: str) -> Sheet:
+    """The sheet of ``text``, or the 422 that says where it is wrong."""
+    try:
+        return load_text(text, SOURCE)
+    except DiceError as error:
+        raise SheetProblem(error) from None
+
+
+def read(db: Database, room_id: str, member_id: str) -> Stored | None:
+    with db.read() as connection:
+        return _read(connection, room_id, member_id)
+
+
+def _read(connection: Connection, room_id: str, member_id: str) -> Stored | None:
+    row = connection.execute(
+        select(sheets).where(sheets.c.room_id == room_id, sheets.c.member_id == member_id)
+    ).first()
+    return None if row is None else Stored(row.member_id, row.text, row.version, row.updated_at)
+
+
+def read_all(db: Database, room_id: str) -> list[Stored]:
+    with db.read() as connection:
+        found = connection.execute(
+            select(sheets).where(sheets.c.room_id == room_id).order_by(sheets.c.member_id)
+        )
+        return [Stored(row.member_id, row.text, row.version, row.updated_at) for row in found]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A sheet's new text and what happened, in words, for the log."""
+
+    text: str
+    action: str
+    character: str
+    lines: tuple[str, ...]
+
+
+def commit_change(
+    db: Database, room_id: str, owner: Member, actor: Member, based_on: int, change: Change
+) -> tuple[RollRecord, Stored]:
+    """Store ``change`` to ``owner``'s sheet and enter it in the log as one
+    sheet change (visible to the owner and the GM), if the stored sheet is
+    still at version ``based_on`` (0: none yet)."""
+    with db.write() as connection:
+        row = _hold(connection, room_id)
+        version = _version(connection, room_id, owner.id, based_on)
+        seq, at = row.last_seq + 1, now()
+        by = {} if actor.id == owner.id else {"by": actor.name}
+        words = " ".join(change.lines)
+        entry, opening = sheet_entry(
+            commitment=row.commitment, seq=seq, prev=row.last_hash, roller=owner.name,
+            action=change.action, character=change.character, change=words,
+            sheet_text=change.text, at=at, extra_shown={"member": owner.id, **by},
+        )  # fmt: skip
+        result = {
+            "kind": "sheet", "action": change.action, "character": change.character,
+            "lines": list(change.lines), "version": version + 1, "notation": None,
+            "total": None, "label": None, **by,
+        }  # fmt: skip
+        record = RollRecord(
+            room_id, seq, owner.id, owner.name, entry.get("visibility", "gm"), row.epoch,
+            row.commitment, None, "", words, None, None, result, at,
+            None if opening is None else opening["salt"], entry["hash"], None, entry, opening,
+        )  # fmt: skip
+        stored = _append(connection, db, record, owner.id, change.text, version)
+    return record, stored
+
+
+def commit_spend(
+    db: Database,
+    room_id: str,
+    of: RollRecord,
+    point: str,
+    based_on: int,
+    sheet_text: str,
+    spent: str,
+) -> tuple[RollRecord, Stored]:
+    """Spend ``point`` on the roll ``of`` (the roller's own, under the seed in
+    force) and store the roller's sheet with the point taken: one entry of
+    the log, the roll made again from its own stream with the point in its
+    text (:func:`fudgedice.log.spends.spend_entry`), as hidden as the roll."""
+    own = of.opening["entry"] if of.opening is not None else of.entry
+    if own is None:
+        raise Problem(409, f"roll {of.seq} was made before rolls kept their log entry")
+    with db.write() as connection:
+        row = _hold(connection, room_id)
+        if row.epoch != of.epoch:
+            raise Problem(
+                409,
+                f"the seed of roll {of.seq} is revealed: its next dice are known to all, "
+                "so no point is spent on it now",
+            )
+        version = _version(connection, room_id, of.member, based_on)
+        seq, at = row.last_seq + 1, now()
+        try:
+            logged = spend_entry(
+                server_seed=bytes.fromhex(row.seed), room=room_id, seq=seq, prev=row.last_hash,
+                of=own, point=point, at=at,
+                extra=None if of.label is None else {"label": of.label},
+                extra_shown={"member": of.member},
+            )  # fmt: skip
+        except DiceError as error:
+            raise Problem(422, error.message, hint=error.hint) from None
+        result = {
+            **logged.roll.to_dict(), "kind": "spend", "of": of.seq, "point": point,
+            "spent": spent,
+        }  # fmt: skip
+        opening = logged.opening
+        fields = logged.entry if opening is None else opening["entry"]
+        record = RollRecord(
+            room_id, seq, of.member, of.name, of.visibility, row.epoch, row.commitment, None,
+            of.client_seed, fields["text"], of.label, None, result, at,
+            None if opening is None else opening["salt"], logged.hash, None, logged.entry, opening,
+        )  # fmt: skip
+        stored = _append(connection, db, record, of.member, sheet_text, version)
+    return record, stored
+
+
+def _hold(connection: Connection, room_id: str) -> Any:
+    row = room_row(connection, room_id, lock=True)
+    if row is None:
+        raise not_found()
+    return row
+
+
+def _version(connection: Connection, room_id: str, member_id: str, based_on: int) -> int:
+    """The stored sheet's version, which must be ``based_on``."""
+    stored = _read(connection, room_id, member_id)
+    version = 0 if stored is None else stored.version
+    if version != based_on:
+        now_at = "no sheet" if stored is None else f"version {version}"
+        raise Problem(
+            409,
+            f"the sheet changed: this change was made to version {based_on}, and it is at {now_at}",
+            hint="load the sheet again, then make the change",
+        )
+    return version
+
+
+def _append(
+    connection: Connection,
+    db: Database,
+    record: RollRecord,
+    member_id: str,
+    text: str,
+    version: int,
+) -> Stored:
+    """The entry, the sheet's new text and the room's new head, in the
+    transaction that holds the room; the live feed hears of it at the commit."""
+    opening = None if record.opening is None else json.dumps(record.opening, ensure_ascii=False)
+    connection.execute(
+        insert(rolls).values(
+            room_id=record.room, seq=record.seq, member_id=record.member, name=record.name,
+            visibility=record.visibility, epoch=record.epoch, commitment=record.commitment,
+            nonce=None, client_seed=record.client_seed, text=record.text, label=record.label,
+            faces=None, result=json.dumps(record.result), at=record.at, salt=record.salt,
+            hash=record.hash, entry=json.dumps(record.entry, ensure_ascii=False),
+            opening=opening,
+        )
+    )  # fmt: skip
+    if version == 0:
+        connection.execute(
+            insert(sheets).values(
+                room_id=record.room, member_id=member_id, text=text, version=1,
+                updated_at=record.at,
+            )
+        )  # fmt: skip
+    else:
+        connection.execute(
+            update(sheets)
+            .where(sheets.c.room_id == record.room, sheets.c.member_id == member_id)
+            .values(text=text, version=version + 1, updated_at=record.at)
+        )
+    connection.execute(
+        update(rooms)
+        .where(rooms.c.id == record.room)
+        .values(last_seq=record.seq, last_hash=record.hash)
+    )
+    if db.postgres:
+        notify(connection, f"rolls {record.room} {record.seq} {record.seq}")
+    return Stored(member_id, text, version + 1, record.at)

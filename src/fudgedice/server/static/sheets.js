@@ -1,0 +1,184 @@
+// This member's character sheet at the table: attached by uploading its .toml
+// file or typing it, its traits as buttons that roll them by name, and the
+// points a roll's card can spend (a D6 Character Point die, a Fate invoke or
+// reroll). The sheet is its owner's and the GM's; every change is in the log.
+
+import { ApiError, api } from "./api.js";
+import { el, problem } from "./dom.js";
+
+/** The points a roll's card offers to spend, by the sheet's system. */
+const SPENDS = {
+  d6: [["cp", "Character Point die", "character_points"]],
+  fate: [
+    ["invoke", "Invoke +2", "fate_points"],
+    ["reroll", "Reroll invoke", "fate_points"],
+  ],
+};
+
+const POINT_NAMES = {
+  fudge_points: "Fudge Points",
+  ep: "EP",
+  character_points: "Character Points",
+  fate_points: "Fate Points",
+  refresh: "refresh",
+};
+
+/**
+ * The sheet panel of `seat` in `room`. `rolled(roll)` takes each roll or spend
+ * the server accepted; `visibility()` and `clientSeed()` are the roll box's;
+ * `changed()` is told when the sheet changed (the cards' spend buttons follow it).
+ */
+export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed }) {
+  const base = `/api/rooms/${encodeURIComponent(room.room)}`;
+  const mine = `${base}/members/${encodeURIComponent(seat.member)}/sheet`;
+  let current = null; // the sheet as the server last answered it, or null
+
+  const title = el("h2", { id: "sheet-title", text: "Character sheet" });
+  const points = el("p", { class: "points", id: "sheet-points" });
+  const traits = el("div", { class: "traits", id: "sheet-traits" });
+  const against = el("input", {
+    id: "sheet-against", type: "text", autocomplete: "off", maxlength: 40,
+    placeholder: room.system === "d6" ? "Moderate" : "Fair", "aria-label": "against",
+  });
+  const page = el("pre", { class: "sheet-page", id: "sheet-page" });
+  const text = el("textarea", {
+    id: "sheet-text", rows: 12, spellcheck: "false", "aria-label": "the sheet's TOML",
+    placeholder: 'system = "d6"\nname = "Jax"\n[attributes]\nAgility = "3D"\n[skills]\nDodge = "Agility+1D"',
+  });
+  const file = el("input", { id: "sheet-file", type: "file", accept: ".toml,text/plain", "aria-label": "upload a sheet" });
+  const save = el("button", { type: "button", id: "sheet-save", class: "primary", text: "Save the sheet" });
+  const status = el("div", { class: "status", id: "sheet-status", "aria-live": "polite" });
+  const editor = el(
+    "details",
+    { class: "sheet-editor", id: "sheet-editor" },
+    el("summary", { text: "Attach or edit the sheet (TOML)" }),
+    el("label", { class: "field" }, el("span", { text: "Upload a .toml file" }), file),
+    text,
+    el("div", { class: "line" }, save),
+  );
+  const rolling = el(
+    "div",
+    { class: "sheet-roll" },
+    el("label", { class: "inline" }, el("span", { text: "Against" }), against),
+    traits,
+  );
+  const panel = el(
+    "section",
+    { class: "sheet card", id: "sheet" },
+    title,
+    points,
+    rolling,
+    el("details", { class: "explain" }, el("summary", { text: "the whole sheet" }), page),
+    status,
+    editor,
+  );
+
+  function show(answer) {
+    current = answer;
+    if (changed) changed();
+    const sheet = answer?.sheet;
+    if (!sheet) {
+      title.textContent = "Character sheet";
+      points.textContent = "No sheet yet: upload your .toml file or type it below.";
+      traits.replaceChildren();
+      rolling.hidden = true;
+      page.textContent = "";
+      editor.open = true;
+      return;
+    }
+    title.textContent = `${sheet.name} (${sheet.system})`;
+    points.textContent = Object.entries(sheet.points || {})
+      .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
+      .join(" \u00b7 ");
+    rolling.hidden = false;
+    traits.replaceChildren(
+      ...(sheet.traits || []).map((trait) =>
+        el("button", {
+          type: "button", class: "chip trait", text: `${trait.name} ${trait.level}`,
+          dataset: { trait: trait.name }, onclick: () => rollTrait(trait.name),
+        }),
+      ),
+    );
+    page.textContent = sheet.page || "";
+    if (document.activeElement !== text) text.value = answer.text || "";
+  }
+
+  async function guarded(work) {
+    status.replaceChildren();
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    }
+  }
+
+  async function load() {
+    await guarded(async () => {
+      try {
+        show(await api("GET", mine, { token: seat.token }));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) show(null);
+        else throw error;
+      }
+    });
+  }
+
+  async function rollTrait(name) {
+    const wanted = against.value.trim();
+    const body = { request: wanted ? `${name} vs ${wanted}` : name, visibility: visibility() };
+    const seed = clientSeed();
+    if (seed) body.client_seed = seed;
+    await guarded(async () => rolled(await api("POST", `${mine}/roll`, { token: seat.token, body })));
+  }
+
+  async function attach(given) {
+    await guarded(async () => {
+      const body = { text: given, version: current?.version || 0 };
+      show(await api("PUT", mine, { token: seat.token, body }));
+      editor.open = false;
+    });
+  }
+
+  save.addEventListener("click", () => attach(text.value));
+  file.addEventListener("change", async () => {
+    const chosen = file.files && file.files[0];
+    if (!chosen) return;
+    text.value = await chosen.text();
+    file.value = "";
+    await attach(text.value);
+  });
+
+  /** The spend buttons of a roll's card: only this member's own rolls, drawn
+   * under the seed in force, with a sheet of the roll's system that has the points. */
+  function spendButtons(roll) {
+    const sheet = current?.sheet;
+    if (!sheet || roll.hidden || roll.kind === "sheet" || roll.member !== seat.member) return null;
+    if (roll.by_hand || roll.verified !== null || roll.system !== sheet.system) return null;
+    const offered = (SPENDS[sheet.system] || []).filter(([, , key]) => (sheet.points?.[key] || 0) > 0);
+    if (!offered.length) return null;
+    const note = el("div", { class: "status" });
+    const buttons = offered.map(([point, shown]) => {
+      const button = el("button", { type: "button", class: "quiet spend", text: shown, dataset: { point } });
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        note.replaceChildren();
+        try {
+          const body = { point, version: current.version };
+          const spent = await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body });
+          rolled(spent);
+          await load();
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          note.replaceChildren(problem(error));
+          button.disabled = false;
+        }
+      });
+      return button;
+    });
+    return el("div", { class: "spends" }, el("span", { class: "muted", text: "Spend:" }), ...buttons, note);
+  }
+
+  show(null);
+  return { panel, load, spendButtons };
+}
