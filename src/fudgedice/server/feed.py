@@ -98,20 +98,22 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
                 parts.append(b": keep-alive\n\n")
             elif event.kind == "reveal":
                 parts.append(_event("reveal", event.data))
-            rolled = event.rolls
-            whole = bool(rolled) and rolled[0].seq > last  # none of them sent yet
-            fresh = rolled if whole else [record for record in rolled if record.seq > last]
-            if event.kind == "resync" or (fresh and fresh[0].seq > last + 1):
-                # missed (a full backlog, a lost listener): the database has it
-                until = fresh[0].seq if fresh else None
-                async for page in _pages(db, watcher.room, last, until):
+            if event.kind == "resync":  # missed (a full backlog, a lost listener)
+                async for page in _pages(db, watcher.room, last):
                     last = page[-1].seq
                     parts.extend(record.frame_for(me) for record in page)
-            if whole:  # as the event's other readers alike see it: made once for all
+            if event.next_after(last):  # as its other readers alike see it: made once for all
                 parts.append(event.shown.frames_for(me))
-                last = rolled[-1].seq
-            for record in () if whole else fresh:
-                parts.append(record.frame_for(me))
-                last = record.seq
+                last = event.rolls[-1].seq
+                continue
+            for record in event.in_order:
+                if record.seq > last + 1:  # one missed (committed on another thread, or
+                    # by another process, and told later): the database has it
+                    async for page in _pages(db, watcher.room, last, record.seq):
+                        last = page[-1].seq
+                        parts.extend(record.frame_for(me) for record in page)
+                if record.seq > last:
+                    parts.append(record.frame_for(me))
+                    last = record.seq
         if parts:
             yield b"".join(parts)

@@ -45,8 +45,24 @@ class Event:
     """"rolls", "reveal", "keep-alive", or "resync" (read from the database
     what you missed)."""
     rolls: Sequence[RollRecord] = ()
-    """Rolls of one room, one after another in ``seq`` order."""
+    """Rolls of one room, as they were committed: in ``seq`` order but for
+    rolls committed on a worker thread, whose answer may come late."""
     data: dict[str, Any] | None = None
+
+    @functools.cached_property
+    def in_order(self) -> list[RollRecord]:
+        return sorted(self.rolls, key=lambda record: record.seq)
+
+    @functools.cached_property
+    def _unbroken(self) -> bool:
+        """The rolls are in order, each ``seq`` the one after the last."""
+        rolls = self.rolls
+        return all(rolls[n].seq == rolls[n - 1].seq + 1 for n in range(1, len(rolls)))
+
+    def next_after(self, last: int) -> bool:
+        """Whether the rolls are the ``seq`` after ``last`` and on, in order:
+        then a reader who had up to ``last`` sends them as they are."""
+        return bool(self.rolls) and self.rolls[0].seq == last + 1 and self._unbroken
 
     @functools.cached_property
     def shown(self) -> Shown:
