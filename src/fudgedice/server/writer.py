@@ -30,6 +30,7 @@ import functools
 import logging
 import math
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -212,22 +213,53 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
 
 
 def _append(
-    connection: Connection, postgres: bool, requests: Sequence[RollRequest]
+    connection: Connection | sqlite3.Connection, postgres: bool, requests: Sequence[RollRequest]
 ) -> list[Outcome]:
     """The rolls drawn and written in the transaction of ``connection``."""
+    if isinstance(connection, sqlite3.Connection):
+        return _on_sqlite(connection, requests)
+    if not postgres:  # SQLite's statements go to its driver, in the same transaction:
+        # SQLAlchemy spent more CPU time on each batch's parameters than SQLite on the batch
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
-    # SQLite's statements go to its driver, in the same transaction: SQLAlchemy
-    # spent more CPU time on each batch's parameters than SQLite on the batch
-    sqlite = None if postgres else connection.connection.driver_connection
-    found: Iterable[Sequence[Any]] = (
-        connection.execute(_HOLD, {"ids": wanted})
-        if sqlite is None
-        else sqlite.execute(_hold_sql(len(wanted)), wanted)
-    )
-    held = {
+    held = _held(connection.execute(_HOLD, {"ids": wanted}))
+    outcomes, records = _drawn(held, requests)
+    if records:
+        connection.execute(_INSERT, [_row(record) for record in records])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        for room in advanced:
+            notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+    return outcomes
+
+
+def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Outcome]:
+    """:func:`_append` through SQLite's own driver."""
+    wanted = sorted({request.room for request in requests})
+    held = _held(driver.execute(_hold_sql(len(wanted)), wanted))
+    outcomes, records = _drawn(held, requests)
+    if records:
+        rows = [_row(record) for record in records]
+        driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        driver.executemany(_ADVANCE_SQL, [tuple(_advance(room).values()) for room in advanced])
+    return outcomes
+
+
+def _held(found: Iterable[Sequence[Any]]) -> dict[str, _Room]:
+    """The rooms read by ``_HOLD``, by id."""
+    return {
         room_id: _Room(room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, seq + 1)
         for room_id, epoch, seed, commitment, nonce, seq, last in found
     }
+
+
+def _drawn(
+    held: dict[str, _Room], requests: Sequence[RollRequest]
+) -> tuple[list[Outcome], list[RollRecord]]:
+    """Each request's outcome in order, and the rolls among them."""
     outcomes: list[Outcome] = []
     at = now()  # one time for the rolls of one commit: they are kept at one moment
     for request in requests:
@@ -238,21 +270,7 @@ def _append(
             outcomes.append(_draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
-    records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
-    if records:
-        rows = [_row(record) for record in records]
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        advances = [_advance(room) for room in advanced]
-        if sqlite is None:
-            connection.execute(_INSERT, rows)
-            connection.execute(_ADVANCE, advances)
-        else:
-            sqlite.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
-            sqlite.executemany(_ADVANCE_SQL, [tuple(advance.values()) for advance in advances])
-        if postgres:
-            for room in advanced:
-                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
-    return outcomes
+    return outcomes, [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
 
 
 # The statements are built once: building them anew took longer than running them.
