@@ -246,6 +246,6 @@ class Listener:
             first, last = int(numbers[0]), int(numbers[-1])
             records = await self.fetch(room, first, last)
             if records:
-                self.hub.publish(room, Event("rolls", records))
+                self.hub.publish_rolls(records)
         elif kind == "reveal":
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
