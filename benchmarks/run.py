@@ -17,6 +17,9 @@ it is a report, not a test.
    against d20, a roll appended to a session (in memory, and into a session
    file of 100 to 10,000 entries, flushed to the disk), and `verify` over a
    10,000-roll log.
+5. Where a player waits (cli_speed.py): `fudgedice roll 4dF` and `odds 4dF` as
+   whole processes against `python -c pass`, where their start-up goes, and
+   each system's roll against d20's `3d6+2` (issue 14, items 1 and 2).
 
 "speedup" is reference seconds / fudgedice seconds: above 1, fudgedice wins.
 """
@@ -44,6 +47,7 @@ from typing import Any
 import icepool
 import numpy as np
 
+import cli_speed
 import fairness
 import fudgedice
 import icepool_ref
@@ -520,7 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     rows += bench_fairness(d20)
 
-    summary = goals(rows, cases)
+    print("\n5. Where a player waits: the cold command line, and the systems' rolls")
+    speed_rows, speed_goals = cli_speed.section(d20)
+
+    summary = goals(rows, cases) + speed_goals
     width = max(len(goal.goal) for goal in summary)
     print(f"\nSummary\n{'goal':<{width}}  {'measured':<36} result")
     for goal in summary:
@@ -536,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     report = {
         "meta": meta,
-        "rows": [row.to_json() for row in rows],
+        "rows": [row.to_json() for row in [*rows, *speed_rows]],
         "goals": [{**asdict(goal), "verdict": goal.verdict} for goal in summary],
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -74,15 +74,29 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib"})
-"""Optional heavy libraries that may be imported inside a function."""
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy"})
+"""Heavy libraries that may be imported inside a function: matplotlib (charts)
+and NumPy (sampling) take longer to import than a roll takes to start."""
 
-LAZY_OURS: Mapping[str, frozenset[str]] = {f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"})}
-"""Modules of the package that one module may import inside a function: the
-command line imports the server only when ``serve`` runs, since FastAPI,
-SQLAlchemy and uvicorn take longer to import than every other command takes
-to run. Nothing else may defer an import of the package's own modules: a
-deferred import hides an edge of the graph until the first call."""
+SAMPLERS = frozenset({f"{PACKAGE}.dice.sample", f"{PACKAGE}.systems.d6.sample"})
+"""The modules that sample with NumPy, imported by each ``sample`` method."""
+
+LAZY_OURS: Mapping[str, frozenset[str]] = {
+    f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"}),
+    f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
+    f"{PACKAGE}.dice.program": SAMPLERS,
+    f"{PACKAGE}.systems.fudge.program": SAMPLERS,
+    f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
+    f"{PACKAGE}.systems.d6.program": SAMPLERS,
+}
+"""Modules of the package that one module may import inside a function, so
+that ``fudgedice roll`` starts without what it does not use: the command line
+imports the server only when ``serve`` runs (FastAPI, SQLAlchemy and uvicorn
+take longer to import than every other command takes to run), the sheets
+(tomlkit) only for ``--sheet`` and ``sheet``, and a program the NumPy
+samplers only when it samples. Nothing else may defer an import of the
+package's own modules: a deferred import hides an edge of the graph until the
+first call."""
 
 MAX_LINES = 400
 

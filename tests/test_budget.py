@@ -136,6 +136,56 @@ def test_a_cached_result_charges_what_it_cost() -> None:
         request(LIMIT * 0.6, LIMIT // 2)  # built again: the same refusal
 
 
+def test_nested_cached_steps_each_record_their_own_charges() -> None:
+    """A cached step inside another: the inner one records what it charged,
+    the outer one that and what it charged after (fuzz finding: the inner
+    step's recorder, equal to the outer's, was taken off in its place)."""
+
+    @budget.costed_cache(maxsize=8)
+    def inner(size: int) -> int:
+        budget.charge(size, "the inner step")
+        return size
+
+    @budget.costed_cache(maxsize=8)
+    def outer(size: int) -> int:
+        inner(size)
+        budget.charge(size, "the outer step after it")
+        return size
+
+    @budget.within_budget
+    def request(size: int) -> float:
+        outer(size)
+        current = budget.current()
+        assert current is not None and current.recorders == []
+        return current.spent
+
+    assert request(1000) == 2000  # built
+    assert request(1000) == 2000  # from the cache: both charges again
+    assert [what for _, what, _ in outer.store[(1000,)][1]] == [
+        "the inner step",
+        "the outer step after it",
+    ]
+
+
+def test_odds_notes_of_a_roll_measured_once_charge_the_same(cold: None) -> None:
+    """The fuzz finding itself, and a difficulty's notes served from the
+    program's cache charge what measuring them did."""
+    first = fudgedice.roll(" (d8\t)/9 vs mediocre", seed=4230020684)
+    again = fudgedice.roll(" (d8\t)/9 vs mediocre", seed=4230020684)
+    assert first.to_dict() == again.to_dict()
+    dice = fudgedice.Dice(fudgedice.SYSTEMS)  # its programs are new: nothing measured yet
+
+    @budget.within_budget
+    def request() -> float:
+        dice.roll("Good vs Great", seed=1)
+        current = budget.current()
+        assert current is not None
+        return current.spent
+
+    measured, served = request(), request()
+    assert measured == served > 0
+
+
 def test_measuring_charges_the_same_whether_cached_or_not(cold: None) -> None:
     text = "+".join(["3d3!!", "2d6!", "4d8kh2"])
 

@@ -16,9 +16,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from . import arguments
 from .budget import within_budget
@@ -45,6 +43,10 @@ from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table
 from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
 from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Dice:
@@ -287,6 +289,8 @@ def sample(
     n = arguments.count(n, "the number of rolls")
     if n > DEFAULT_LIMITS.max_samples:
         raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
+    import numpy as np  # only sampling needs it: a roll or odds starts faster without
+
     return program_with_table(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
 
 

@@ -7,15 +7,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from . import sheets
 from .console import friendly as _friendly
 from .console import show as _show
 from .errors import DiceValueError
 from .results.roll import Roll
+
+if TYPE_CHECKING:
+    # Each function imports the sheets when it runs: tomlkit and the sheets' rules
+    # are a third of a plain roll's start-up, and most rolls name no sheet.
+    from . import sheets
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,8 +66,12 @@ class SheetRoll:
         """Take what the roll spent from the sheet and write it (atomically,
         refused if the file changed since it was read); what was paid is said
         on standard error at once (``err``), or after the roll by :meth:`page`."""
-        edit = sheets.settle(self.plan, roll) if self.plan else None
-        if self.plan is None or edit is None:
+        if self.plan is None:
+            return
+        from . import sheets  # tomlkit: see TYPE_CHECKING above
+
+        edit = sheets.settle(self.plan, roll)
+        if edit is None:
             return
         actor = self.plan.actor
         sheets.write_atomically(actor.source, edit.text, expected=actor.document.text)
@@ -85,6 +93,8 @@ def sheet_plan(
         if spends:
             raise DiceValueError("--spend takes points from a sheet: give it with --sheet FILE")
         return SheetRoll(text)
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     if spends and times > 1:
         raise DiceValueError("points are spent on one roll at a time: drop -n or --spend")
     plan = sheets.resolve(text, [sheets.load_file(path) for path in sheet_files], spends)
@@ -92,6 +102,8 @@ def sheet_plan(
 
 
 def _write(path: str, edit: sheets.Edit, before: str) -> None:
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     sheets.write_atomically(path, edit.text, expected=before)
     for line in edit.log:
         click.echo(line)
@@ -121,6 +133,8 @@ def sheet() -> None:
 def new(system: str, name: str, file: str, force: bool) -> None:
     """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate) for the
     character NAME to FILE, with the system's defaults."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     text = sheets.new_sheet(system, name)
     if os.path.exists(file) and not force:
         raise sheets.SheetError(
@@ -135,6 +149,8 @@ def new(system: str, name: str, file: str, force: bool) -> None:
 @_friendly
 def show(file: str) -> None:
     """Show the sheet FILE as a page, with each trait's chance."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     click.echo(sheets.show(sheets.load_file(file)))
 
 
@@ -145,6 +161,8 @@ def show(file: str) -> None:
 def raise_(file: str, trait: str) -> None:
     """Raise TRAIT one level, paying Experience Points (Fudge, 3d6 Fudge:
     seed 004's costs, or the sheet's [ep_costs]) or Character Points (D6)."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     loaded = sheets.load_file(file)
     _write(file, sheets.raise_trait(loaded, trait), loaded.document.text)
 
@@ -158,6 +176,8 @@ def raise_(file: str, trait: str) -> None:
 def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:
     """Take a hit of AMOUNT: Fudge damage on the wound track, D6 damage over
     resistance, or Fate shifts on stress and consequences."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     loaded = sheets.load_file(file)
     _write(file, sheets.hit(loaded, amount, track, aspect), loaded.document.text)
 
@@ -169,6 +189,8 @@ def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:
 def heal(file: str, what: str | None) -> None:
     """Heal every wound, or WHAT: a level of the track (Fudge), the wound
     left (D6), or stress, a track or a consequence (Fate)."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     loaded = sheets.load_file(file)
     _write(file, sheets.heal(loaded, what), loaded.document.text)
 
@@ -181,5 +203,7 @@ def heal(file: str, what: str | None) -> None:
 def spend(file: str, point: str, count: int) -> None:
     """Spend COUNT (1) of POINT: fudge (Fudge Points), fate (Fate's fate
     points, D6 Fate Points), cp (Character Points)."""
+    from . import sheets  # tomlkit: see TYPE_CHECKING above
+
     loaded = sheets.load_file(file)
     _write(file, sheets.spend(loaded, point, count), loaded.document.text)

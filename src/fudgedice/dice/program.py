@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import numpy as np
-import numpy.typing as npt
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import budget
 from ..errors import DiceValueError, LimitError
@@ -31,7 +30,10 @@ from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .roller import Roller, roll_node
-from .sample import sample_exactly, sample_node
+
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Program:
@@ -127,13 +129,18 @@ class Program:
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
         as written take the roller's fast path, every other die its walk."""
-        plain = sum(
+        plain = min(self._plain_dice, dice)
+        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
+
+    @cached_property
+    def _plain_dice(self) -> int:
+        """Dice of the pools with no modifier, as written (counted once: the
+        tree never changes, and every roll asks)."""
+        return sum(
             node.count
             for node in walk(self.expression.side.expr)
             if isinstance(node, Pool) and plan(node).plain
         )
-        plain = min(plain, dice)
-        return plain * PLAIN_DIE_WORK + (dice - plain) * ROLL_DIE_WORK
 
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
@@ -159,6 +166,8 @@ class Program:
         return Odds(self.expression.text, self.expression.system, self.dist())
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
+
         node = self.expression.side.expr
         # one draw a roll needs a total of ways below 2**62: dice as many as
         # that allows (measuring 10000dF to find its total too large is waste)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput, VisitError
@@ -15,6 +14,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from ..errors import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from ..limits import DEFAULT_LIMITS
 from .diagnostics import syntax_error
+from .parser_cache import load_parser
 from .tree import (
     D6,
     D100,
@@ -53,8 +53,8 @@ _TECHNIQUE_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    """The grammar's parser, loaded from the user's cache (built on a miss)."""
+    return load_parser()
 
 
 def _compare(text: str, default_op: CompareOp = "=") -> Compare:

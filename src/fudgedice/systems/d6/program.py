@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...dice.hand import HandRoller
 from ...dice.program import Program
@@ -31,7 +30,11 @@ from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
-from .sample import Array, sample_sides
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+
+    from .sample import Array
 
 SYSTEM = "d6"
 
@@ -275,6 +278,8 @@ class D6Program(Program):
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
+        from .sample import sample_sides  # NumPy, when asked for
+
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
         return sample_sides(self.left.shape(), right, n, rng)

@@ -30,15 +30,11 @@ from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import sample_exactly, sample_node
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
@@ -54,6 +50,10 @@ from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(slots=True)
@@ -86,6 +86,10 @@ class FudgeProgram(Program):
         self.word_value = LadderWords(ladder, expression)
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
+        self._odds_notes = budget.costed_cache(4)(self._measured_notes)
+        """What the odds say of a difficulty, measured on the first roll of this
+        text only; each later roll charges the same work again, so it is
+        refused or noted exactly as the first, but measures nothing."""
         self._check()
 
     def _check(self) -> None:
@@ -210,11 +214,11 @@ class FudgeProgram(Program):
             )
         try:
             with budget.capped(NOTE_WORK):
-                return notes + self._odds_notes(difficulty, below_terrible=bool(notes))
+                return notes + self._odds_notes(difficulty, bool(notes))
         except LimitError:
             return notes  # the roll stands without them
 
-    def _odds_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
+    def _measured_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
         """What the odds say of the difficulty: certain, impossible, or how
         rolling would have done beside taking zero."""
         notes: list[str] = []
@@ -280,6 +284,8 @@ class FudgeProgram(Program):
         )
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for
+
         exact = sample_exactly(self.dist, n, rng)
         if exact is not None:
             return exact

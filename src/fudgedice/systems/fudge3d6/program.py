@@ -7,14 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
 from ...dice.roller import Roller
-from ...dice.sample import sample_dist
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -37,6 +33,10 @@ from .rules import (
     resolve_round,
 )
 from .skill import Skill
+
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 @dataclass(slots=True)
@@ -261,6 +261,8 @@ class Fudge3d6Program(Program):
         )
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        from ...dice.sample import sample_dist  # NumPy, when asked for
+
         # Margins drawn from the exact distribution (216 or 216**2 ways).
         return sample_dist(self.dist(), n, rng)
 
