@@ -11,7 +11,7 @@ SEED    ?= 1
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,bench]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,bench,frames]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -28,6 +28,7 @@ demo: $(STAMP)
 	$(BIN)/fudgedice roll "d6: 4D+2 vs Moderate"
 	$(BIN)/fudgedice roll "d6: 30D fast"
 	$(BIN)/fudgedice table techniques
+	$(BIN)/fudgedice compare 4dF 4dF@3d6 4dF@d% 4dF@4d6 --plot cmp.png
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks fuzz

@@ -57,7 +57,8 @@ def _round(left: Read, right: Read) -> int:
 
 
 def _reads(skill: int) -> icepool.Die:
-    return icepool.d6.pool(3).expand().map(partial(_read, skill=max(skill, 1)))
+    # a fresh d6 each call: icepool.d6 is one shared object, with its sums cached
+    return icepool.Die(range(1, 7)).pool(3).expand().map(partial(_read, skill=max(skill, 1)))
 
 
 def icepool_single(skill: int) -> object:

@@ -44,7 +44,8 @@ def _side(
 ) -> icepool.Die:
     """One side: dice - 1 plain d6, the Wild Die, ``cp`` Character Point dice."""
     depth = depth_for(exploding)
-    d6 = icepool.d6
+    # fresh dice each call: icepool.d6 is one shared object, with its sums cached
+    d6 = icepool.Die(range(1, 7))
     plain = (dice - 1) @ d6 if dice > 1 else icepool.Die([0])
     tail = d6.explode(depth=depth - 2) if depth > 1 else d6
     cancelled = d6.pool(dice - 1).lowest(dice - 2).sum() if dice > 2 else icepool.Die([0])

@@ -22,8 +22,17 @@ import fudgedice
 
 GOAL_SECONDS = 0.001
 
-DF = icepool.Die([-1, 0, 1])
-"""dF: two faces each of -1, 0, +1 have the distribution of one each."""
+
+def df() -> icepool.Die:
+    """dF (two faces each of -1, 0, +1 have the distribution of one each),
+    built fresh at every call: icepool keeps partial sums on a die object, so
+    a die shared between timed calls would carry their work over."""
+    return icepool.Die([-1, 0, 1])
+
+
+def d6() -> icepool.Die:
+    """A fresh d6 (``d6()`` is one shared object, with its sums cached)."""
+    return icepool.Die(range(1, 7))
 
 
 def _from_d6(face: int) -> int:
@@ -60,7 +69,7 @@ def _with_advantage(level: int, *faces: int) -> int:
 
 
 def _advantage(level: int) -> icepool.Die:
-    return icepool.map(partial(_with_advantage, level), DF, DF, DF, DF)
+    return icepool.map(partial(_with_advantage, level), df(), df(), df(), df())
 
 
 def _ours(text: str) -> Callable[[], object]:
@@ -68,14 +77,14 @@ def _ours(text: str) -> Callable[[], object]:
 
 
 ICEPOOL: dict[str, Callable[[], icepool.Die]] = {
-    "Good": lambda: 4 @ DF + 1,
-    "Good vs Great": lambda: (4 @ DF + 1) >= 2,
-    "Good opp Fair": lambda: (4 @ DF + 1) - (4 @ DF),
-    "4dF coin": lambda: (4 @ DF).map(lambda total: total % 2 == 0),
-    "4dF@d6": lambda: 4 @ icepool.d6.map(_from_d6),
-    "4dF@3d6": lambda: (3 @ icepool.d6).map(_from_3d6),
-    "4dF@d%": lambda: icepool.d(100).map(_from_d100),
-    "4dF@4d6": lambda: icepool.map(_from_4d6, icepool.d6, icepool.d6, icepool.d6, icepool.d6),
+    "Good": lambda: 4 @ df() + 1,
+    "Good vs Great": lambda: (4 @ df() + 1) >= 2,
+    "Good opp Fair": lambda: (4 @ df() + 1) - (4 @ df()),
+    "4dF coin": lambda: (4 @ df()).map(lambda total: total % 2 == 0),
+    "4dF@d6": lambda: 4 @ d6().map(_from_d6),
+    "4dF@3d6": lambda: (3 @ d6()).map(_from_3d6),
+    "4dF@d%": lambda: icepool.Die(range(1, 101)).map(_from_d100),
+    "4dF@4d6": lambda: icepool.map(_from_4d6, d6(), d6(), d6(), d6()),
     "power: 4dF+2 adv vs Superhuman": lambda: (_advantage(1) + 2) >= 7,
     "power: 4dF dis2": lambda: _advantage(-2),
     "power: 4dF+2 take0": lambda: icepool.Die([2]),

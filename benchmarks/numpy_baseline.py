@@ -76,6 +76,90 @@ def fudge_sum_pmf(dice: int) -> FloatArray:
     return pmf
 
 
+def _fft_power(pmf: FloatArray, n: int) -> FloatArray:
+    """The pmf of the sum of ``n`` independent values of ``pmf`` by one real
+    FFT: transform (zero-padded past the sum's length), raise, transform back."""
+    length = n * (len(pmf) - 1) + 1
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(pmf, size) ** n
+    out: FloatArray = np.fft.irfft(spectrum, size)[:length]
+    return out
+
+
+def uniform_sum_pmf(dice: int, sides: int) -> FloatArray:
+    """P(sum of {dice}d{sides} == k) at index k - dice, by FFT."""
+    return _fft_power(np.full(sides, 1 / sides), dice)
+
+
+def exploding_chain_pmf(sides: int, depth: int) -> FloatArray:
+    """One d{sides}! exploding on its top face, followed ``depth`` tosses deep
+    as fudgedice follows it (the chains whose ``depth`` tosses all exploded
+    are cut off): P(total == k) at index k."""
+    pmf = np.zeros(sides * depth)
+    chance = 1 / sides
+    for level in range(depth):
+        start = level * sides + 1
+        pmf[start : start + sides - 1] = chance ** (level + 1)
+    return pmf
+
+
+def exploding_sum_pmf(dice: int, sides: int, depth: int) -> FloatArray:
+    """{dice}d{sides}!, each chain cut ``depth`` tosses deep: the float FFT
+    of the same truncated pool fudgedice measures exactly (index: total)."""
+    return _fft_power(exploding_chain_pmf(sides, depth), dice)
+
+
+def successes_pmf(dice: int, chance: float) -> FloatArray:
+    """P(k of {dice} dice succeed), each with ``chance``, by FFT."""
+    return _fft_power(np.array([1 - chance, chance]), dice)
+
+
+def wild_die_pmf(dice: int, depth: int) -> FloatArray:
+    """The D6 System's ``{dice}D`` (default complication: the total is read
+    as rolled): {dice - 1}d6 plus one exploding Wild Die, by FFT."""
+    wild = exploding_chain_pmf(6, depth)
+    if dice == 1:
+        return wild
+    plain = np.zeros(6 * (dice - 1) + 1)
+    plain[dice - 1 :] = uniform_sum_pmf(dice - 1, 6)
+    length = len(plain) + len(wild) - 1
+    size = 1 << (length - 1).bit_length()
+    both: FloatArray = np.fft.irfft(np.fft.rfft(plain, size) * np.fft.rfft(wild, size), size)
+    return both[:length]
+
+
+def keep_highest_pmf(dice: int, sides: int, kept: int) -> FloatArray:
+    """P(sum of the {kept} highest of {dice}d{sides} == k) at index k - kept,
+    in floats: the faces from the highest down, an array of kept sums for
+    each number of dice placed so far (fewer than {kept}); once {kept} are
+    placed the rest are lower, and their chance folds into one factor."""
+    from math import comb
+
+    length = kept * (sides - 1) + 1
+    states = np.zeros((kept, length))
+    states[0, 0] = 1.0
+    result = np.zeros(length)
+    chance = 1 / sides
+    for face in range(sides, 0, -1):
+        below = (face - 1) / sides
+        step = face - 1
+        following = np.zeros_like(states)
+        for placed in range(kept):
+            current = states[placed]
+            free, short = dice - placed, kept - placed
+            stay = (face / sides) ** free
+            for j in range(short):
+                ways = comb(free, j) * chance**j * below ** (free - j)
+                weight = comb(free, j) * chance**j
+                stay -= ways
+                if j * step < length:
+                    following[placed + j, j * step :] += weight * current[: length - j * step]
+            if short * step < length and stay > 0:
+                result[short * step :] += stay * current[: length - short * step]
+        states = following
+    return result
+
+
 def best_seconds(func: Callable[[], object], repeat: int = REPEAT) -> float:
     """Best of `repeat` runs, each of enough loops for >= 0.2 s, per call."""
     timer = timeit.Timer(func)

@@ -52,6 +52,7 @@ import fairness
 import fudgedice
 import icepool_ref
 import numpy_baseline
+import odds_speed
 
 HERE = Path(__file__).resolve().parent
 D20_PYTHON = HERE / ".d20-venv" / "bin" / "python"
@@ -526,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print("\n5. Where a player waits: the cold command line, and the systems' rolls")
     speed_rows, speed_goals = cli_speed.section(d20)
+    print("\n6. Exact odds where they were slowest (odds_speed.py), and growth in N (growth.py)")
+    speed_goals += [Goal(*goal) for goal in odds_speed.run()]
+    odds_speed.growth_section(args.quick)
 
     summary = goals(rows, cases) + speed_goals
     width = max(len(goal.goal) for goal in summary)

@@ -12,9 +12,10 @@ The layers, bottom to top (a module imports only from its own layer or lower):
 7. ``api``: the composition root, the only module outside ``systems`` that
    imports it
 8. ``log``: the fair-roll log, which re-rolls texts through ``api`` to verify
-   them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``
+   them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``;
+   ``comparisons``: rolls measured side by side through ``api``
 9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-10. ``cli`` (with ``console``, ``session_commands`` and ``cli_sheets``)
+10. ``cli`` (with ``console``, ``session_commands``, ``cli_sheets`` and ``cli_compare``)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -62,21 +63,24 @@ LAYERS: Mapping[str, int] = {
     COMPOSITION_ROOT: 7,
     f"{PACKAGE}.log": 8,
     f"{PACKAGE}.sheets": 8,
+    f"{PACKAGE}.comparisons": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
     f"{PACKAGE}.console": 10,
     f"{PACKAGE}.session_commands": 10,
     f"{PACKAGE}.cli": 10,
     f"{PACKAGE}.cli_sheets": 10,
+    f"{PACKAGE}.cli_compare": 10,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy"})
-"""Heavy libraries that may be imported inside a function: matplotlib (charts)
-and NumPy (sampling) take longer to import than a roll takes to start."""
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas"})
+"""Heavy libraries that may be imported inside a function: matplotlib (charts),
+NumPy (sampling) and pandas (frames, an optional extra) take longer to import
+than a roll takes to start."""
 
 SAMPLERS = frozenset({f"{PACKAGE}.dice.sample", f"{PACKAGE}.systems.d6.sample"})
 """The modules that sample with NumPy, imported by each ``sample`` method."""

@@ -18,6 +18,7 @@ from .api import registry as registry
 from .api import roll as roll
 from .api import sample as sample
 from .api import table as table
+from .comparisons import compare as compare
 from .dice.program import Program as Program
 from .errors import DiceError as DiceError
 from .errors import DiceSyntaxError as DiceSyntaxError
@@ -35,6 +36,7 @@ from .log import Report as Report
 from .log import Reveal as Reveal
 from .log import Session as Session
 from .log import verify as verify
+from .results.comparison import Comparison as Comparison
 from .results.dice import DieRoll as DieRoll
 from .results.dice import Mark as Mark
 from .results.roll import Roll as Roll
@@ -46,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "SYSTEMS",
     "Chance",
+    "Comparison",
     "Dice",
     "DiceError",
     "DiceSyntaxError",
@@ -69,6 +72,7 @@ __all__ = [
     "Tail",
     "TooManyDice",
     "clear_caches",
+    "compare",
     "ladder",
     "odds",
     "parse",

@@ -29,6 +29,7 @@ from .language.diagnostics import suggest
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
+from .render.views import ODDS_RENDERERS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
@@ -40,7 +41,7 @@ from .systems.fate import stress as fate_stress
 from .systems.fate.ladders import FATE_CORE
 from .systems.fudge.ladders import FUDGE, POWER
 from .systems.fudge.program import use_d100_table
-from .systems.fudge.techniques import D100Table
+from .systems.fudge.techniques import D100Table as D100Table
 from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
 from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
 
@@ -158,7 +159,7 @@ class Dice:
     @within_budget
     def odds(self, text: str) -> Odds:
         """The exact distribution of ``text``."""
-        return self.program(text).odds()
+        return shown(self.program(text).odds())
 
     @within_budget
     def read(self, text: str, dice: Sequence[str | int] | str) -> Roll:
@@ -270,7 +271,14 @@ def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds
     >>> odds("4dF").probability(0)
     Fraction(19, 81)
     """
-    return program_with_table(text, d100_table).odds()
+    return shown(program_with_table(text, d100_table).odds())
+
+
+def shown(measured: Odds) -> Odds:
+    """The odds, ready to show themselves (``text``, ``plot``, ...) through
+    the project's renderers."""
+    measured.views = ODDS_RENDERERS
+    return measured
 
 
 @within_budget

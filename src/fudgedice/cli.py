@@ -12,6 +12,7 @@ from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
+from .cli_compare import compare
 from .cli_sheets import sheet, sheet_options, sheet_plan
 from .console import check_run, run_summary, unquoted
 from .console import friendly as _friendly
@@ -373,6 +374,7 @@ def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     run(host, port, database, echo=click.echo, **limits)
 
 
+main.add_command(compare)
 main.add_command(sheet)
 main.add_command(session_commands.session)
 main.add_command(session_commands.verify_command)

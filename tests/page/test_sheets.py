@@ -50,7 +50,9 @@ def test_a_trait_rolls_and_a_point_is_spent_from_its_card(
     card = ann.wait_for_roll(2)
     expect(card.locator(".notation")).to_have_text("d6: 4D vs Moderate")
     expect(card.locator(".label")).to_have_text("Jax, Dodge vs Moderate")
-    expect(card.locator(".die")).to_have_count(4)
+    # three dice and the Wild Die, whose 6s add dice of its own to its chain
+    expect(card.locator(".die:not(.wild)")).to_have_count(3)
+    expect(card.locator(".die.wild").first).to_be_visible()
     before = int(card.locator(".total").inner_text())
     expect(bob.wait_for_roll(2)).to_contain_text("Jax, Dodge vs Moderate")
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..budget import costed_cache
 from ..errors import DiceValueError
-from ..exact import dist, pairs
+from ..exact import dist, exploding, pairs
 from ..exact.dist import Bound, Cut, Dist, Image, normal
 from ..exact.keep import keep_extreme
 from ..language.tree import BinOp, Count, Group, Neg, Node, Number, Pool, Word, walk
@@ -26,7 +26,32 @@ def exploding_dice(node: Node) -> int:
     return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
 
 
-def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> Dist:
+Contribution = Callable[[int, bool], int]
+"""What a toss adds to its die, given its face and whether it is the first."""
+
+Split = tuple[dict[int, int], dict[int, int], dict[int, int], dict[int, int]]
+
+
+def _split(pool: Pool, contribution: Contribution) -> Split:
+    """What a toss that stops, and one that explodes, adds (-> ways): for the
+    first toss of a chain, then for every later one."""
+    toss = plan(pool).toss
+    explode = pool.explode
+    assert explode is not None
+
+    def split(first: bool) -> tuple[dict[int, int], dict[int, int]]:
+        stop: dict[int, int] = {}
+        go: dict[int, int] = {}
+        for face, count in toss.items():
+            side = go if explode.on.matches(face) else stop
+            key = contribution(face, first)
+            side[key] = side.get(key, 0) + count
+        return stop, go
+
+    return (*split(True), *split(False))
+
+
+def _chain(pool: Pool, depth: int, contribution: Contribution) -> Dist:
     """One die with its explosion chain, followed ``depth`` tosses deep.
 
     ``contribution(face, first)`` is what a toss adds to the die: its face, the
@@ -41,23 +66,8 @@ def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> 
     a stopping toss (and likewise at most, when none adds more than 0): that
     bound is the chain's :class:`~fudgedice.exact.dist.Cut`.
     """
-    pool_plan = plan(pool)
-    toss = pool_plan.toss
-    explode = pool.explode
-    assert explode is not None
-
-    def split(first: bool) -> tuple[dict[int, int], dict[int, int]]:
-        stop: dict[int, int] = {}
-        go: dict[int, int] = {}
-        for face, count in toss.items():
-            side = go if explode.on.matches(face) else stop
-            key = contribution(face, first)
-            side[key] = side.get(key, 0) + count
-        return stop, go
-
-    total = toss.total
-    stop_first, go_first = split(True)
-    stop_next, go_next = split(False)
+    total = plan(pool).toss.total
+    stop_first, go_first, stop_next, go_next = _split(pool, contribution)
     # R_depth = stop; R_d = stop * T**(depth-d) + go (x) R_{d+1}; answer R_1.
     chain = stop_next if depth > 1 else stop_first
     for level in range(depth - 1, 0, -1):
@@ -79,6 +89,21 @@ def _chain(pool: Pool, depth: int, contribution: Callable[[int, bool], int]) -> 
             high = max(go_first) + (depth - 1) * max(go_next) + max(stop_next)
         cuts = normal([Cut(cut, low, high)])
     return Dist.from_weights(chain, total**depth, cuts)
+
+
+def _exploding_pool(pool: Pool, depth: int, contribution: Contribution) -> Dist | None:
+    """A pool of dice whose every toss stops or explodes alike, the explosion
+    adding one amount (at least 1): measured by
+    :func:`~fudgedice.exact.exploding.exploding_pool`, without the power of
+    each die's long counts (None: not such a pool)."""
+    stop_first, go_first, stop_next, go_next = _split(pool, contribution)
+    if stop_first != stop_next or go_first != go_next or len(go_next) != 1 or not stop_next:
+        return None
+    ((step, ways),) = go_next.items()
+    if step < 1:
+        return None
+    total = plan(pool).toss.total
+    return exploding.exploding_pool(stop_next, step, ways, total, depth, pool.count, pool.source)
 
 
 def count_image(counting: Count) -> Image:
@@ -111,15 +136,20 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
     def face_value(face: int, first: bool) -> int:
         return face - 1 if penetrate and not first else face
 
-    if explode is None:
-        per_die = pool_plan.toss
-    elif pool_plan.counts_tosses:
-        assert counting is not None
-        per_die = _chain(pool, depth, lambda face, first: counting.score(face_value(face, first)))
-    else:
-        per_die = _chain(pool, depth, face_value)
-
     counts_dice = counting is not None and not pool_plan.counts_tosses
+    contribution: Contribution = face_value
+    if pool_plan.counts_tosses:
+        assert counting is not None
+        score_toss = counting.score
+
+        def contribution(face: int, first: bool) -> int:
+            return score_toss(face_value(face, first))
+
+    if explode is not None and pool.keep is None and not counts_dice and pool.count > 0:
+        fast = _exploding_pool(pool, depth, contribution)
+        if fast is not None:
+            return fast
+    per_die = pool_plan.toss if explode is None else _chain(pool, depth, contribution)
     score: Callable[[int], int] = counting.score if counting is not None and counts_dice else _same
     image = count_image(counting) if counting is not None and counts_dice else _same_range
     if pool.keep is not None:

@@ -23,6 +23,7 @@ from ..language.tree import Expression, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
+from ..render.html import roll_html
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
@@ -217,7 +218,6 @@ PLAIN_DIE_WORK = 1_500
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    result.render = roll_text
-    for side in result.sides:
-        side.render = roll_text
+    for each in (result, *result.sides):
+        each.render, each.render_html = roll_text, roll_html
     return result

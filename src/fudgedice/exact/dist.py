@@ -330,10 +330,8 @@ def negate(a: Dist) -> Dist:
     return Dist(-a.hi, a.counts[::-1], a.total, negated_cuts(a.cuts))
 
 
-def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
-    """The sum of ``n`` independent copies of ``die``."""
-    if n == 0:
-        return Dist.constant(0)
+def check_repeat(die: Shape, n: int, what: str) -> None:
+    """Refuse, before any work, ``n`` dice of ``die`` too big to hold exactly."""
     check_span(n * die.lo, n * die.hi)
     try:
         check_total(n * log2(die.total), what)
@@ -341,7 +339,14 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
         most = int(DEFAULT_LIMITS.max_total_bits // log2(die.total))
         error.hint = f"{most} such dice is the most whose exact odds fit" if most else None
         raise
-    check_size(n * (len(die.counts) - 1) + 1, n * log2(die.total), what)
+    check_size(n * (die.hi - die.lo) + 1, n * log2(die.total), what)
+
+
+def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
+    """The sum of ``n`` independent copies of ``die``."""
+    if n == 0:
+        return Dist.constant(0)
+    check_repeat(die.shape(), n, what)
     try:
         kernels.power_kernel(list(die.counts), n)
     except LimitError as error:

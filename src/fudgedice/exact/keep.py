@@ -28,14 +28,20 @@ def keep_extreme(
     """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` dice;
     ``image`` bounds ``score`` over a range (for the cut-off tail, if any).
 
-    Walks the faces from the favoured end, holding for each number of dice
-    placed so far (fewer than ``kept``) the polynomial of the kept score, as
-    one big integer (Kronecker substitution: a coefficient a slot). Placing
-    ``j`` dice on a face shifts a polynomial by ``j`` times the face's score.
-    Once ``kept`` dice are placed the score is settled and the other dice can
-    only show less favoured faces, so every way of finishing folds into one
-    factor ``sum_j C(free, j) w**j below**(free - j)``. Each face then costs a
-    few big-integer operations per number of dice placed.
+    By the face the last kept die shows: with the faces in order from the
+    favoured end, let face ``i`` (``w`` ways, ``A(x)`` the polynomial of the
+    faces before it, ``L`` the ways of the faces after it) be the ``kept``-th
+    most favoured die. Then ``a < kept`` dice lie before it, all kept, and at
+    least ``kept - a`` of the other ``n - a`` dice show face ``i``, the rest
+    after it; so face ``i`` contributes
+    ``sum_a C(n, a) A(x)**a x**((kept - a) s_i) B(n - a, kept - a)`` with
+    ``B(m, r) = sum_{b >= r} C(m, b) w**b L**(m - b)`` (``s_i`` its score, from
+    the least). Along ``m - r = n - kept`` the tails ``B`` follow one another
+    by Pascal's rule, a few products each, and the sum over ``a`` is Horner's
+    scheme in ``A``: ``kept`` steps a face, each a shift and a scaling of one
+    polynomial per face before it, held as one big integer (Kronecker
+    substitution: a coefficient a slot, never carrying: every count is at
+    most ``total``).
     """
     check_total(n * log2(die.total), f"keeping {kept} of {n} dice")
     total = die.total**n
@@ -49,11 +55,9 @@ def keep_extreme(
     least = min(gains)
     length = kept * (max(gains) - least) + 1
     check_span(0, length - 1)
-    # every count is at most ``total``, so a slot of its width never carries
     slot = total.bit_length() // 8 + 1
     bits = slot * 8
-    # each face shifts and scales about kept**2 / 2 states of length x slot bytes
-    work = len(faces) * (kept * (kept + 3) // 2) * (slot * length // 8 + 1)
+    work = keep_work(len(faces), kept, slot, length)
     if work > DEFAULT_LIMITS.max_keep_work:
         raise LimitError(
             f"exact odds of keeping {kept} of {n} dice with {len(faces)} faces would "
@@ -61,77 +65,69 @@ def keep_extreme(
             f"{DEFAULT_LIMITS.max_keep_work:.2g})"
         )
     what = f"exact odds of keeping {kept} of {n} dice"
-    # C(n - placed, j) for the j < kept - placed dice that leave a state short,
-    # each row by C(m, j) = C(m, j - 1) (m - j + 1) / j (math.comb for each
-    # took seconds for 994 of 1000): charged first, numbers of up to n bits
-    entries = kept * (kept + 1) // 2
-    budget.charge(entries * (3 * STEP + 10 * budget.digits(n)), what)
-    binomials = []
-    for placed in range(kept):
-        free = n - placed
-        row = [1]
-        for j in range(1, kept - placed):
-            row.append(row[-1] * (free - j + 1) // j)
-        binomials.append(row)
-    below = sum(weight for _, weight in faces)
-    states = [0] * kept
-    states[0] = 1
+    mass = sum(weight for _, weight in faces)
+    # C(n, a) for a < kept and C(n - kept + r, r) for r <= kept, by their
+    # recurrences (math.comb for each took seconds for 994 of 1000): charged first
+    budget.charge(2 * kept * (3 * STEP + 10 * budget.digits(n)), what)
+    choose_n = [1] * kept
+    for a in range(1, kept):
+        choose_n[a] = choose_n[a - 1] * (n - a + 1) // a
+    spare = n - kept
+    diagonal = [1] * (kept + 1)  # C(spare + r, r)
+    for r in range(1, kept + 1):
+        diagonal[r] = diagonal[r - 1] * (spare + r) // r
+    before: list[tuple[int, int]] = []  # (weight, shift in bits) of each face before
+    below = mass
     result = 0
     for (_, weight), gain in zip(faces, gains, strict=True):
-        below -= weight  # weight of the faces less favoured than this one
+        below -= weight
         step = (gain - least) * bits
+        budget.charge(face_work(n, kept, len(before), weight, below, bits, gain - least), what)
+        # tails[r] = B(spare + r, r), r = kept - a: from r = 1 up, by Pascal's rule
         both = weight + below
-        # charged face by face, from the numbers as long as they now are
-        budget.charge(face_work(n, states, step, weight, below), what)
-        following = [0] * kept
-        for placed, current in enumerate(states):
-            if not current:
-                continue
-            free = n - placed
-            short = kept - placed
-            row = binomials[placed]
-            # finishing: j >= short dice on this face, the rest below it; the
-            # binomial theorem gives that sum as everything less j < short
-            finish = both**free
-            for j in range(short):
-                ways = row[j] * weight**j
-                following[placed + j] += (current << (step * j)) * ways
-                finish -= ways * below ** (free - j)
-            if finish:
-                result += (current << (step * short)) * finish
-        states = following
+        low = below ** (spare + 1)
+        tails = [0, both ** (spare + 1) - low]
+        power_of_weight = weight
+        for r in range(1, kept):
+            tails.append(both * tails[r] - diagonal[r] * power_of_weight * low)
+            power_of_weight *= weight
+        # Horner in A from a = kept - 1 down: H = H A + c_a x**((kept - a) s)
+        horner = 0
+        for a in range(kept - 1, -1, -1):
+            if horner:
+                grown = 0
+                for ahead, shift in before:
+                    grown += (horner << shift) * ahead
+                horner = grown
+            horner += (choose_n[a] * tails[kept - a]) << (step * (kept - a))
+        result += horner
+        if weight:
+            before.append((weight, step))
     return trimmed(kept * least, unpack(result, slot, length), total, cuts)
 
 
-def face_work(n: int, states: list[int], step: int, weight: int, below: int) -> float:
-    """Estimated work of one face of :func:`keep_extreme`, from the numbers as
-    long as they are when it starts: for each count of dice placed, ``short``
-    states shifted and multiplied by the ways of placing ``j`` dice
-    (``C(free, j) w**j``), the powers of the weights in those ways, and the
-    finishing factor raised to ``free`` and multiplied in; ``j`` taken at the
-    middle of its range. Measured: 94d2!!=0dl (short states, long weights)
-    1.2 s; 39d8!pk6 (states of a million bits) 1.5 s."""
-    kept = len(states)
-    weight_bits, below_bits = weight.bit_length(), below.bit_length()
-    both_bits = (weight + below).bit_length()
-    work = 0.0
-    for placed, current in enumerate(states):
-        if not current:
-            continue
-        free, short = n - placed, kept - placed
-        middle = short / 2
-        state = current.bit_length() + step * middle
-        ways = free.bit_length() * middle + middle * weight_bits
-        rest = (free - middle) * below_bits
-        work += short * (
-            mul_work(state, ways)
-            + 2 * budget.linear_work(state)
-            + budget.power_work(middle * weight_bits)
-            + budget.power_work(rest)
-            + mul_work(ways, rest)
-        )
-        work += budget.power_work(free * both_bits) + mul_work(state, free * both_bits)
-    return work
+def keep_work(faces: int, kept: int, slot: int, length: int) -> float:
+    """Operations on 64-bit words of :func:`keep_extreme`, to refuse it before
+    any work: for each face, ``kept`` steps that shift and scale a polynomial
+    (up to ``length`` slots) once per face before it."""
+    return faces * (faces - 1) / 2 * kept * (slot * length // 8 + 1) + faces * kept
+
+
+def face_work(
+    n: int, kept: int, ahead: int, weight: int, below: int, bits: int, gain: int
+) -> float:
+    """Estimated work of one face of :func:`keep_extreme`: the tails ``B``
+    (``kept`` steps of two long products; numbers of ``n`` times the bits of
+    the ways), then ``kept`` Horner steps, each a shift, a scaling and an
+    addition of the polynomial so far for every face before this one
+    (the polynomial grows by a face's span of slots a step; taken at its
+    largest), and the term added. Measured: 100d6kh50 about 4 ms."""
+    both_bits = n * max((weight + below).bit_length(), 1)
+    tails = kept * (4 * STEP + 3 * mul_work(both_bits, both_bits))
+    polynomial = (kept * max(gain, 1) + 1) * bits
+    term = 4 * STEP + mul_work(both_bits, n) + 2 * budget.linear_work(polynomial)
+    horner = kept * (term + ahead * (STEP + 3 * budget.linear_work(polynomial) + 60))
+    return tails + horner
 
 
 def kept_cuts(

@@ -14,6 +14,7 @@ and charges its estimated work to the request's budget (:mod:`fudgedice.budget`)
 from __future__ import annotations
 
 import math
+from array import array
 
 from .. import budget
 from ..budget import STEP, digits, div_work, mul_work
@@ -24,12 +25,32 @@ _NAIVE_WORK = 2048
 """Below this many coefficient products, plain loops beat packing big integers."""
 
 
+def slot_bytes(bits: int, short: bool = False) -> int:
+    """Bytes of a slot that holds numbers of ``bits`` bits: rounded up to one
+    or two 64-bit words when that costs at most a third more (or, for
+    ``short`` factors, whose product costs little beside unpacking it, at
+    most twice as much), for :func:`unpack` reads those as machine words,
+    about twice as fast as a slice each."""
+    need = bits // 8 + 1
+    if short:
+        return 8 if 4 <= need <= 8 else 16 if 8 < need <= 16 else need
+    return 8 if 6 <= need <= 8 else 16 if 12 <= need <= 16 else need
+
+
 def pack(coefficients: list[int] | tuple[int, ...], slot: int) -> int:
+    if slot == 8:
+        return int.from_bytes(array("Q", coefficients).tobytes(), "little")
     return int.from_bytes(b"".join(c.to_bytes(slot, "little") for c in coefficients), "little")
 
 
 def unpack(number: int, slot: int, length: int) -> list[int]:
     raw = number.to_bytes(slot * length, "little")
+    if slot in (8, 16):
+        words = array("Q")
+        words.frombytes(raw)
+        if slot == 8:
+            return words.tolist()
+        return [low | high << 64 for low, high in zip(words[0::2], words[1::2], strict=True)]
     return [int.from_bytes(raw[i : i + slot], "little") for i in range(0, slot * length, slot)]
 
 
@@ -75,8 +96,8 @@ def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> 
         return _naive_product(a, b, length)
     # a slot holds every coefficient of the product, and of each factor packed
     bound = max(max(a) * max(b) * len(b), max(a), max(b))
-    slot = bound.bit_length() // 8 + 1
-    check_product(slot * 8 * len(a))
+    check_product((bound.bit_length() // 8 + 1) * 8 * len(a))
+    slot = slot_bytes(bound.bit_length())
     _charge_product(packed_work(len(a), len(b), slot))
     return unpack(pack(a, slot) * pack(b, slot), slot, length)
 
@@ -152,7 +173,7 @@ def _power_three_faces(base: list[int], n: int) -> list[int]:
 
 
 def _power_kronecker(base: list[int], n: int) -> list[int]:
-    slot = (sum(base) ** n).bit_length() // 8 + 1
+    slot = slot_bytes((sum(base) ** n).bit_length())
     length = n * (len(base) - 1) + 1
     return unpack(pack(base, slot) ** n, slot, length)
 

@@ -29,6 +29,7 @@ from .dist import Bound, Cut, Dist
 from .figures import _ratio, approximate, decimal, exact_text, json_number, too_many_digits
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, exact_rows
+from .views import Viewed
 
 __all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
 
@@ -39,7 +40,7 @@ _SMALL_BITS = 256
 """Denominators up to this size are reduced by gcd; longer ones by their primes."""
 
 
-class Odds:
+class Odds(Viewed):
     """The exact distribution of a roll's result, and its special events."""
 
     def __init__(

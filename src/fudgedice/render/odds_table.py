@@ -13,6 +13,7 @@ from ..errors import LimitError
 from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
 from ..exact.odds import Odds, Tail, approximate, decimal
 from .numbers import digits, exact, percent, signed
+from .sparkline import shape_line
 
 _BAR_WIDTH = 32
 _MAX_ROWS = 61
@@ -45,9 +46,30 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
     )
 
 
-def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
-    """The table a player reads: value, chance (percent and fraction),
-    at least, at most and a bar; then mean and spread."""
+@dataclass(frozen=True, slots=True)
+class OddsLayout:
+    """The odds table as cells, before it is written as text or HTML: both
+    show the same rows, columns and notes."""
+
+    title: str
+    columns: tuple[str, ...]
+    """The value's title, chance, exact (when shown), at least, at most."""
+    rows: list[tuple[str, ...]]
+    bars: list[int]
+    """Each row's bar, in blocks of at most 32 (0: no bar)."""
+    notes: list[str]
+    """Under the rows: rows not shown, fractions left out, the shape."""
+    footer: list[str]
+    """Mean and spread, the tails, the events."""
+
+
+SHAPE_ROWS = 20
+"""A table of more rows than this (or with rows left out) ends with its shape
+on one line, to be seen without scrolling."""
+
+
+def odds_layout(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> OddsLayout:
+    """The rows of :func:`odds_text`: every chance as text, each row's bar."""
     # Rows are chosen from the integer counts, and Fractions built only for
     # the rows shown: 10000dF has 20001 outcomes of thousands of digits each.
     counts, lo, total = odds.dist.counts, odds.dist.lo, odds.dist.total
@@ -118,37 +140,48 @@ def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -
     # digits known from bit lengths, before any long number is written out
     longest = max(digits(row.p.numerator) + digits(row.p.denominator) + 1 for row in rows)
     exact_column = show_exact or longest <= 24
-    fractions = [exact(row.p) for row in rows] if exact_column else [""] * len(rows)
-    fraction_width = max(len(f) for f in fractions)
-    width = max(len(odds.value_title), max(len(row.value) for row in rows))
-    header = f"{odds.value_title:>{width}}  {'chance':>8}"
-    if exact_column:
-        header += f"  {'exact':>{fraction_width}}"
-    header += f"  {'at least':>8}  {'at most':>8}"
-    lines = [odds.notation, header]
-    for row, fraction in zip(rows, fractions, strict=True):
-        bar = "█" * _bar(row.ways, peak) if row.ways else ""
-        line = f"{row.value:>{width}}  {percent(row.p):>8}"
-        if exact_column:
-            line += f"  {fraction:>{fraction_width}}"
+    columns = [odds.value_title, "chance", *(["exact"] if exact_column else []), "at least"]
+    cells = []
+    for row in rows:
         at_least = "" if row.at_least is None else percent(row.at_least)
         at_most = "" if row.at_most is None else percent(row.at_most)
-        line += f"  {at_least:>8}  {at_most:>8}  {bar}"
-        lines.append(line)
+        fraction = [exact(row.p)] if exact_column else []
+        cells.append((row.value, percent(row.p), *fraction, at_least, at_most))
+    notes = []
     if hidden:
-        lines.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
+        notes.append(f"({hidden} rarer outcomes not shown; --all shows every one)")
     if not exact_column:
-        lines.append("(exact fractions are long here; --exact shows them)")
-    lines.append(summary)
-    lines.extend(_tail_notes(odds, values))
+        notes.append("(exact fractions are long here; --exact shows them)")
+    if len(rows) > SHAPE_ROWS or hidden:
+        notes.append(shape_line(odds))
+    footer = [summary, *_tail_notes(odds, values)]
     for name, p in odds.events.items():
         line = f"{name}: {percent(p)}"
         if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
             line += f" ({exact(p)})"
         if name in odds.uncertain:
             line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
-        lines.append(line)
-    return "\n".join(lines)
+        footer.append(line)
+    bars = [_bar(row.ways, peak) if row.ways else 0 for row in rows]
+    return OddsLayout(odds.notation, (*columns, "at most"), cells, bars, notes, footer)
+
+
+def odds_text(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> str:
+    """The table a player reads: value, chance (percent and fraction),
+    at least, at most and a bar; then mean and spread."""
+    layout = odds_layout(odds, show_exact=show_exact, all_rows=all_rows)
+    # percentages take 8 places; the value and exact columns their longest
+    widths = [max(len(layout.columns[0]), *(len(row[0]) for row in layout.rows))]
+    for index, name in enumerate(layout.columns[1:], start=1):
+        widths.append(max(len(row[index]) for row in layout.rows) if name == "exact" else 8)
+    header = "  ".join(
+        f"{name:>{width}}" for name, width in zip(layout.columns, widths, strict=True)
+    )
+    lines = [layout.title, header]
+    for row, blocks in zip(layout.rows, layout.bars, strict=True):
+        cells = "  ".join(f"{cell:>{width}}" for cell, width in zip(row, widths, strict=True))
+        lines.append(f"{cells}  {'█' * blocks}")
+    return "\n".join([*lines, *layout.notes, *layout.footer])
 
 
 def _bar(ways: int, peak: int) -> int:

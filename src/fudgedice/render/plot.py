@@ -1,29 +1,28 @@
-"""A chart of odds as a PNG or SVG file (matplotlib, no screen needed)."""
+"""Charts of odds as PNG or SVG files, and on axes of a notebook's own.
+
+A file is drawn on a figure of its own, never through pyplot: no display is
+needed, no backend is chosen for the whole process, and a notebook that
+writes a file keeps its inline charts. matplotlib is imported only here,
+when a chart is asked for.
+"""
 
 from __future__ import annotations
 
 import os
 import warnings
-from decimal import Decimal
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import budget
-from ..budget import pass_work
 from ..errors import DiceValueError
-from ..exact.odds import Odds, approximate, decimal
+from ..exact.odds import Odds
+from .chart import draw_comparison, draw_odds
 
 FORMATS = (".png", ".svg")
-_MAX_BARS = 60
-"""Up to this many values, each is a bar of its own (and a dot on the line)."""
-PLOT_WORK = 300_000_000
-"""Estimated work of drawing and writing a chart (matplotlib's figure, axes,
-layout and file: about 0.15 s measured, whatever the roll), with room for
-the first chart of a process."""
-POINT_WORK = 20_000
-"""Estimated work of each value charted past the bars (a vertex of the outline
-and of the line)."""
-_LARGEST_CHARTED = 10**15
-"""Values a chart's axis can place: a float holds integers exactly to about here."""
+FILE_WORK = 150_000_000
+"""Estimated work of laying out and writing a chart's file (about 0.1 s
+measured for a PNG, more for the first chart of a process)."""
 
 
 def check_plot_path(path: str | Path) -> Path:
@@ -41,67 +40,45 @@ def check_plot_path(path: str | Path) -> Path:
     return target
 
 
+def _written(
+    target: Path, size: tuple[float, float], rows: int, draw: Callable[[Any], Any]
+) -> Path:
+    """A figure of ``rows`` axes (sharing their values), drawn and written."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    budget.charge(FILE_WORK, f"writing {target.name}")
+    figure = Figure(figsize=size, dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(rows, 1, sharex=True, squeeze=False)[:, 0]
+    with warnings.catch_warnings():
+        # a label may hold any character; one the font lacks is drawn as a
+        # box, and matplotlib's warning of it is no news to the reader
+        warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        draw(axes)
+        figure.tight_layout()
+        try:
+            figure.savefig(target, bbox_inches="tight")
+        except OSError as error:
+            raise DiceValueError(f"could not write {target}: {error.strerror}") from None
+    return target
+
+
 def plot_odds(odds: Odds, path: str | Path) -> Path:
     """Bars for each value's chance and a line for "at least"; returns the path."""
     target = check_plot_path(path)
-    # chances as floats straight from the integer counts: a chart needs no
-    # Fractions, and 10000dF has 20001 of thousands of digits
-    dist = odds.dist
-    total = dist.total
-    if max(abs(dist.lo), abs(dist.hi)) > _LARGEST_CHARTED:
-        # in scientific form as a Decimal: a float can't hold every such value
-        farthest = Decimal(dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo)
-        raise DiceValueError(
-            f"values up to {farthest:.3e} are too large to chart; "
-            "the table and --json give their exact chances"
-        )
-    budget.charge(
-        PLOT_WORK + pass_work(len(dist.counts), total.bit_length()),
-        f"a chart of {odds.notation}",
-    )
-    above = odds.at_least_counts()
-    rows = [(value, count) for value, count in dist.items() if count * 1_000_000 >= total]
-    rows = rows or list(dist.items())
-    budget.charge(POINT_WORK * len(rows), f"a chart of {odds.notation}")
-    import matplotlib
+    return _written(target, (8, 4.8), 1, lambda axes: draw_odds(odds, axes[0]))
 
-    matplotlib.use("Agg")  # files only: never needs a display
+
+def plot_comparison(labels: Sequence[str], odds: Sequence[Odds], path: str | Path) -> Path:
+    """Rolls overlaid, their chances above and at least below; returns the path."""
+    target = check_plot_path(path)
+    return _written(target, (9, 7.5), 2, lambda axes: draw_comparison(labels, odds, axes))
+
+
+def new_axes(rows: int = 1) -> Any:
+    """Fresh axes from pyplot, for a notebook: its figure shows inline."""
     import matplotlib.pyplot as plt
 
-    values = [value for value, _ in rows]
-    chances = [count / total * 100 for _, count in rows]
-    at_least = [above[value - dist.lo] / total * 100 for value, _ in rows]
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
-    if len(values) <= _MAX_BARS:
-        axes.bar(values, chances, color="#3b6ea5", label="exactly")
-    elif values[-1] - values[0] == len(values) - 1:
-        # a bar is a millisecond of matplotlib's time: many side by side are
-        # one filled outline, which looks the same at this size
-        edges = [value - 0.5 for value in values] + [values[-1] + 0.5]
-        axes.stairs(chances, edges, fill=True, color="#3b6ea5", label="exactly")
-    else:
-        axes.vlines(values, 0, chances, color="#3b6ea5", label="exactly")
-    axes.set_xlabel("result")
-    axes.set_ylabel("chance of exactly (%)")
-    mean, stdev = approximate(decimal(odds.mean), 3), approximate(odds.spread, 3)
-    # tabs and line breaks have no glyph in the chart's font
-    notation = " ".join(odds.notation.split())
-    axes.set_title(f"{notation}   mean {mean}, stdev {stdev}")
-    second = axes.twinx()
-    marker = "." if len(values) <= _MAX_BARS else None
-    second.plot(values, at_least, color="#c0392b", marker=marker, label="at least")
-    second.set_ylabel("chance of at least (%)")
-    second.set_ylim(0, 105)
-    figure.legend(loc="upper right")
-    try:
-        with warnings.catch_warnings():
-            # a label may hold any character; one the font lacks is drawn as
-            # a box, and matplotlib's warning of it is no news to the reader
-            warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
-            figure.tight_layout()
-            figure.savefig(target)
-    except OSError as error:
-        raise DiceValueError(f"could not write {target}: {error.strerror}") from None
-    finally:
-        plt.close(figure)
-    return target
+    _, axes = plt.subplots(rows, 1, sharex=True, squeeze=False, figsize=(8, 4.8 * rows))
+    return axes[:, 0]

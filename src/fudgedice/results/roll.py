@@ -23,7 +23,7 @@ class Details(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Roll:
     """A rolled expression: its total, every die's story, and what it means.
 
@@ -62,6 +62,8 @@ class Roll:
     render: Callable[[Roll], str] | None = field(default=None, repr=False, compare=False)
     """The renderer that writes :attr:`text`; set by the program that rolled it,
     so results never import rendering."""
+    render_html: Callable[[Roll], str] | None = field(default=None, repr=False, compare=False)
+    """The renderer of the same explanation as HTML, for notebooks."""
 
     def apart(self) -> list[Roll]:
         """The sides whose dice the roll's own expression does not show: they
@@ -110,3 +112,12 @@ class Roll:
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        """One line: the roll and what it came to (``text`` tells every die)."""
+        said = f", result={self.result!r}" if self.result is not None else ""
+        return f"Roll({self.notation!r}, total={self.total}{said})"
+
+    def _repr_html_(self) -> str | None:
+        """The explanation as HTML, for Jupyter (None: a roll built by hand)."""
+        return None if self.render_html is None else self.render_html(self)

@@ -20,11 +20,15 @@ from fudgedice.cli import main
 from fudgedice.errors import DiceValueError
 from fudgedice.systems.fudge3d6.rules import (
     ALL_ROLLS,
+    READ_CLASSES,
     ROLL_CLASSES,
     Outcome,
+    decide_round,
     level_name,
+    outcome_counts,
     read_3d6,
     resolve_round,
+    round_counts,
 )
 
 ROLLS: list[tuple[int, int, int]] = list(product(range(1, 7), range(1, 7), range(1, 7)))
@@ -483,3 +487,33 @@ def test_cli() -> None:
     bad = runner.invoke(main, ["roll", "3d6fudge: Good vs Fair"])
     assert bad.exit_code == 2
     assert "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("mine", [1, 2, 3, 6, 9, 12, 14])
+def test_round_counts_are_every_round_decided_one_by_one(mine: int) -> None:
+    """The measurer adds up plain pairs a side at a time: the same counts as
+    deciding every pair of outcomes with decide_round."""
+    for theirs in range(1, 15):
+        left, right = outcome_counts(mine), outcome_counts(theirs)
+        margins: dict[int, int] = {}
+        verdicts = {"win": 0, "loss": 0, "stand-off": 0}
+        for a, ways in left.items():
+            for b, other in right.items():
+                verdict, margin, _ = decide_round(a, b)
+                margins[margin] = margins.get(margin, 0) + ways * other
+                verdicts[verdict] += ways * other
+        counted, counted_verdicts = round_counts(left, right)
+        assert {m: n for m, n in counted.items() if n} == margins
+        assert counted_verdicts == verdicts
+
+
+def test_the_read_classes_are_read_alike_at_every_skill() -> None:
+    """16 sets of faces stand for the 56: every set of faces reads at every
+    skill as the one that stands for it, and together they count all 216."""
+    assert sum(ways for _, ways in READ_CLASSES) == 216
+    for skill in range(1, 15):
+        reads: dict[Outcome, int] = {}
+        for dice, ways in ROLL_CLASSES:
+            outcome = read_3d6(dice, skill).outcome
+            reads[outcome] = reads.get(outcome, 0) + ways
+        assert outcome_counts(skill) == reads

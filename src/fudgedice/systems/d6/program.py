@@ -20,6 +20,7 @@ from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
+from ...exact.views import Check
 from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
@@ -273,7 +274,17 @@ class D6Program(Program):
             value_title=title,
             uncertain=uncertain,
             value_name=wound if self.damage else None,
-        )
+        ).checked(self._check_line())
+
+    def _check_line(self) -> Check | None:
+        """Where a chart of these odds draws the difficulty, if any."""
+        if self.damage:
+            return None
+        if self.difficulty is not None:
+            return Check(self.difficulty, self.difficulty, f"difficulty {self.difficulty}")
+        if self.right is not None:
+            return Check(0, int(self.ties == "meet"), "a margin of 0")
+        return None
 
     # sampling ---------------------------------------------------------------------------
 

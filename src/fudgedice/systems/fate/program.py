@@ -23,6 +23,7 @@ from ...dice.words import LadderWords
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
+from ...exact.views import Check
 from ...language.tree import Expression, Opposed
 from ...language.words import Vocabulary
 from ...render.ladder import Ladder
@@ -222,7 +223,10 @@ class FateProgram(Program):
         else:
             name = self.ladder.name
             naming = lambda value: f"{name(value)}: {outcome(value - against)}"  # noqa: E731
-        return Odds(text, system, exact, events, value_name=naming, value_title=title)
+        # meeting the opposition is a tie: success starts one shift above it
+        label = "a tie" if plan.right is not None else f"opposition {self.ladder.describe(against)}"
+        measured = Odds(text, system, exact, events, value_name=naming, value_title=title)
+        return measured.checked(Check(against, against + 1, label))
 
 
 _OPP = re.compile(r"\bopp\b", re.IGNORECASE)

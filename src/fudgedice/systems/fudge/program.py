@@ -40,6 +40,7 @@ from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
+from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
@@ -273,6 +274,12 @@ class FudgeProgram(Program):
         elif self.left.coin:
             chances["even"] = measured.chance_where(lambda value: value % 2 == 0)
             chances["odd"] = measured.chance_where(lambda value: value % 2 == 1)
+        check = None
+        if self.right is not None:
+            check = Check(0, 1, "a tie")
+        elif self.difficulty is not None:
+            difficulty = self.difficulty
+            check = Check(difficulty, difficulty, f"difficulty {self.ladder.describe(difficulty)}")
         return Odds(
             expression.text,
             expression.system,
@@ -281,7 +288,7 @@ class FudgeProgram(Program):
             value_name=naming,
             value_title=title,
             uncertain={name: chance.uncertain for name, chance in chances.items()},
-        )
+        ).checked(check)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for

@@ -14,6 +14,7 @@ from ...dice.roller import Roller
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
+from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
@@ -31,6 +32,7 @@ from .rules import (
     outcome_counts,
     read_3d6,
     resolve_round,
+    round_counts,
 )
 from .skill import Skill
 
@@ -212,19 +214,7 @@ class Fudge3d6Program(Program):
 
     def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
         assert self.right is not None
-        left = outcome_counts(self.left.value)
-        right = outcome_counts(self.right.value)
-        margins: dict[int, int] = {}
-        verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
-        # At most a few dozen distinct outcomes a side, so this is ~10**3 rounds
-        # in place of 216**2.
-        for mine, ways in left.items():
-            for theirs, other_ways in right.items():
-                contest = resolve_round(mine, theirs)
-                weight = ways * other_ways
-                margins[contest.margin] = margins.get(contest.margin, 0) + weight
-                verdicts[contest.verdict] += weight
-        return margins, verdicts
+        return round_counts(outcome_counts(self.left.value), outcome_counts(self.right.value))
 
     def dist(self) -> Dist:
         if self.right is not None:
@@ -243,7 +233,7 @@ class Fudge3d6Program(Program):
                 {name: Fraction(ways, total) for name, ways in verdicts.items()},
                 value_name=_round_name,
                 value_title="round margin",
-            )
+            ).checked(Check(0, 1, "a stand-off"))
         counts = outcome_counts(self.left.value)
         events = dict.fromkeys(_SINGLE_EVENTS, 0)
         for outcome, ways in counts.items():
@@ -258,7 +248,7 @@ class Fudge3d6Program(Program):
             {name: Fraction(ways, total) for name, ways in events.items()},
             value_name=_margin_name,
             value_title="margin",
-        )
+        ).checked(Check(0, 0, "the skill"))
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from ...dice.sample import sample_dist  # NumPy, when asked for

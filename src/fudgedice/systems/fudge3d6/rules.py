@@ -83,6 +83,24 @@ rolls show it: a read depends only on the faces, not their order, so measuring
 reads these 56 instead of all 216 (the sample space itself, not a memo)."""
 
 
+def _by_read() -> tuple[tuple[tuple[int, int, int], int], ...]:
+    ways: dict[tuple[int, int], int] = {}
+    shown: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for dice, count in ROLL_CLASSES:
+        low, _, high = dice
+        key = (low if low == high else 0, sum(dice) - high)
+        ways[key] = ways.get(key, 0) + count
+        shown.setdefault(key, dice)
+    return tuple((shown[key], count) for key, count in ways.items())
+
+
+READ_CLASSES = _by_read()
+"""The rolls that every skill reads alike, one set of faces standing for each
+with how many of the 216 rolls it stands for: a triple is read by its face,
+any other roll by the sum of its two lowest dice (:func:`read_3d6` looks at
+nothing else), so 16 reads give what 56 would."""
+
+
 def level_name(skill: int) -> str:
     """``6 Good``; above Legendary (or below Abysmal) the number alone."""
     word = WORDS.get(skill)
@@ -142,8 +160,14 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
     # A player removes one of a tied pair; the later one, as the keep rules do.
     dropped = 2 if third == highest else 1 if second == highest else 0
     kept_sum = first + second + third - highest
-    margin = skill - kept_sum
-    critical: Critical | None = None
+    return Reading(dice, skill, dropped, kept_sum, read_outcome(dice, skill))
+
+
+def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
+    """What :func:`read_3d6` makes of three dice, without the dice: the
+    verdict of the triples first, the margin of the two lowest dice."""
+    first, second, third = dice
+    margin = skill - (first + second + third - max(dice))
     if first == second == third:
         critical = TRIPLES[first]
         if critical == CRITICAL_SUCCESS:
@@ -152,7 +176,8 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
             margin = min(margin, -1)
         else:
             margin = 0 if skill >= 2 else -1
-    return Reading(dice, skill, dropped, kept_sum, Outcome(critical, margin))
+        return Outcome(critical, margin)
+    return Outcome(None, margin)
 
 
 # --- opposed rounds -------------------------------------------------------------------
@@ -219,7 +244,14 @@ class Round:
 
 
 def resolve_round(left: Outcome, right: Outcome) -> Round:
-    """Who wins an opposed round, and by how much.
+    """Who wins an opposed round, and by how much (:func:`decide_round`, told
+    with the reads it was decided from)."""
+    verdict, margin, rule = decide_round(left, right)
+    return Round(verdict, margin, rule, left, right)
+
+
+def decide_round(left: Outcome, right: Outcome) -> tuple[Verdict, int, Rule]:
+    """Who wins an opposed round, by how much, and by which rule.
 
     The seed: one success against a failure hits; two failures are a
     stand-off; two successes: the larger margin wins, equal margins are a
@@ -238,29 +270,29 @@ def resolve_round(left: Outcome, right: Outcome) -> Round:
     difference = left_margin - right_margin
     if left_critical is not None or right_critical is not None:
         if left_critical == right_critical and left_critical != CRITICAL_FAILURE:
-            return Round("stand-off", 0, "both critical", left, right)
+            return "stand-off", 0, "both critical"
         if left_critical == CRITICAL_SUCCESS:
-            return Round("win", max(difference, 1), "critical success", left, right)
+            return "win", max(difference, 1), "critical success"
         if right_critical == CRITICAL_SUCCESS:
-            return Round("loss", min(difference, -1), "critical success", left, right)
+            return "loss", min(difference, -1), "critical success"
         if CRITICAL_MEDIOCRITY in (left_critical, right_critical):
             bland_left = left_critical == CRITICAL_MEDIOCRITY
             bland = left_margin if bland_left else right_margin
             other = right_margin if bland_left else left_margin
             if bland >= 0 > other:
                 verdict: Verdict = "win" if bland_left else "loss"
-                return Round(verdict, difference, "scratch", left, right)
+                return verdict, difference, "scratch"
             if bland < 0 and other < 0:
-                return Round("stand-off", 0, "both failed", left, right)
+                return "stand-off", 0, "both failed"
             # It takes no damage, so the other side's success hits nothing.
-            return Round("stand-off", 0, "no damage", left, right)
+            return "stand-off", 0, "no damage"
         # Only critical failures left: they are failures, read as usual below.
     if left_margin < 0 and right_margin < 0:
-        return Round("stand-off", 0, "both failed", left, right)
+        return "stand-off", 0, "both failed"
     rule: Rule = "margins" if left_margin >= 0 and right_margin >= 0 else "success against failure"
     if difference == 0:
-        return Round("stand-off", 0, rule, left, right)
-    return Round("win" if difference > 0 else "loss", difference, rule, left, right)
+        return "stand-off", 0, rule
+    return "win" if difference > 0 else "loss", difference, rule
 
 
 # --- measuring ------------------------------------------------------------------------
@@ -269,8 +301,8 @@ def resolve_round(left: Outcome, right: Outcome) -> Round:
 def outcome_counts(skill: int) -> dict[Outcome, int]:
     """How many of the 216 rolls give each outcome at this skill."""
     counts: dict[Outcome, int] = {}
-    for dice, ways in ROLL_CLASSES:
-        outcome = read_3d6(dice, skill).outcome
+    for dice, ways in READ_CLASSES:
+        outcome = read_outcome(dice, skill)
         counts[outcome] = counts.get(outcome, 0) + ways
     return counts
 
@@ -279,3 +311,44 @@ def success_chance(skill: int) -> Fraction:
     """The seed's "Chances of Success" for a modified skill."""
     counts = outcome_counts(skill)
     return Fraction(sum(n for outcome, n in counts.items() if outcome.success), len(ALL_ROLLS))
+
+
+def round_counts(
+    left: dict[Outcome, int], right: dict[Outcome, int]
+) -> tuple[dict[int, int], dict[Verdict, int]]:
+    """How many of the rounds between two sides' outcomes (with how many rolls
+    give each) end at each margin, and in each verdict.
+
+    A pair with a critical on either side is decided by :func:`decide_round`.
+    Two plain reads are a stand-off when both failed and otherwise go by the
+    difference of the margins (what :func:`decide_round` does with them, as
+    tests/systems/fudge3d6 checks for every pair): so the plain pairs are
+    added up a side at a time, the failures of the other side in one sum.
+    """
+    margins: dict[int, int] = {}
+    plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical is None]
+    made_right = [(margin, ways) for margin, ways in plain_right if margin >= 0]
+    failed_right = sum(ways for margin, ways in plain_right if margin < 0)
+    critical_right = [(o, ways) for o, ways in right.items() if o.critical is not None]
+    for mine, ways in left.items():
+        if mine.critical is None:
+            own = mine.margin
+            if own < 0:
+                margins[0] = margins.get(0, 0) + ways * failed_right
+                others = made_right
+            else:
+                others = plain_right
+            for margin, other_ways in others:
+                margins[own - margin] = margins.get(own - margin, 0) + ways * other_ways
+            against = critical_right
+        else:
+            against = list(right.items())
+        for theirs, other_ways in against:
+            margin = decide_round(mine, theirs)[1]
+            margins[margin] = margins.get(margin, 0) + ways * other_ways
+    # a round's margin is above 0 exactly when the left side wins, and 0 for a
+    # stand-off (Round.margin)
+    verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
+    for margin, ways in margins.items():
+        verdicts["win" if margin > 0 else "loss" if margin < 0 else "stand-off"] += ways
+    return margins, verdicts

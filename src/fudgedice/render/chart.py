@@ -1,0 +1,229 @@
+"""Charts of odds drawn on matplotlib axes: one roll (bars, its at-least
+line, a check's difficulty and the values that succeed), or several rolls
+overlaid. :mod:`.plot` writes them to files; ``Odds.plot`` and
+``Comparison.plot`` draw them in a notebook.
+
+Worth printing: whole numbers on the value axis (never -7.5), the ladder's
+words under them where the system has a ladder, the axis named for what the
+values are (``rolled degree``, ``total``), and the legend above the axes,
+clear of the data. matplotlib is imported only when a chart is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from textwrap import fill
+from typing import Any
+
+from .. import budget
+from ..budget import pass_work
+from ..errors import DiceValueError
+from ..exact.odds import Odds, approximate, decimal
+from .numbers import percent
+
+EXACTLY, AT_LEAST = "#3b6ea5", "#c0392b"
+SUCCESS, DIFFICULTY = "#2e8b57", "#333333"
+MAX_BARS = 60
+"""Up to this many values, each is a bar of its own (and a dot on the line)."""
+MAX_WORDS = 25
+"""Up to this many values, each is ticked with its ladder word too."""
+CHART_WORK = 150_000_000
+"""Estimated work of drawing a chart on axes (matplotlib's axes, ticks and
+legend: about 0.05 s measured, whatever the roll), with room for the first
+chart of a process."""
+SERIES_WORK = 20_000_000
+"""Estimated work of each roll's bars or lines on a chart."""
+POINT_WORK = 20_000
+"""Estimated work of each value charted (a vertex of the outline and the line)."""
+LARGEST_CHARTED = 10**15
+"""Values a chart's axis can place: a float holds integers exactly to about here."""
+SHOWN = 1_000_000
+"""Values rarer than one in this many are left off a chart's axis."""
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One roll's chances as the floats a chart needs (percent)."""
+
+    values: list[int]
+    exactly: list[float]
+    at_least: list[float]
+
+
+def series(odds: Odds) -> Series:
+    """The values worth charting and their chances, as floats straight from
+    the integer counts: a chart needs no Fractions, and 10000dF has 20001 of
+    thousands of digits. Charges the chart's work to the request."""
+    dist = odds.dist
+    total = dist.total
+    if max(abs(dist.lo), abs(dist.hi)) > LARGEST_CHARTED:
+        # in scientific form as a Decimal: a float can't hold every such value
+        farthest = Decimal(dist.hi if abs(dist.hi) >= abs(dist.lo) else dist.lo)
+        raise DiceValueError(
+            f"values up to {farthest:.3e} are too large to chart; "
+            "the table and --json give their exact chances"
+        )
+    budget.charge(
+        SERIES_WORK + pass_work(len(dist.counts), total.bit_length()),
+        f"a chart of {odds.notation}",
+    )
+    above = odds.at_least_counts()
+    rows = [(value, count) for value, count in dist.items() if count * SHOWN >= total]
+    rows = rows or list(dist.items())
+    budget.charge(POINT_WORK * len(rows), f"a chart of {odds.notation}")
+    return Series(
+        [value for value, _ in rows],
+        [count / total * 100 for _, count in rows],
+        [above[value - dist.lo] / total * 100 for value, _ in rows],
+    )
+
+
+def one_line(text: str) -> str:
+    """Tabs and line breaks have no glyph in the chart's font."""
+    return " ".join(text.split())
+
+
+def summary(odds: Odds) -> str:
+    return f"mean {approximate(decimal(odds.mean), 3)}, stdev {approximate(odds.spread, 3)}"
+
+
+def value_ticks(axes: Any, values: Sequence[int], naming: Callable[[int], str] | None) -> None:
+    """Whole numbers on the value axis; with a ladder and few values, every
+    value ticked with its word under its number (``+2`` over ``Great``)."""
+    from matplotlib.ticker import MaxNLocator
+
+    if naming is not None and len(values) <= MAX_WORDS:
+        axes.set_xticks(list(values))
+        # "Epic: succeed with style": a line a part, none much wider than its bar
+        width = 10 if len(values) <= 13 else max(6, 96 // len(values))
+        labels = [
+            "\n".join(
+                [
+                    f"{value:+d}",
+                    *(fill(part, width) for part in one_line(naming(value)).split(": ")),
+                ]
+            )
+            for value in values
+        ]
+        axes.set_xticklabels(labels, fontsize=8 if len(values) <= 13 else 7)
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def legend_above(axes: Any, handles: list[Any], columns: int) -> None:
+    """The legend in a row above the axes, under the title: never over the data."""
+    axes.legend(
+        handles=handles,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=max(1, columns),
+        frameon=False,
+        fontsize=9,
+    )
+
+
+def draw_odds(odds: Odds, axes: Any) -> Any:
+    """Bars of each value's chance, a line of "at least" on a second scale,
+    and for a check its difficulty and the values that succeed, shaded."""
+    budget.charge(CHART_WORK, f"a chart of {odds.notation}")
+    data = series(odds)
+    values = data.values
+    handles: list[Any] = []
+    if len(values) <= MAX_BARS:
+        handles.append(axes.bar(values, data.exactly, color=EXACTLY, label="exactly"))
+    elif values[-1] - values[0] == len(values) - 1:
+        # a bar is a millisecond of matplotlib's time: many side by side are
+        # one filled outline, which looks the same at this size
+        edges = [value - 0.5 for value in values] + [values[-1] + 0.5]
+        handles.append(axes.stairs(data.exactly, edges, fill=True, color=EXACTLY, label="exactly"))
+    else:
+        handles.append(axes.vlines(values, 0, data.exactly, color=EXACTLY, label="exactly"))
+    check = odds.check
+    if check is not None and values:
+        success = odds.events.get("success", odds.events.get("win"))
+        chance = odds.at_least(check.succeeds_from) if success is None else success
+        handles.append(
+            axes.axvspan(
+                check.succeeds_from - 0.5,
+                max(values[-1], check.succeeds_from) + 0.5,
+                color=SUCCESS,
+                alpha=0.15,
+                zorder=0,
+                label=f"success ({percent(chance)})",
+            )
+        )
+        handles.append(
+            axes.axvline(
+                check.difficulty, color=DIFFICULTY, linestyle="--", label=one_line(check.label)
+            )
+        )
+    axes.set_xlabel(one_line(odds.value_title))
+    axes.set_ylabel("chance of exactly (%)")
+    axes.set_ylim(bottom=0)
+    value_ticks(axes, values, odds.value_name)
+    axes.set_title(f"{one_line(odds.notation)}   {summary(odds)}", pad=22)
+    second = axes.twinx()
+    marker = "." if len(values) <= MAX_BARS else None
+    (line,) = second.plot(values, data.at_least, color=AT_LEAST, marker=marker, label="at least")
+    handles.insert(1, line)
+    second.set_ylabel("chance of at least (%)")
+    second.set_ylim(0, 105)
+    legend_above(axes, handles, len(handles))
+    return axes
+
+
+def draw_comparison(labels: Sequence[str], odds: Sequence[Odds], axes: Any) -> None:
+    """Rolls overlaid, one colour a roll: each value's chance on the first
+    axes, at least on the second (``axes``: one Axes, or a pair)."""
+    import matplotlib as mpl
+    from matplotlib.axes import Axes
+
+    pair = [axes] if isinstance(axes, Axes) else list(axes)
+    exactly_axes, bottom = pair[0], pair[-1]
+    least_axes = pair[1] if len(pair) > 1 else None
+    budget.charge(CHART_WORK, "a chart of the comparison")
+    colours = mpl.color_sequences["tab10"]
+    drawn = [series(each) for each in odds]
+    values = sorted({value for data in drawn for value in data.values})
+    handles = []
+    for index, (label, each, data) in enumerate(zip(labels, odds, drawn, strict=True)):
+        style: dict[str, Any] = {
+            "color": colours[index % len(colours)],
+            "marker": "o" if len(data.values) <= MAX_BARS else None,
+            "markersize": 4,
+        }
+        name = f"{one_line(label)} ({summary(each)})"
+        (line,) = exactly_axes.plot(data.values, data.exactly, label=name, **style)
+        if least_axes is not None:
+            least_axes.plot(data.values, data.at_least, **style)
+        handles.append(line)
+    exactly_axes.set_ylabel("chance of exactly (%)")
+    exactly_axes.set_ylim(bottom=0)
+    if least_axes is not None:
+        least_axes.set_ylabel("chance of at least (%)")
+        least_axes.set_ylim(0, 105)
+        exactly_axes.tick_params(labelbottom=False)
+    titles = dict.fromkeys(one_line(each.value_title) for each in odds)
+    bottom.set_xlabel(" / ".join(titles))
+    for axis in pair:
+        axis.grid(axis="y", alpha=0.3)
+    value_ticks(bottom, values, _common_names(odds, values))
+    legend_above(exactly_axes, handles, 2 if len(handles) > 2 else len(handles))
+
+
+def _common_names(odds: Sequence[Odds], values: Sequence[int]) -> Callable[[int], str] | None:
+    """How to name the values when every roll names each of them alike (4dF
+    and 4dF@3d6 on the Fudge ladder); None when any roll has no names or two
+    name a value differently (Fudge's Good is Fate's Average)."""
+    namings = [each.value_name for each in odds]
+    if any(naming is None for naming in namings) or len(values) > MAX_WORDS:
+        return None
+    names: dict[int, str] = {}
+    for value in values:
+        said = {naming(value) for naming in namings if naming is not None}
+        if len(said) != 1:
+            return None
+        names[value] = said.pop()
+    return names.__getitem__
