@@ -160,6 +160,94 @@ def keep_highest_pmf(dice: int, sides: int, kept: int) -> FloatArray:
     return result
 
 
+# ------------------------------------------------- the systems' rules, by hand
+# Each samples n rolls of one game rule the way a NumPy user would write it:
+# every die tossed, vectorised over the rolls (benchmarks/sampling.py times
+# fudgedice.sample against them).
+
+
+def sample_fudge_check(
+    rng: np.random.Generator, n: int, skill: int = 1, difficulty: int = 2
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """Good vs Great: 4dF + skill, and whether it reached the difficulty."""
+    degree = rng.integers(-1, 2, size=(n, 4)).sum(axis=1) + skill
+    return degree, degree >= difficulty
+
+
+def sample_power_advantage(rng: np.random.Generator, n: int, skill: int = 2) -> IntArray:
+    """power: 4dF+2 adv: one - result ignored when any die shows -."""
+    faces = rng.integers(-1, 2, size=(n, 4))
+    totals: IntArray = faces.sum(axis=1) + (faces == -1).any(axis=1) + skill
+    return totals
+
+
+def sample_fudge_3d6(rng: np.random.Generator, n: int, skill: int = 6) -> IntArray:
+    """3d6fudge: Good: triples first, then skill less the two lowest dice."""
+    dice = rng.integers(1, 7, size=(n, 3))
+    margin = skill - (dice.sum(axis=1) - dice.max(axis=1))
+    triple = (dice[:, 0] == dice[:, 1]) & (dice[:, 1] == dice[:, 2])
+    face = dice[:, 0]
+    margin = np.where(triple & (face <= 2), np.maximum(margin, 0), margin)
+    margin = np.where(triple & (face >= 5), np.minimum(margin, -1), margin)
+    pinned: IntArray = np.where(
+        triple & ((face == 3) | (face == 4)), 0 if skill >= 2 else -1, margin
+    )
+    return pinned
+
+
+def sample_d6_wild(
+    rng: np.random.Generator, n: int, dice: int = 4, pips: int = 2, cancel: bool = False
+) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """d6: 4D+2: three d6 and a Wild Die that explodes on 6; its first 1 is a
+    critical failure (crit=cancel: it and the highest other die count 0)."""
+    plain = rng.integers(1, 7, size=(n, dice - 1))
+    first = rng.integers(1, 7, size=n)
+    wild = first.copy()
+    live = np.flatnonzero(first == 6)
+    while live.size:
+        again = rng.integers(1, 7, size=live.size)
+        wild[live] += again
+        live = live[again == 6]
+    totals = plain.sum(axis=1) + wild + pips
+    critical = first == 1
+    if cancel:
+        totals = totals - np.where(critical, wild + plain.max(axis=1), 0)
+    return totals, critical
+
+
+def sample_fate_check(
+    rng: np.random.Generator, n: int, skill: int = 3, against: int = 4
+) -> IntArray:
+    """fate: Good vs Great: 4dF + skill, shifts against the opposition."""
+    shifts: IntArray = rng.integers(-1, 2, size=(n, 4)).sum(axis=1) + skill - against
+    return shifts
+
+
+# ------------------------------------------------- float odds past exact, by hand
+
+
+def pool_pmf_fft(face_pmf: FloatArray, dice: int) -> FloatArray:
+    """The distribution of `dice` dice of one pmf: its rfft to the power, on a
+    power-of-two length that holds every total (np.fft's fast case)."""
+    length = dice * (len(face_pmf) - 1) + 1
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(face_pmf, size)
+    pmf: FloatArray = np.fft.irfft(spectrum**dice, size)[:length]
+    return pmf
+
+
+def d6_system_pmf_fft(dice: int, depth: int = 20) -> FloatArray:
+    """d6: ND: N-1 d6 and a Wild Die exploding on 6, followed `depth` tosses."""
+    wild = np.zeros(6 * depth)
+    for sixes in range(depth):
+        wild[6 * sixes + 1 : 6 * sixes + 6] = 6.0 ** -(sixes + 1)  # 6k + r, r = 1..5
+    length = (dice - 1) * 5 + 1 + len(wild)
+    size = 1 << (length - 1).bit_length()
+    spectrum = np.fft.rfft(np.full(6, 1 / 6), size) ** (dice - 1) * np.fft.rfft(wild, size)
+    pmf: FloatArray = np.fft.irfft(spectrum, size)[:length]
+    return pmf
+
+
 def best_seconds(func: Callable[[], object], repeat: int = REPEAT) -> float:
     """Best of `repeat` runs, each of enough loops for >= 0.2 s, per call."""
     timer = timeit.Timer(func)

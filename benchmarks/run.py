@@ -53,6 +53,7 @@ import fudgedice
 import icepool_ref
 import numpy_baseline
 import odds_speed
+import sampling
 
 HERE = Path(__file__).resolve().parent
 D20_PYTHON = HERE / ".d20-venv" / "bin" / "python"
@@ -521,6 +522,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n3. Sampling, np.random.default_rng(seed) created inside every timed call")
     print(HEADER)
     rows += bench_sample()
+    print("\n3b. Sampling every system form, 3c. float odds past exact: against NumPy by hand")
+    systems_sampled = sampling.bench_sampling(sampling.show) + sampling.bench_float(sampling.show)
     print("\n4. Rolls anyone can check: the stream, a session's log, verify")
     print(HEADER)
     rows += bench_fairness(d20)
@@ -532,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     odds_speed.growth_section(args.quick)
 
     summary = goals(rows, cases) + speed_goals
+    summary += [Goal(goal, value, met) for goal, value, met in sampling.goals(systems_sampled)]
     width = max(len(goal.goal) for goal in summary)
     print(f"\nSummary\n{'goal':<{width}}  {'measured':<36} result")
     for goal in summary:
@@ -549,6 +553,7 @@ def main(argv: list[str] | None = None) -> int:
         "meta": meta,
         "rows": [row.to_json() for row in [*rows, *speed_rows]],
         "goals": [{**asdict(goal), "verdict": goal.verdict} for goal in summary],
+        "sampling": [{**asdict(row), "slower": row.slower} for row in systems_sampled],
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0

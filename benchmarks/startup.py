@@ -13,7 +13,7 @@ each is compared.
 
 `breakdown()` is where the start-up time goes: `python -X importtime` of the
 command line's module, its self times summed by top-level package, and the
-grammar's parser timed alone (loaded from its cache, or built).
+grammar's generated parser timed alone (imported and loaded).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from time import perf_counter
@@ -51,7 +50,7 @@ def _wall(command: list[str]) -> float:
 def whole_processes(runs: int = RUNS) -> dict[str, float]:
     """Median wall seconds of each command, run to its exit."""
     for command in COMMANDS.values():
-        _wall(command)  # bytecode compiled and the grammar's cache written
+        _wall(command)  # bytecode compiled
     times: dict[str, list[float]] = {name: [] for name in COMMANDS}
     for _ in range(runs):
         for name, command in COMMANDS.items():
@@ -84,21 +83,18 @@ def _import_times(module: str) -> dict[str, float]:
 
 _PARSER = """
 import sys, time
-from fudgedice.language import parser
 start = time.perf_counter()
-parser._lark()
+from fudgedice.language import generated_parser
+generated_parser.Lark_StandAlone()
 print(time.perf_counter() - start)
 """
 
 
-def _parser_seconds(cache_home: str | None) -> float:
-    """Seconds to get the grammar's parser in a fresh process: from the
-    user's cache (None), or built in an empty cache folder."""
-    env = dict(ENV)
-    if cache_home is not None:
-        env["XDG_CACHE_HOME"] = cache_home
+def _parser_seconds() -> float:
+    """Seconds to import and load the grammar's generated parser in a fresh
+    process (lark's standalone module: its code and tables)."""
     done = subprocess.run(
-        [str(PYTHON), "-c", _PARSER], capture_output=True, text=True, check=True, env=env
+        [str(PYTHON), "-c", _PARSER], capture_output=True, text=True, check=True, env=ENV
     )
     return float(done.stdout)
 
@@ -109,9 +105,7 @@ def breakdown(runs: int = 5) -> dict[str, float]:
     for _ in range(runs):
         for name, seconds in _import_times("fudgedice.cli").items():
             shares[f"import {name}"].append(seconds)
-        shares["grammar parser, from its cache"].append(_parser_seconds(None))
-        with tempfile.TemporaryDirectory() as empty:
-            shares["grammar parser, built (no cache)"].append(_parser_seconds(empty))
+        shares["grammar parser, generated (import + load)"].append(_parser_seconds())
     return {name: statistics.median(each) for name, each in shares.items()}
 
 

@@ -220,8 +220,8 @@ def test_a_system_written_wrong_is_told_plainly(text: str, message: str, hint: s
     [
         (lambda: fudgedice.roll(None), "a roll is text, such as '4dF+1', not None"),  # type: ignore[arg-type]
         (lambda: fudgedice.roll(5), "a roll is text, such as '4dF+1', not int"),  # type: ignore[arg-type]
-        (lambda: fudgedice.odds(b"4dF"), "a roll is text, such as '4dF+1', not bytes"),  # type: ignore[arg-type]
-        (lambda: fudgedice.sample(["4dF"], 3), "a roll is text, such as '4dF+1', not list"),  # type: ignore[arg-type]
+        (lambda: fudgedice.odds(b"4dF"), "a roll is text, such as '4dF+1', not bytes"),  # type: ignore[call-overload]
+        (lambda: fudgedice.sample(["4dF"], 3), "a roll is text, such as '4dF+1', not list"),  # type: ignore[call-overload]
         (lambda: fudgedice.roll("4dF", seed=[1]), "a seed is a whole number or a word, not list"),  # type: ignore[arg-type]
         (lambda: fudgedice.roll("4dF", seed=1.5), "a seed is a whole number or a word, not float"),  # type: ignore[arg-type]
         (lambda: fudgedice.sample("4dF", True), "the number of rolls is a whole number, not bool"),
@@ -230,7 +230,7 @@ def test_a_system_written_wrong_is_told_plainly(text: str, message: str, hint: s
         (lambda: fudgedice.table(3), "a table's name is text, such as 'techniques', not int"),  # type: ignore[arg-type]
         (lambda: fudgedice.table("techniques", exact=1), "exact is True or False, not int"),  # type: ignore[arg-type]
         (lambda: fudgedice.ladder(None), "a system's name is text, such as 'power', not None"),  # type: ignore[arg-type]
-        (lambda: fudgedice.odds("4dF@d%", d100_table=5), "a d% table is inline text, a file path"),  # type: ignore[arg-type]
+        (lambda: fudgedice.odds("4dF@d%", d100_table=5), "a d% table is inline text, a file path"),  # type: ignore[call-overload]
     ],
 )
 def test_the_api_names_a_value_of_the_wrong_kind(call: object, message: str) -> None:

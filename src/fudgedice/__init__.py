@@ -4,46 +4,86 @@
 >>> import fudgedice
 >>> fudgedice.odds("4dF").at_least(1)
 Fraction(31, 81)
+
+The public names are imported when first used (PEP 562): ``import
+fudgedice.cli`` for one roll then loads only what that roll needs, not the
+session log, every result type and every system. ``from fudgedice import
+roll`` and ``fudgedice.roll`` work as ever; type checkers read the imports
+below.
 """
 
-from .api import SYSTEMS as SYSTEMS
-from .api import Dice as Dice
-from .api import System as System
-from .api import clear_caches as clear_caches
-from .api import ladder as ladder
-from .api import odds as odds
-from .api import parse as parse
-from .api import read as read
-from .api import registry as registry
-from .api import roll as roll
-from .api import sample as sample
-from .api import table as table
-from .comparisons import compare as compare
-from .dice.program import Program as Program
-from .errors import DiceError as DiceError
-from .errors import DiceSyntaxError as DiceSyntaxError
-from .errors import DiceTypeError as DiceTypeError
-from .errors import DiceValueError as DiceValueError
-from .errors import LimitError as LimitError
-from .errors import OverBudget as OverBudget
-from .errors import TooManyDice as TooManyDice
-from .exact.odds import Chance as Chance
-from .exact.odds import Odds as Odds
-from .exact.odds import Outcome as Outcome
-from .exact.odds import Tail as Tail
-from .log import Failure as Failure
-from .log import Report as Report
-from .log import Reveal as Reveal
-from .log import Session as Session
-from .log import verify as verify
-from .results.comparison import Comparison as Comparison
-from .results.dice import DieRoll as DieRoll
-from .results.dice import Mark as Mark
-from .results.roll import Roll as Roll
-from .results.table import Table as Table
-from .stream import Stream as Stream
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .api import SYSTEMS as SYSTEMS
+    from .api import Dice as Dice
+    from .api import System as System
+    from .api import clear_caches as clear_caches
+    from .api import ladder as ladder
+    from .api import odds as odds
+    from .api import parse as parse
+    from .api import read as read
+    from .api import registry as registry
+    from .api import roll as roll
+    from .api import table as table
+    from .comparisons import compare as compare
+    from .dice.program import Program as Program
+    from .errors import DiceError as DiceError
+    from .errors import DiceSyntaxError as DiceSyntaxError
+    from .errors import DiceTypeError as DiceTypeError
+    from .errors import DiceValueError as DiceValueError
+    from .errors import LimitError as LimitError
+    from .errors import OverBudget as OverBudget
+    from .errors import TooManyDice as TooManyDice
+    from .exact.odds import Chance as Chance
+    from .exact.odds import Odds as Odds
+    from .exact.odds import Outcome as Outcome
+    from .exact.odds import Tail as Tail
+    from .log import Failure as Failure
+    from .log import Report as Report
+    from .log import Reveal as Reveal
+    from .log import Session as Session
+    from .log import verify as verify
+    from .results.comparison import Comparison as Comparison
+    from .results.dice import DieRoll as DieRoll
+    from .results.dice import Mark as Mark
+    from .results.float_odds import FloatOdds as FloatOdds
+    from .results.roll import Roll as Roll
+    from .results.table import Table as Table
+    from .sampling import Sampled as Sampled
+    from .sampling import sample as sample
+    from .stream import Stream as Stream
 
 __version__ = "0.1.0"
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        ("SYSTEMS", "Dice", "System", "clear_caches", "ladder", "odds", "parse", "read"),
+        ".api",
+    ),
+    **dict.fromkeys(("registry", "roll", "table"), ".api"),
+    **dict.fromkeys(("sample", "Sampled"), ".sampling"),
+    "FloatOdds": ".results.float_odds",
+    "compare": ".comparisons",
+    "Comparison": ".results.comparison",
+    "Program": ".dice.program",
+    **dict.fromkeys(
+        ("DiceError", "DiceSyntaxError", "DiceTypeError", "DiceValueError", "LimitError"),
+        ".errors",
+    ),
+    **dict.fromkeys(("OverBudget", "TooManyDice"), ".errors"),
+    **dict.fromkeys(("Chance", "Odds", "Outcome", "Tail"), ".exact.odds"),
+    **dict.fromkeys(("Failure", "Report", "Reveal", "Session", "verify"), ".log"),
+    **dict.fromkeys(("DieRoll", "Mark"), ".results.dice"),
+    "Roll": ".results.roll",
+    "Table": ".results.table",
+    "Stream": ".stream",
+}
+"""Each public name and the module it lives in (the imports above, for the
+interpreter)."""
 
 __all__ = [
     "SYSTEMS",
@@ -56,6 +96,7 @@ __all__ = [
     "DiceValueError",
     "DieRoll",
     "Failure",
+    "FloatOdds",
     "LimitError",
     "Mark",
     "Odds",
@@ -65,6 +106,7 @@ __all__ = [
     "Report",
     "Reveal",
     "Roll",
+    "Sampled",
     "Session",
     "Stream",
     "System",
@@ -83,3 +125,17 @@ __all__ = [
     "table",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported on first use and kept as this module's own."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

@@ -10,13 +10,12 @@ first call from any thread finds it complete.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Literal, overload
 
 from . import arguments
 from .budget import within_budget
@@ -30,6 +29,7 @@ from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .render.views import ODDS_RENDERERS
+from .results.float_odds import FloatOdds
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
@@ -44,10 +44,6 @@ from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table as D100Table
 from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
 from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
-
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
-    import numpy as np
-    import numpy.typing as npt
 
 
 class Dice:
@@ -67,14 +63,19 @@ class Dice:
         )
         self.compile = lru_cache(maxsize=4096)(self._compile)
         """The checked program for a roll text (cached by text)."""
+        self.compile_float = lru_cache(maxsize=256)(self._compile_float)
+        """The same, for float odds only: pools may be far larger."""
 
-    def parse(self, text: str) -> Expression:
+    def parse(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Expression:
         """The parse tree of a roll (cached), or the project's own error."""
-        return parser.parse(arguments.text(text), self.vocabulary)
+        return parser.parse(arguments.text(text), self.vocabulary, max_dice)
 
-    def _compile(self, text: str) -> Program:
+    def _compile_float(self, text: str) -> Program:
+        return self._compile(text, DEFAULT_LIMITS.max_float_dice)
+
+    def _compile(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Program:
         try:
-            expression = self.parse(text)
+            expression = self.parse(text, max_dice)
         except DiceSyntaxError:
             prefix = self._prefix_hint(text)
             if prefix is None:
@@ -157,8 +158,10 @@ class Dice:
         return _rolled(self.program(text), seed, stream)
 
     @within_budget
-    def odds(self, text: str) -> Odds:
-        """The exact distribution of ``text``."""
+    def odds(self, text: str, *, exact: bool = True) -> Odds | FloatOdds:
+        """The exact distribution of ``text``; with ``exact=False``, float odds."""
+        if not arguments.flag(exact, "exact"):
+            return self.compile_float(arguments.text(text)).float_odds()
         return shown(self.program(text).odds())
 
     @within_budget
@@ -215,6 +218,15 @@ DICE = Dice(SYSTEMS)
 """The language with every system: what the functions below and the CLI use."""
 
 
+def float_ready(text: str) -> bool:
+    """Whether ``odds(text, exact=False)`` reads this roll (without measuring it):
+    what the command line checks before it suggests ``--float``."""
+    try:
+        return DICE.compile_float(arguments.text(text)).float_ready()
+    except DiceError:
+        return False
+
+
 def parse(text: str) -> Expression:
     """The parse tree of a roll (cached), or the project's own error."""
     return DICE.parse(text)
@@ -264,13 +276,35 @@ def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
     return program.roll(fresh() if checked is None else seeded(checked), checked)
 
 
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: Literal[True] = True
+) -> Odds: ...
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: Literal[False]
+) -> FloatOdds: ...
+@overload
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: bool
+) -> Odds | FloatOdds: ...
 @within_budget
-def odds(text: str, *, d100_table: str | Path | D100Table | None = None) -> Odds:
-    """The exact distribution of ``text``.
+def odds(
+    text: str, *, d100_table: str | Path | D100Table | None = None, exact: bool = True
+) -> Odds | FloatOdds:
+    """The exact distribution of ``text``; with ``exact=False``, float64
+    chances by FFT for sums of pools too large to count exactly, each within
+    the bound the result states (:class:`~fudgedice.results.float_odds.FloatOdds`).
 
     >>> odds("4dF").probability(0)
     Fraction(19, 81)
+    >>> round(odds("100000dF", exact=False).probability(0), 6)
+    0.001545
     """
+    if not arguments.flag(exact, "exact"):
+        if d100_table is not None:
+            raise DiceValueError("a custom d% table reads a technique, which float odds do not")
+        return DICE.compile_float(arguments.text(text)).float_odds()
     return shown(program_with_table(text, d100_table).odds())
 
 
@@ -279,38 +313,6 @@ def shown(measured: Odds) -> Odds:
     the project's renderers."""
     measured.views = ODDS_RENDERERS
     return measured
-
-
-@within_budget
-def sample(
-    text: str,
-    n: int,
-    seed: int | str | None = None,
-    *,
-    d100_table: str | Path | D100Table | None = None,
-) -> npt.NDArray[np.int64]:
-    """Totals of ``n`` independent rolls of ``text``, vectorised with NumPy.
-
-    >>> sample("3d6", 5, seed=1).shape
-    (5,)
-    """
-    n = arguments.count(n, "the number of rolls")
-    if n > DEFAULT_LIMITS.max_samples:
-        raise LimitError(f"{n} rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
-    import numpy as np  # only sampling needs it: a roll or odds starts faster without
-
-    return program_with_table(text, d100_table).sample(n, np.random.default_rng(_numpy_seed(seed)))
-
-
-def _numpy_seed(seed: object) -> int | None:
-    """NumPy takes whole numbers >= 0; a word is turned into one, as ``roll``
-    accepts words too."""
-    seed = arguments.seed(seed)
-    if isinstance(seed, str):
-        return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:16], "big")
-    if seed is not None and (not isinstance(seed, int) or seed < 0):
-        raise DiceValueError(f"a seed for sample is a whole number >= 0 or a word, not {seed!r}")
-    return seed
 
 
 @within_budget

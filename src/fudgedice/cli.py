@@ -13,6 +13,7 @@ from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
 from .cli_compare import compare
+from .cli_float import float_odds, suggesting_float
 from .cli_sheets import sheet, sheet_options, sheet_plan
 from .console import check_run, run_summary, unquoted
 from .console import friendly as _friendly
@@ -230,6 +231,12 @@ def _nth_seed(base: int | str, index: int) -> str:
 )
 @click.option("--exact", is_flag=True, help="Always show exact fractions, however long.")
 @click.option("--all", "all_rows", is_flag=True, help="Show every outcome, even the rarest.")
+@click.option(
+    "--float",
+    "as_float",
+    is_flag=True,
+    help="Float64 odds by FFT, within a stated bound: for sums of pools too large to count.",
+)
 @_d100_table
 @sheet_options
 @_friendly
@@ -239,6 +246,7 @@ def odds(
     plot_path: str | None,
     exact: bool,
     all_rows: bool,
+    as_float: bool = False,
     d100_table: str | None = None,
     **sheet: Any,
 ) -> None:
@@ -251,11 +259,16 @@ def odds(
       fudgedice odds 4dF+1
       fudgedice odds "4d6kh3" --json
       fudgedice odds "3d6!" --plot odds.png
+      fudgedice odds 100000dF --float
     """
+    if as_float:
+        float_odds(_expression(expression), as_json, plot_path, exact, all_rows, d100_table)
+        return
     if plot_path:
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
-    result = measure_odds(plan.text, d100_table=d100_table)
+    with suggesting_float(plan.text, d100_table):
+        result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -55,6 +55,12 @@ class Limits:
     max_character_points: int = 20
     """Character Point dice on one side of a D6 System roll: each explodes,
     and exact odds of two sides of 20 take about a second."""
+    max_float_dice: int = 1_000_000_000
+    """Dice in one pool of float odds (``odds(text, exact=False)``): their cost
+    grows with the spread of the total, about the square root of the dice."""
+    max_float_points: int = 1 << 23
+    """Values of a float distribution computed at once (the length of its
+    FFT): 64 MB of complex numbers, some 0.3 s of NumPy."""
     max_samples: int = 10_000_000
     """Rolls in one call to ``sample`` (their totals alone take 80 MB)."""
     max_sample_tosses: int = 30_000_000

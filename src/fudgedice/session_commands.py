@@ -13,9 +13,6 @@ import click
 
 from .console import check_run, friendly
 from .errors import DiceValueError
-from .log import Session, verify
-from .log.session import CLI_ROOM
-from .log.storage import create, load, log_text, read_log, updating, write_atomically
 from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -81,6 +78,8 @@ def roll_into(
 ) -> tuple[list[Roll], list[dict[str, Any]]]:
     """``times`` rolls of ``text`` from the session in ``path``, each added to
     its log; the file is replaced once, when every roll is made."""
+    from .log.storage import updating  # the log: only a session's commands load it
+
     for option, value in refused.items():
         if value is not None:
             raise DiceValueError(
@@ -152,6 +151,10 @@ def new(path: str, as_json: bool) -> None:
     Examples:
       fudgedice session new game.json
     """
+    from .log import Session  # the log: only a session's commands load it
+    from .log.session import CLI_ROOM
+    from .log.storage import create
+
     started = Session.new(room=CLI_ROOM)
     create(path, started)
     if as_json:
@@ -178,6 +181,8 @@ def reveal(path: str, new_seed: bool, as_json: bool) -> None:
       fudgedice session reveal game.json
       fudgedice session reveal game.json --new-seed
     """
+    from .log.storage import updating  # the log: only a session's commands load it
+
     with updating(path) as current:
         revealed = current.reveal(new_seed=new_seed)
     if as_json:
@@ -206,6 +211,12 @@ def export(path: str, output: str | None) -> None:
     Examples:
       fudgedice session export game.json -o log.json
     """
+    from .log.storage import (
+        load,
+        log_text,
+        write_atomically,
+    )  # the log: only a session's commands load it
+
     document = log_text(load(path).export())
     if output is None:
         click.echo(document, nl=False)
@@ -245,6 +256,9 @@ def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
       fudgedice verify game.json --json
       fudgedice verify log.json --hash 3:6f225f62b968cb6c
     """
+    from .log import verify  # the log: only a session's commands load it
+    from .log.storage import read_log
+
     report = verify(read_log(path), published=dict(_published(each) for each in hashes))
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))

@@ -24,7 +24,10 @@ from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..render.html import roll_html
+from ..results.dice import pools_of
+from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
+from ..results.sampled import Sampled
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
 from .hand import HandRoller
@@ -146,7 +149,11 @@ class Program:
     def _charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
-        budget.charge(self.roll_work(len(result.dice)), f"rolling {result.notation}")
+        if result.sides:
+            dice = len(result.dice)
+        else:  # len(result.dice) without building the list: the common case
+            dice = sum([len(pool.dice) for pool in pools_of(result.parts)])
+        budget.charge(self.roll_work(dice), f"rolling {result.notation}")
         return result
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
@@ -166,6 +173,20 @@ class Program:
     def odds(self) -> Odds:
         return Odds(self.expression.text, self.expression.system, self.dist())
 
+    def float_odds(self) -> FloatOdds:
+        """Float64 odds by FFT, each chance within a stated bound of exact
+        (``odds(text, exact=False)``): for sums of pools too large to count."""
+        from .floats import sum_odds  # NumPy, when asked for
+
+        expression = self.expression
+        return sum_odds(expression.text, expression.system, expression.side.expr, self.word_value)
+
+    def float_ready(self) -> bool:
+        """Whether :meth:`float_odds` reads this roll (checked without measuring)."""
+        from .floats import is_sum  # NumPy, when asked for
+
+        return is_sum(self.expression.side.expr)
+
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
 
@@ -183,6 +204,11 @@ class Program:
                 return exact
         self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
+        rolls it happened in (a plain roll has none)."""
+        return Sampled(self.sample(n, rng), {})
 
     def dice_per_roll(self) -> int:
         """About how many dice one roll tosses: those of one roll made here
@@ -218,6 +244,8 @@ PLAIN_DIE_WORK = 1_500
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    for each in (result, *result.sides):
-        each.render, each.render_html = roll_text, roll_html
+    result.render, result.render_html = roll_text, roll_html
+    if result.sides:
+        for side in result.sides:
+            side.render, side.render_html = roll_text, roll_html
     return result

@@ -11,6 +11,7 @@ tosses and stops at the limit.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from ..errors import LimitError, TooManyDice
 from ..language.tree import BinOp, Die, Group, Neg, Node, Number, Pool, Word
@@ -159,13 +160,20 @@ def roll_die(pool: Pool, roller: Roller) -> tuple[int, list[DieRoll]]:
 def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
     """A pool with no modifiers: the common case, kept lean."""
     die = pool.die
-    faces = die.tossed
-    sides = len(faces)
-    roller.take(pool.count)
-    drawn = [faces[index] for index in roller.stream.draws(sides, pool.count)]
-    roller.drawn += drawn
-    label = die.face_label
-    return PoolRoll(pool, [DieRoll(die, face, label(face)) for face in drawn], sum(drawn))
+    count = pool.count
+    roller.take(count)
+    tossed = _tossed(die)
+    drawn = [tossed[index] for index in roller.stream.draws(len(tossed), count)]
+    faces = [face for face, _ in drawn]
+    roller.drawn += faces
+    return PoolRoll(pool, [DieRoll(die, face, label) for face, label in drawn], sum(faces))
+
+
+@lru_cache(maxsize=256)
+def _tossed(die: Die) -> tuple[tuple[int, str], ...]:
+    """The faces the stream picks from, each with its label, worked out once
+    per kind of die rather than once per toss."""
+    return tuple((face, die.face_label(face)) for face in die.tossed)
 
 
 def roll_pool(pool: Pool, roller: Roller) -> PoolRoll:

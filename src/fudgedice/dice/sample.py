@@ -17,10 +17,24 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import BinOp, Compare, Count, Die, Group, Neg, Node, Number, Pool, Word
 from ..limits import DEFAULT_LIMITS, INT64_SAFE
+from ..results.sampled import Sampled as Sampled
 from .arithmetic import WordValue
 from .pools import plan
 
 Array = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+def between(values: Array, low: int | None, high: int | None) -> Flags:
+    """Which values lie from ``low`` to ``high`` (None: no bound)."""
+    inside = np.ones(values.shape, dtype=np.bool_)
+    if low is not None:
+        inside &= values >= low
+    if high is not None:
+        inside &= values <= high
+    return inside
+
+
 _CHUNK_CELLS = 1 << 22
 """Tosses held in memory at once (32 MiB of int64)."""
 
@@ -151,6 +165,13 @@ def _too_large() -> LimitError:
         "this roll reaches totals of 2**62 (about 4.6e18) or more, too large to sample; "
         "roll it or measure its odds instead"
     )
+
+
+def bounded(*values: int | None) -> None:
+    """Refuse a roll whose fixed numbers (a modifier, a difficulty) a NumPy
+    sampler could not hold below :data:`INT64_SAFE`."""
+    if any(value is not None and abs(value) >= INT64_SAFE for value in values):
+        raise _too_large()
 
 
 def _bounded(values: Array) -> Array:

@@ -21,9 +21,16 @@ class LadderWords:
         self.ladder = ladder
         self.expression = expression
         self.title = ladder.system if title is None else title
+        self._known: dict[str, int] = {}
+        """Each word's level, once read (a roll reads its words on every roll)."""
 
     def __call__(self, word: Word) -> int:
+        known = self._known.get(word.text)
+        if known is not None:
+            return known
         value = self.ladder.value_of(word.text)
+        if value is not None and len(self._known) < 64:
+            self._known[word.text] = value
         if value is None:
             raise DiceValueError(
                 f"'{word.text}' is not a word of the {self.title} ladder",

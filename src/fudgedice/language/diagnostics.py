@@ -6,9 +6,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from ..errors import DiceSyntaxError
+from .generated_parser import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from .tree import BinOp, Expression, Neg, Node, Option, Pool
 from .words import Vocabulary
 

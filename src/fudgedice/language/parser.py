@@ -8,13 +8,18 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import UnexpectedInput, VisitError
-
 from ..errors import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from ..limits import DEFAULT_LIMITS
 from .diagnostics import syntax_error
-from .parser_cache import load_parser
+from .generated_parser import (
+    Lark,
+    Lark_StandAlone,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedInput,
+    VisitError,
+)
 from .tree import (
     D6,
     D100,
@@ -53,8 +58,11 @@ _TECHNIQUE_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    """The grammar's parser, loaded from the user's cache (built on a miss)."""
-    return load_parser()
+    """The grammar's parser: lark's LALR tables for grammar.lark, generated
+    into the package (``make parser``), so a command that starts loads them
+    without importing lark or building them."""
+    built: Lark = Lark_StandAlone()  # type: ignore[no-untyped-call]  # generated code
+    return built
 
 
 def _compare(text: str, default_op: CompareOp = "=") -> Compare:
@@ -64,7 +72,7 @@ def _compare(text: str, default_op: CompareOp = "=") -> Compare:
     return Compare(op, int(match.group(2)))  # type: ignore[arg-type]
 
 
-def _die(spec: str, token: Token, text: str) -> tuple[int, Die | None]:
+def _die(spec: str, token: Token, text: str, max_dice: int) -> tuple[int, Die | None]:
     """(count, die) from a dice token; the die is None for a bare die code ``3D``."""
     match = _DICE.fullmatch(spec.replace(" ", ""))
     assert match is not None, spec
@@ -72,9 +80,9 @@ def _die(spec: str, token: Token, text: str) -> tuple[int, Die | None]:
     count_text, sides = match.group(1), match.group(2).lower()
     count = int(count_text) if count_text else 1
     where = token.start_pos or 0
-    if count > limits.max_dice:
+    if count > max_dice:
         raise TooManyDice(
-            f"{count} dice is more than the limit of {limits.max_dice} in one pool",
+            f"{count} dice is more than the limit of {max_dice} in one pool",
             text=text,
             position=where,
         )
@@ -108,9 +116,10 @@ def _die(spec: str, token: Token, text: str) -> tuple[int, Die | None]:
 class _Builder(Transformer[Token, Expression]):
     """Builds tree nodes bottom-up; checks what can be checked without a system."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, max_dice: int) -> None:
         super().__init__()
         self.text = text
+        self.max_dice = max_dice
 
     def _fail(
         self, message: str, token: Token, cls: type[DiceError] = DiceSyntaxError
@@ -169,7 +178,7 @@ class _Builder(Transformer[Token, Expression]):
     def pool(self, items: list[Token | tuple[str, Token]]) -> Node:
         dice_token = items[0]
         assert isinstance(dice_token, Token)
-        count, die = _die(str(dice_token), dice_token, self.text)
+        count, die = _die(str(dice_token), dice_token, self.text, self.max_dice)
         code = die is None
         if die is None:
             die = D6
@@ -292,7 +301,13 @@ class _Builder(Transformer[Token, Expression]):
                 check = item
         assert side is not None
         return Expression(
-            system, side, check, label, text=self.text, system_position=system_position
+            system,
+            side,
+            check,
+            label,
+            text=self.text,
+            system_position=system_position,
+            max_dice=self.max_dice,
         )
 
 
@@ -349,11 +364,15 @@ def _count_terms(tree: Tree[Token]) -> int:
 
 
 @lru_cache(maxsize=4096)
-def parse(text: str, vocabulary: Vocabulary = frozenset()) -> Expression:
+def parse(
+    text: str, vocabulary: Vocabulary = frozenset(), max_dice: int = DEFAULT_LIMITS.max_dice
+) -> Expression:
     """Parse a roll into its (cached, immutable) tree, or raise a DiceError.
 
     ``vocabulary`` holds the words a misspelling is compared with; the
-    system prefix is read but not checked (systems are not the grammar's)."""
+    system prefix is read but not checked (systems are not the grammar's).
+    ``max_dice`` bounds one pool: float odds (:mod:`fudgedice.dice.spectral`)
+    take far larger pools than anything that rolls or counts them exactly."""
     _check_size(text)
     _check_ascii(text)
     if not text.strip():
@@ -371,7 +390,7 @@ def parse(text: str, vocabulary: Vocabulary = frozenset()) -> Expression:
     if terms > DEFAULT_LIMITS.max_terms:
         raise LimitError(f"the roll has {terms} terms; the limit is {DEFAULT_LIMITS.max_terms}")
     try:
-        return _Builder(text).transform(tree)
+        return _Builder(text, max_dice).transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, DiceError):
             raise error.orig_exc from None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..limits import DEFAULT_LIMITS
+
 CompareOp = Literal[">=", "<=", ">", "<", "="]
 
 
@@ -259,6 +261,9 @@ class Expression:
     text: str = field(default="", compare=False)
     system_position: int | None = field(default=None, compare=False)
     """Where ``system:`` was written (None when the default system applies)."""
+    max_dice: int = DEFAULT_LIMITS.max_dice
+    """The most dice one pool was allowed when this was parsed: the limit of
+    dice rolled (``Limits.max_dice``), or the far larger one of float odds."""
 
 
 def walk(node: Node) -> list[Node]:

@@ -7,7 +7,10 @@ output all come through here.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..results.dice import (
+    SET_ASIDE,
     DieRoll,
     GroupRoll,
     Mark,
@@ -34,6 +37,7 @@ _EXPLODED = Mark.EXPLODED.value
 _PENETRATING = Mark.PENETRATING.value
 _SUCCESS = Mark.SUCCESS.value
 _FAILURE = Mark.FAILURE.value
+_SET_ASIDE_BITS = SET_ASIDE.value
 
 
 def die_token(die: DieRoll) -> str:
@@ -57,13 +61,29 @@ def die_token(die: DieRoll) -> str:
 
 
 def pool_line(pool: PoolRoll) -> str:
-    dice = " ".join(die_token(die) for die in pool.dice) or "no dice"
-    fudge = pool.pool.die.fudge and pool.pool.counting is None
-    total = signed(pool.total) if fudge else str(pool.total)
-    what = ""
-    if pool.pool.counting is not None:
-        what = "success" if pool.total in (1, -1) else "successes"
-    return f"{pool.pool.source}: {dice} = {total}" + (f" {what}" if what else "")
+    # a toss with no flags written inline: most dice of most rolls (die_token's own first case)
+    dice = (
+        " ".join(
+            [
+                die_token(die)
+                if die.flags
+                else f"[{die.face}]"
+                if die.die.fudge or "+" in die.face
+                else die.face
+                for die in pool.dice
+            ]
+        )
+        or "no dice"
+    )
+    rule = pool.pool
+    total = pool.total
+    if rule.counting is not None:
+        return f"{rule.source}: {dice} = {total} {'success' if total in (1, -1) else 'successes'}"
+    return (
+        f"{rule.source}: {dice} = {total:+d}"
+        if rule.die.fudge
+        else f"{rule.source}: {dice} = {total}"
+    )
 
 
 def formula(part: Part) -> str:
@@ -96,11 +116,18 @@ def quick_read(pool_roll: PoolRoll) -> str | None:
         return None
     if pool.technique not in (None, "d6"):
         return None
-    values = [die.value for die in pool_roll.dice if die.kept]
+    values = [die.value for die in pool_roll.dice if not die.flags & _SET_ASIDE_BITS]
     if len(values) < 2:
         return None
-    pluses, minuses = values.count(1), values.count(-1)
-    blanks = len(values) - pluses - minuses
+    pluses = values.count(1)
+    minuses = values.count(-1)
+    return _quick_words(pool.source, pluses, minuses, len(values) - pluses - minuses)
+
+
+@lru_cache(maxsize=1024)
+def _quick_words(source: str, pluses: int, minuses: int, blanks: int) -> str:
+    """The quick read's line for these counts: a pool of four Fudge dice has
+    fifteen, so every roll after the first few finds its line written."""
     pairs = min(pluses, minuses)
     steps = []
     if pairs:
@@ -109,31 +136,34 @@ def quick_read(pool_roll: PoolRoll) -> str | None:
         steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
     left = pluses - minuses
     rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
-    return f"{pool.source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
+    return f"{source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
 
 
 def roll_text(roll: Roll, indent: str = "") -> str:
     """Head line, one line per pool, the sum when there is more than a pool,
     the system's steps, then each side the roll's own dice don't show."""
     # the label leads the line, so it is not repeated after the notation
-    title = roll.title or (roll.notation.split("#", 1)[0].strip() if roll.label else roll.notation)
-    head = f"{title} = {roll.total}"
-    if roll.result:
-        head += f" -> {roll.result}"
-    if roll.label:
-        head = f"{roll.label}: {head}"
+    label = roll.label
+    title = roll.title or (roll.notation.split("#", 1)[0].strip() if label else roll.notation)
+    head = f"{title} = {roll.total} -> {roll.result}" if roll.result else f"{title} = {roll.total}"
+    if label:
+        head = f"{label}: {head}"
+    inner = indent + "  "
+    parts = roll.parts
+    pools = pools_of(parts)
     lines = [indent + head]
-    pools = pools_of(roll.parts)
-    lines.extend(f"{indent}  {pool_line(pool)}" for pool in pools)
-    if not (isinstance(roll.parts, PoolRoll) and len(pools) == 1):
+    lines += [inner + pool_line(pool) for pool in pools]
+    if not (len(pools) == 1 and isinstance(parts, PoolRoll)):
         # the formula's own value: a check's total (a relative degree) is
         # told by the head line
-        lines.append(f"{indent}  {formula(roll.parts)} = {roll.parts.total}")
-    lines.extend(f"{indent}  {step}" for step in roll.steps)
+        lines.append(f"{inner}{formula(parts)} = {parts.total}")
+    if roll.steps:
+        lines += [inner + step for step in roll.steps]
     if roll.quick_read:
         for pool in pools:
             read = quick_read(pool)
             if read:
-                lines.append(f"{indent}  {read}")
-    lines.extend(roll_text(side, indent + "  ") for side in roll.apart())
+                lines.append(inner + read)
+    if roll.sides:
+        lines += [roll_text(side, inner) for side in roll.apart()]
     return "\n".join(lines)

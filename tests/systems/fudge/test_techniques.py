@@ -26,7 +26,7 @@ def chances(counter: Counter[int], total: int) -> dict[int, Fraction]:
 
 
 def ours(text: str, **kwargs: object) -> dict[int, Fraction]:
-    odds = fudgedice.odds(text, **kwargs)  # type: ignore[arg-type]
+    odds = fudgedice.odds(text, **kwargs)  # type: ignore[call-overload]
     return {outcome.value: outcome.p for outcome in odds.outcomes}
 
 

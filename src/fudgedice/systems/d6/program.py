@@ -24,7 +24,9 @@ from ...exact.views import Check
 from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
+from ...results.sampled import Sampled
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, depth_for, side_dist
 from .options import Ties
@@ -34,6 +36,7 @@ from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
     import numpy as np
+    import numpy.typing as npt
 
     from .sample import Array
 
@@ -286,14 +289,56 @@ class D6Program(Program):
             return Check(0, int(self.ties == "meet"), "a margin of 0")
         return None
 
+    def float_ready(self) -> bool:
+        return self.right is None
+
+    def float_odds(self) -> FloatOdds:
+        from ...dice.floats import NOT_A_SUM  # NumPy, when asked for
+        from .floats import d6_float_odds
+
+        if self.right is not None:
+            raise DiceValueError(
+                f"{NOT_A_SUM}; D6 System float odds are of one side, with or without 'vs' "
+                "(not 'opp' or 'dmg')"
+            )
+        return d6_float_odds(self.expression.text, self.left.shape(), self.difficulty)
+
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
-        from .sample import sample_sides  # NumPy, when asked for
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from ...dice.sample import between  # NumPy, when asked for
+        from .sample import sample_sides
 
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
-        return sample_sides(self.left.shape(), right, n, rng)
+        totals, critical, other = sample_sides(self.left.shape(), right, n, rng)
+        events: dict[str, npt.NDArray[np.bool_]] = {}
+        if self.damage:
+            events[event("No wound")] = totals < WOUNDS[0].lowest
+            for band, lowest, highest in ranges(WOUNDS):
+                events[event(band.name)] = between(totals, lowest, highest)
+        elif self.right is not None or self.difficulty is not None:
+            # as odds() reads them: ties=meet needs a margin of 1
+            threshold = self.difficulty if self.difficulty is not None else 0
+            floor = threshold + int(self.right is not None and self.ties == "meet")
+            events["success"] = totals >= floor
+            events["failure"] = totals < floor
+            for band, lowest, highest in ranges(DEGREES):
+                top = None if highest is None else threshold + highest
+                events[event(band.name)] = between(totals, max(floor, threshold + lowest), top)
+        sides = [("", self.left, critical)]
+        if self.right is not None and other is not None:
+            sides.append((f"{self._others} ", self.right, other))
+        for prefix, rules, flags in sides:
+            shape = rules.shape()
+            if shape.wild and shape.crit != "ignore":
+                events[f"{prefix}critical failure"] = flags
+                if shape.crit == "complication":
+                    events[f"{prefix}complication"] = flags
+        return Sampled(totals, events)
 
 
 _NONE = Chance(Fraction(0), Fraction(0))

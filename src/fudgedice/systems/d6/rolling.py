@@ -12,7 +12,7 @@ from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
-from .measure import EXPLODES
+from .measure import EXPLODES, SideShape
 from .options import wound_name
 from .rules import Code, SideRules
 
@@ -142,6 +142,10 @@ def _hand_face(token: str) -> tuple[FaceKind, int]:
     return kind, face
 
 
+_LABELS = {face: str(face) for face in D6.faces}
+"""A d6's faces as the explanation writes them."""
+
+
 def _actions(count: int) -> str:
     return "1 action" if count == 1 else f"{count} actions"
 
@@ -180,41 +184,40 @@ class SideRoll:
     details: D6Details
 
 
-def _sum_parts(parts: list[tuple[Node, Part]]) -> Part:
-    node, part = parts[0]
-    for right_node, right in parts[1:]:
-        node = BinOp("+", node, right_node)
-        part = OpRoll(node, part, right, part.total + right.total)
-    return part
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """What one side rolls, worked out once per side: the same on every roll
+    (the notes that read its code, the pools and numbers its sum shows)."""
+
+    shape: SideShape
+    notes: tuple[str, ...]
+    plain: Pool | None
+    wild: Pool | None
+    cp: Pool | None
+    numbers: tuple[int, ...]
+    sums: tuple[BinOp, ...]
+    """The sum's nodes, left to right: ``4D + wild die``, then ``... + 2``."""
 
 
-def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
-    """Roll one side: plain dice, the Wild Die's chain, Character Point dice."""
+_LAYOUTS: dict[tuple[int, str], tuple[SideRules, _Layout]] = {}
+"""Layouts by side (by identity: a program keeps its sides), at most a few thousand."""
+
+
+def _layout(rules: SideRules, prefix: str) -> _Layout:
+    found = _LAYOUTS.get((id(rules), prefix))
+    if found is not None and found[0] is rules:
+        return found[1]
+    layout = _lay_out(rules, prefix)
+    if len(_LAYOUTS) >= 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(rules), prefix] = (rules, layout)
+    return layout
+
+
+def _lay_out(rules: SideRules, prefix: str) -> _Layout:
     shape = rules.shape()
     code = rules.code
-    if faces.by_hand and faces.given() < shape.plain:
-        given = faces.given()
-        besides = " besides the Wild Die" if rules.wild else ""
-        raise DiceValueError(
-            f"not enough dice: {code} rolls {shape.plain} plain dice{besides}, {given} given",
-            hint="mark the Wild Die's tosses with w (w6 w3)" if rules.wild else None,
-        )
-    if faces.by_hand and rules.wild and not faces.wild_given() and faces.given() > shape.plain:
-        # every die given, none marked: say which mark is missing
-        example = " ".join(["4"] * shape.plain + ["w3"])
-        raise DiceValueError(
-            f"which die is the Wild Die? {code} rolls {shape.plain} plain dice and the Wild "
-            f"Die: mark the Wild Die's toss with w (such as {example})"
-        )
-    plain = [
-        DieRoll(D6, face, str(face)) for face in (faces.plain.toss(D6) for _ in range(shape.plain))
-    ]
-    wild = faces.wild_die() if rules.wild else []
-    cp_chains = [faces.cp_die(index + 1) for index in range(rules.character_points)]
-    faces.check_used(rules)
-
     details: list[str] = []
-    events: list[str] = []
     if rules.raw != (rules.written.dice, rules.written.pips):
         dice, pips = rules.raw
         details.append(f"{dice}D{pips:+d} reads as {rules.written} (three pips make a die)")
@@ -242,6 +245,57 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
             f"wildonly: the Wild Die alone for {code.dice}D, +{rules.bonus} from the chart's "
             "Wild Die column"
         )
+    plain = Pool(shape.plain, D6, f"{prefix}{shape.plain}D", die_code=True) if shape.plain else None
+    wild = Pool(1, D6, f"{prefix}wild die", die_code=True) if rules.wild else None
+    cp = None
+    if rules.character_points:
+        count = rules.character_points
+        cp = Pool(count, D6, f"{prefix}cp {count}D", die_code=True)
+    numbers = tuple(number for number in (code.pips, rules.bonus) if number)
+    nodes: list[Node] = [pool for pool in (plain, wild, cp) if pool is not None]
+    nodes += [Number(number) for number in numbers]
+    sums: list[BinOp] = []
+    if nodes:
+        node = nodes[0]
+        for right in nodes[1:]:
+            node = BinOp("+", node, right)
+            sums.append(node)
+    return _Layout(shape, tuple(details), plain, wild, cp, numbers, tuple(sums))
+
+
+def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
+    """Roll one side: plain dice, the Wild Die's chain, Character Point dice."""
+    layout = _layout(rules, prefix)
+    shape = layout.shape
+    code = rules.code
+    if faces.by_hand and faces.given() < shape.plain:
+        given = faces.given()
+        besides = " besides the Wild Die" if rules.wild else ""
+        raise DiceValueError(
+            f"not enough dice: {code} rolls {shape.plain} plain dice{besides}, {given} given",
+            hint="mark the Wild Die's tosses with w (w6 w3)" if rules.wild else None,
+        )
+    if faces.by_hand and rules.wild and not faces.wild_given() and faces.given() > shape.plain:
+        # every die given, none marked: say which mark is missing
+        example = " ".join(["4"] * shape.plain + ["w3"])
+        raise DiceValueError(
+            f"which die is the Wild Die? {code} rolls {shape.plain} plain dice and the Wild "
+            f"Die: mark the Wild Die's toss with w (such as {example})"
+        )
+    if faces.by_hand:
+        plain_faces = [faces.plain.toss(D6) for _ in range(shape.plain)]
+    else:  # the same draws as one toss at a time, in one loop
+        roller = faces.plain
+        roller.take(shape.plain)
+        plain_faces = [D6.tossed[index] for index in roller.stream.draws(6, shape.plain)]
+        roller.drawn += plain_faces
+    plain = [DieRoll(D6, face, _LABELS[face]) for face in plain_faces]
+    wild = faces.wild_die() if rules.wild else []
+    cp_chains = [faces.cp_die(index + 1) for index in range(rules.character_points)]
+    faces.check_used(rules)
+
+    details = list(layout.notes)
+    events: list[str] = []
     named: list[tuple[str, list[DieRoll]]] = [("wild die", wild)]
     named.extend(("character point die", chain) for chain in cp_chains)
     for name, tosses in named:
@@ -275,22 +329,20 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     def kept(dice: list[DieRoll]) -> int:
         return sum(die.value for die in dice if die.kept)
 
-    parts: list[tuple[Node, Part]] = []
+    parts: list[Part] = []
     if plain:
-        pool = Pool(shape.plain, D6, f"{prefix}{shape.plain}D", die_code=True)
-        parts.append((pool, PoolRoll(pool, plain, kept(plain))))
+        assert layout.plain is not None
+        parts.append(PoolRoll(layout.plain, plain, kept(plain)))
     if wild:
-        pool = Pool(1, D6, f"{prefix}wild die", die_code=True)
-        parts.append((pool, PoolRoll(pool, wild, kept(wild))))
+        assert layout.wild is not None
+        parts.append(PoolRoll(layout.wild, wild, kept(wild)))
     if cp_chains:
+        assert layout.cp is not None
         cp_dice = [die for chain in cp_chains for die in chain]
-        pool = Pool(
-            rules.character_points, D6, f"{prefix}cp {rules.character_points}D", die_code=True
-        )
-        parts.append((pool, PoolRoll(pool, cp_dice, kept(cp_dice))))
-    for number in (code.pips, rules.bonus):
-        if number:
-            parts.append((Number(number), NumberRoll(number)))
-    part = _sum_parts(parts)
+        parts.append(PoolRoll(layout.cp, cp_dice, kept(cp_dice)))
+    parts += [NumberRoll(number) for number in layout.numbers]
+    part = parts[0]
+    for node, right in zip(layout.sums, parts[1:], strict=True):
+        part = OpRoll(node, part, right, part.total + right.total)
     figures = D6Details(str(code), critical, "complication" in events, actions=rules.actions)
     return SideRoll(part.total, part, events, details, figures)

@@ -17,7 +17,6 @@ from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
 from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
-from ...limits import DEFAULT_LIMITS
 from .measure import CritRule, SideShape
 from .options import (
     ALLOW_BOTH,
@@ -274,9 +273,9 @@ def side_rules(
         read.actions,
         read.wound,
     )
-    if rules.code.dice > DEFAULT_LIMITS.max_dice:
+    if rules.code.dice > expression.max_dice:
         raise LimitError(
-            f"{rules.code} is more than the limit of {DEFAULT_LIMITS.max_dice} dice",
+            f"{rules.code} is more than the limit of {expression.max_dice} dice",
             text=expression.text,
         )
     return rules, read

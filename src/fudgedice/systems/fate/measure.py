@@ -26,6 +26,8 @@ DICE_COUNTS = (1, 4, 10, 16, 19, 16, 10, 4, 1)
 """Ways of 4dF to show -4..+4, out of 81."""
 WAYS = 3**4
 LOWEST = DICE_RANGE.start
+REROLL_EVENT = "reroll invoke spent"
+"""The odds' event: the chance the left side's policy spends a reroll."""
 
 
 def kept_dice(threshold: int, times: int) -> tuple[list[int], int]:

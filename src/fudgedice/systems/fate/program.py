@@ -14,8 +14,9 @@ import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ... import budget
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
@@ -28,14 +29,17 @@ from ...language.tree import Expression, Opposed
 from ...language.words import Vocabulary
 from ...render.ladder import Ladder
 from ...results.dice import Part
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
+from ...results.sampled import Sampled
 from .checking import FatePlan, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
-from .measure import opposed_dist, outcome_counts, reroll_chance, side_dist
+from .measure import REROLL_EVENT, opposed_dist, outcome_counts, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
 
-REROLL_EVENT = "reroll invoke spent"
-"""The odds' event: the chance the left side's policy spends a reroll."""
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 _VERDICTS: dict[Outcome, Verdict] = {
     "fail": "failure",
@@ -197,6 +201,26 @@ class FateProgram(Program):
         if plan.right is not None:
             return opposed_dist(plan.left, plan.right)
         return side_dist(plan.left, plan.opposition)
+
+    def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        return self.sample_events(n, rng).totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from ...dice.sample import DRAW_WORK  # NumPy, when asked for
+        from .sampling import sample_fate
+
+        # a few integer draws a roll; the budget as for any toss of dice
+        budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of {self.expression.text}")
+        return sample_fate(self.plan, n, rng)
+
+    def float_ready(self) -> bool:
+        return False
+
+    def float_odds(self) -> FloatOdds:
+        raise DiceValueError(
+            "float odds are for sums of many dice; a Fate roll is 4dF a side: its exact "
+            "odds are immediate (ask without exact=False or --float)"
+        )
 
     def odds(self) -> Odds:
         plan = self.plan

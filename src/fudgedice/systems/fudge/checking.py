@@ -59,6 +59,11 @@ class SidePlan:
         """The pool is read by a technique or an option, not as plain dice."""
         return pool.technique is not None or pool is self.fudge_pool
 
+    def reads_own_way(self) -> bool:
+        """Some pool of the side is :meth:`special`; else the side rolls as
+        the generic dice language does."""
+        return any(isinstance(node, Pool) and self.special(node) for node in walk_tree(self.expr))
+
     def options_for(self, pool: Pool) -> power.PowerOptions:
         """The options that act on ``pool``: the side's own on its Fudge pool."""
         return self.options if pool is self.fudge_pool else PLAIN

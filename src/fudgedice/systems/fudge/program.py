@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
-from ...dice.roller import Roller
+from ...dice.roller import Roller, roll_node
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
@@ -45,8 +45,11 @@ from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...results.dice import Part
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from .checking import PLAIN, SidePlan, check_roll, is_generic, side_texts
+from ...results.sampled import Sampled
+from .checking import PLAIN, CheckedRoll, SidePlan, check_roll, is_generic, side_texts
+from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .rolling import roll_side
@@ -55,24 +58,6 @@ from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
     import numpy as np
     import numpy.typing as npt
-
-
-@dataclass(slots=True)
-class FudgeDetails:
-    """The figures behind a Fudge or Power Fudge result."""
-
-    ladder: str
-    """Which ladder names the values: ``fudge`` or ``power``."""
-    rolled_degree: int | None
-    """The side's rolled degree; None for an opposed roll (each side has its own)."""
-    difficulty: int | None = None
-    coin: str | None = None
-    """``even`` or ``odd`` for the even/odd coin."""
-
-    def to_dict(self) -> dict[str, Any]:
-        # every field is a plain value: asdict's recursive copy took a fifth of
-        # Roll.to_dict, which the table calls for every roll
-        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 class FudgeProgram(Program):
@@ -87,6 +72,7 @@ class FudgeProgram(Program):
         self.word_value = LadderWords(ladder, expression)
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
+        self._described: dict[int, str] = {}  # the ladder's words by degree, as rolled
         self._odds_notes = budget.costed_cache(4)(self._measured_notes)
         """What the odds say of a difficulty, measured on the first roll of this
         text only; each later roll charges the same work again, so it is
@@ -98,10 +84,24 @@ class FudgeProgram(Program):
         self.left = checked.left
         self.right = checked.right
         self.difficulty = checked.difficulty
+        # a side with no pool read its own way is the generic walk (asked once)
+        sides = (checked.left, checked.right)
+        self._special = {id(side): side.reads_own_way() for side in sides if side is not None}
+
+    def describe(self, degree: int) -> str:
+        """The ladder's ``+3 Superb`` for ``degree`` (remembered per program)."""
+        said = self._described.get(degree)
+        if said is None:
+            said = self.ladder.describe(degree)
+            if len(self._described) < 256:
+                self._described[degree] = said
+        return said
 
     # --------------------------------------------------------------- rolling
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
+        if not self._special.get(id(side), True):
+            return roll_node(side.expr, roller, self.word_value)
         return roll_side(side, roller, self.word_value, self.d100, steps)
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
@@ -110,6 +110,20 @@ class FudgeProgram(Program):
         steps: list[str] = []
         part = self._roll_side(self.left, roller, steps)
         degree = part.total
+        if self.right is None and self.difficulty is None and not self.left.coin:
+            # a plain Fudge roll: written out, the commonest roll of all
+            return Roll(
+                expression.text,
+                expression.system,
+                degree,
+                part,
+                seed,
+                expression.label,
+                result=self.describe(degree),
+                steps=steps,
+                details=FudgeDetails(ladder.system, degree),
+                quick_read=True,
+            )
 
         def made(total: int, result: str, details: FudgeDetails, **fields: Any) -> Roll:
             return Roll(
@@ -162,7 +176,7 @@ class FudgeProgram(Program):
             steps.extend(self._difficulty_notes(difficulty))
             return made(
                 degree,
-                f"{ladder.describe(degree)} vs {ladder.describe(difficulty)}: "
+                f"{self.describe(degree)} vs {self.describe(difficulty)}: "
                 f"{verdict}, margin {margin:+d}",
                 FudgeDetails(ladder.system, degree, difficulty),
                 verdict=verdict,
@@ -290,6 +304,18 @@ class FudgeProgram(Program):
             uncertain={name: chance.uncertain for name, chance in chances.items()},
         ).checked(check)
 
+    def float_ready(self) -> bool:
+        from .floats import fudge_float_ready  # NumPy, when asked for
+
+        return fudge_float_ready(CheckedRoll(self.left, self.right, self.difficulty))
+
+    def float_odds(self) -> FloatOdds:
+        from .floats import fudge_float_odds  # NumPy, when asked for
+
+        checked = CheckedRoll(self.left, self.right, self.difficulty)
+        text, system = self.expression.text, self.expression.system
+        return fudge_float_odds(text, system, checked, self.ladder, self.word_value)
+
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for
 
@@ -308,6 +334,17 @@ class FudgeProgram(Program):
         if self.right is not None:
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
         return totals
+
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        totals = self.sample(n, rng)
+        events: dict[str, npt.NDArray[np.bool_]] = {}
+        if self.right is not None:
+            events = {"success": totals > 0, "tie": totals == 0, "failure": totals < 0}
+        elif self.difficulty is not None:
+            events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
+        elif self.left.coin:
+            events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
+        return Sampled(totals, events)
 
     # ------------------------------------------------------- custom d% table
 

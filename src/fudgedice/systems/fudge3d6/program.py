@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
@@ -18,7 +19,9 @@ from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import DieRoll, Mark, PoolRoll
+from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
+from ...results.sampled import Sampled
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -109,6 +112,27 @@ def _events(outcome: Outcome) -> list[str]:
     return [verdict] if outcome.critical is None else [verdict, outcome.critical]
 
 
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """Three dice read against a skill, and that read in words: 216 rolls a
+    skill, so a program's rolls soon find every one written."""
+
+    reading: Reading
+    verdict: str
+    lines: tuple[str, ...]
+    """The read's lines, then a critical's name."""
+    events: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def _read(dice: tuple[int, int, int], skill: int) -> _Said:
+    reading = read_3d6(dice, skill)
+    outcome = reading.outcome
+    critical = (outcome.critical,) if outcome.critical is not None else ()
+    lines = (*_read_lines(reading), *critical)
+    return _Said(reading, _verdict_text(reading), lines, tuple(_events(outcome)))
+
+
 class Fudge3d6Program(Program):
     """``3d6fudge: SKILL`` and ``3d6fudge: SKILL opp SKILL``."""
 
@@ -135,7 +159,7 @@ class Fudge3d6Program(Program):
 
     def _roll_side(self, skill: Skill, roller: Roller) -> tuple[Reading, PoolRoll]:
         dice = (roller.toss(D6), roller.toss(D6), roller.toss(D6))
-        reading = read_3d6(dice, skill.value)
+        reading = _read(dice, skill.value).reading
         rolled = []
         for index, face in enumerate(dice):
             die = DieRoll(D6, face, str(face))
@@ -147,7 +171,7 @@ class Fudge3d6Program(Program):
     def _side_roll(self, title: str, skill: Skill, reading: Reading, pool: PoolRoll) -> Roll:
         """One side's read as a roll of its own; a critical is told last."""
         outcome = reading.outcome
-        critical = [outcome.critical] if outcome.critical is not None else []
+        said = _read(reading.dice, reading.skill)
         return Roll(
             self.expression.text,
             SYSTEM,
@@ -155,9 +179,9 @@ class Fudge3d6Program(Program):
             pool,
             verdict="success" if outcome.success else "failure",
             margin=outcome.margin,
-            events=_events(outcome),
-            result=_verdict_text(reading),
-            steps=[*skill.steps, *_read_lines(reading), *critical],
+            events=list(said.events),
+            result=said.verdict,
+            steps=[*skill.steps, *said.lines],
             details=Fudge3d6Details(reading.skill, reading.kept_sum, outcome.name),
             title=title,
         )
@@ -221,6 +245,16 @@ class Fudge3d6Program(Program):
             return Dist.from_weights(self._round_counts()[0])
         return _margin_dist(outcome_counts(self.left.value))
 
+    def float_ready(self) -> bool:
+        return False
+
+    def float_odds(self) -> FloatOdds:
+        raise DiceValueError(
+            "float odds are for sums of many dice; a 3d6 Fudge roll has 216 ways "
+            "(or 216**2 opposed): its exact odds are immediate (ask without exact=False "
+            "or --float)"
+        )
+
     def odds(self) -> Odds:
         text = self.expression.text
         if self.right is not None:
@@ -251,10 +285,13 @@ class Fudge3d6Program(Program):
         ).checked(Check(0, 0, "the skill"))
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        from ...dice.sample import sample_dist  # NumPy, when asked for
+        return self.sample_events(n, rng).totals
 
-        # Margins drawn from the exact distribution (216 or 216**2 ways).
-        return sample_dist(self.dist(), n, rng)
+    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+        from .sampling import sample_3d6  # NumPy, when asked for
+
+        right = None if self.right is None else self.right.value
+        return sample_3d6(self.left.value, right, n, rng)
 
 
 def fudge3d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:

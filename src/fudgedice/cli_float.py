@@ -1,0 +1,45 @@
+"""``fudgedice odds --float``: float odds shown as JSON or as a table, and the
+hint to ``--float`` when exact odds are refused for their size."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from . import api
+from .errors import DiceValueError, LimitError
+from .render.float_table import float_odds_text
+
+
+def float_odds(
+    text: str,
+    as_json: bool,
+    plot_path: str | None,
+    exact: bool,
+    all_rows: bool,
+    d100_table: str | None,
+) -> None:
+    """The float odds of ``text``, as JSON or as the table."""
+    for given, flag in ((plot_path, "--plot"), (exact, "--exact"), (d100_table, "--d100-table")):
+        if given:
+            raise DiceValueError(f"{flag} is for exact odds: leave out --float")
+    result = api.odds(text, exact=False)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(float_odds_text(result, all_rows=all_rows))
+
+
+@contextmanager
+def suggesting_float(text: str, d100_table: str | None) -> Iterator[None]:
+    """Exact odds refused for their size: say that ``--float`` answers, when it does."""
+    try:
+        yield
+    except LimitError as error:
+        if d100_table is None and api.float_ready(text):
+            more = f"fudgedice odds '{text}' --float gives float64 odds within a stated bound"
+            error.hint = f"{error.hint}; {more}" if error.hint else more
+        raise

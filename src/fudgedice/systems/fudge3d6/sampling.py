@@ -1,0 +1,81 @@
+"""3d6 Fudge rolls sampled with NumPy, with their events: each side's roll
+drawn as one of its 216 equally likely ordered rolls and read from a table
+that :func:`.rules.read_3d6` (and, opposed, :func:`.rules.resolve_round`)
+filled, so a sample reads the dice exactly as a roll does."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from ... import budget
+from ...dice.sample import DRAW_WORK, Flags, Sampled
+from .rules import (
+    ALL_ROLLS,
+    CRITICAL_FAILURE,
+    CRITICAL_MEDIOCRITY,
+    CRITICAL_SUCCESS,
+    Outcome,
+    read_3d6,
+    resolve_round,
+)
+
+Array = npt.NDArray[np.int64]
+_CRITICALS = (CRITICAL_SUCCESS, CRITICAL_FAILURE, CRITICAL_MEDIOCRITY)
+
+
+@lru_cache(maxsize=64)
+def _readings(skill: int) -> tuple[tuple[Outcome, ...], Array]:
+    """The distinct outcomes at ``skill``, and which one each of the 216 rolls gives."""
+    outcomes: list[Outcome] = []
+    which: dict[Outcome, int] = {}
+    index = np.zeros(len(ALL_ROLLS), dtype=np.int64)
+    for position, dice in enumerate(ALL_ROLLS):
+        outcome = read_3d6(dice, skill).outcome
+        index[position] = which.setdefault(outcome, len(which))
+        if index[position] == len(outcomes):
+            outcomes.append(outcome)
+    return tuple(outcomes), index
+
+
+def _drawn(skill: int, rng: np.random.Generator, n: int) -> tuple[tuple[Outcome, ...], Array]:
+    outcomes, index = _readings(skill)
+    drawn: Array = index[rng.integers(0, len(ALL_ROLLS), size=n)]
+    return outcomes, drawn
+
+
+def sample_3d6(left: int, right: int | None, n: int, rng: np.random.Generator) -> Sampled:
+    """Margins (round margins, opposed) of ``n`` rolls against skills ``left``
+    (and ``right``), and their events as the odds name them."""
+    budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of 3d6 Fudge")
+    outcomes, mine = _drawn(left, rng, n)
+    if right is None:
+        margins = np.array([outcome.margin for outcome in outcomes])[mine]
+        success = np.array([outcome.success for outcome in outcomes])[mine]
+        events: dict[str, Flags] = {"success": success, "failure": ~success}
+        for critical in _CRITICALS:
+            events[critical] = np.array([o.critical == critical for o in outcomes])[mine]
+        return Sampled(margins, events)
+    _, theirs = _drawn(right, rng, n)
+    margin_table, verdict_table = _rounds(left, right)
+    verdicts = verdict_table[mine, theirs]
+    return Sampled(
+        margin_table[mine, theirs],
+        {verdict: verdicts == code for code, verdict in enumerate(_VERDICTS)},
+    )
+
+
+_VERDICTS = ("win", "loss", "stand-off")
+
+
+@lru_cache(maxsize=64)
+def _rounds(left: int, right: int) -> tuple[Array, Array]:
+    """The round's margin and verdict (an index of ``_VERDICTS``) for each
+    pair of the two sides' outcomes."""
+    mine, theirs = _readings(left)[0], _readings(right)[0]
+    rounds = [[resolve_round(a, b) for b in theirs] for a in mine]
+    margins = np.array([[contest.margin for contest in row] for row in rounds])
+    verdicts = np.array([[_VERDICTS.index(contest.verdict) for contest in row] for row in rounds])
+    return margins, verdicts

@@ -1,0 +1,144 @@
+"""The grammar's parser, generated into the package by lark's standalone tool
+(``make parser``): it is the parser of the grammar as it stands (never stale),
+parses and fails exactly as lark building the grammar does, and the command
+line's start-up imports nothing it does not use: neither lark nor NumPy."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import lark
+import pytest
+
+from fudgedice.language import generated_parser
+
+LANGUAGE = Path(generated_parser.__file__).parent
+SRC = LANGUAGE.parents[1]
+GRAMMAR = LANGUAGE / "grammar.lark"
+OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual", "maybe_placeholders": False}
+"""What the Makefile's ``parser`` target gives lark's standalone tool."""
+
+TEXTS = (
+    "4dF+2",
+    "Good vs Great",
+    "Good opp Fair",
+    "d6: 5D+2 vs 12",
+    "d6: 5D+1 dmg 3D+2",
+    "power: 4dF+2 adv vs 3",
+    "3d6fudge: Good opp Great",
+    "(3d6!+1)*2",
+    "-(Legendary)",
+    "4d6kh3 + 2d8r<2 - 5d10>=8f1 / 2",
+    "4dF@4d6 # sneak",
+    "fate: Good+2 vs Great",
+    "d%",
+    "3d6!>=5",
+)
+BROKEN = ("4dF+", "4dF &", "vs", "(3d6", "3d6)", "d6: 5D++", "3d6 * * 2", "d6: 3D+1 opp")
+
+
+def _generated() -> generated_parser.Lark:
+    built: generated_parser.Lark = generated_parser.Lark_StandAlone()  # type: ignore[no-untyped-call]
+    return built
+
+
+def _built() -> lark.Lark:
+    return lark.Lark(GRAMMAR.read_text("utf-8"), **OPTIONS)
+
+
+def test_the_generated_parser_is_of_the_grammar_as_it_stands() -> None:
+    first = (LANGUAGE / "generated_parser.py").read_text("utf-8").splitlines()[0]
+    found = re.search(r"sha256 ([0-9a-f]{64})", first)
+    assert found, f"no digest of the grammar in the generated parser's first line: {first}"
+    digest = hashlib.sha256(GRAMMAR.read_bytes()).hexdigest()
+    assert found.group(1) == digest, "grammar.lark changed since 'make parser': run it"
+    assert generated_parser.__version__ == lark.__version__, "lark changed: run 'make parser'"
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_it_parses_as_lark_building_the_grammar(text: str) -> None:
+    assert _generated().parse(text).pretty() == _built().parse(text).pretty()
+
+
+@pytest.mark.parametrize("text", BROKEN)
+def test_it_fails_as_lark_building_the_grammar(text: str) -> None:
+    with pytest.raises(lark.exceptions.UnexpectedInput) as built:
+        _built().parse(text)
+    with pytest.raises(generated_parser.UnexpectedInput) as generated:
+        _generated().parse(text)
+    assert type(generated.value).__name__ == type(built.value).__name__
+    assert generated.value.column == built.value.column
+    assert getattr(generated.value, "expected", None) == getattr(built.value, "expected", None)
+
+
+# ----------------------------------------------- the command line, a fresh process
+
+HEAVY = (
+    "lark",
+    "numpy",
+    "matplotlib",
+    "tomlkit",
+    "fastapi",
+    "sqlalchemy",
+    "fudgedice.sheets",
+    "fudgedice.log",
+    "fudgedice.server",
+)
+"""Loaded by the commands that use them (sample, --plot, --sheet, session,
+verify, serve), never by a plain roll; lark never at all (only ``make parser``)."""
+
+_COMMAND = """
+import json, sys
+from fudgedice.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as done:
+    code = done.code
+heavy = [name for name in json.loads(HEAVY) if name in sys.modules]
+print(json.dumps({"code": code, "heavy": heavy}))
+"""
+
+
+def _command(*args: str) -> dict[str, object]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(HEAVY))), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    result["out"] = "\n".join(done.stdout.splitlines()[:-1])
+    return result
+
+
+@pytest.mark.parametrize(
+    "args", [("roll", "4dF"), ("odds", "4dF"), ("roll", "d6: 5D+2"), ("roll", "4dF+")]
+)
+def test_roll_and_odds_import_nothing_heavy(args: tuple[str, ...]) -> None:
+    result = _command(*args)
+    assert result["code"] == (2 if args[-1].endswith("+") else 0), result["out"]  # 2: a bad roll
+    assert result["heavy"] == [], f"{' '.join(args)} imported {result['heavy']}"
+
+
+def test_a_session_command_still_finds_the_log(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    assert _command("session", "new", str(path))["code"] == 0
+    rolled = _command("roll", "--session", str(path), "4dF")
+    assert rolled["code"] == 0 and "logged: seq 1" in str(rolled["out"])
+    verified = _command("verify", str(path))
+    # 3: nothing fails, the roll waits for the reveal
+    assert verified["code"] == 3 and "fudgedice.log" in str(verified["heavy"])
