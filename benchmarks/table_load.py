@@ -62,6 +62,8 @@ HOST = "127.0.0.1"
 
 
 _READY = re.compile(r'event: ready\ndata: \{"last_seq": ?(\d+)\}')
+_AT = '"at":"'
+"""How a roll's time begins in its JSON (compact, as the server writes it)."""
 
 
 def rolls_in(block: str) -> list[tuple[str, str]]:
@@ -74,7 +76,7 @@ def rolls_in(block: str) -> list[tuple[str, str]]:
         line_end = block.find("\n", start)
         end = block.find("\n\n", line_end)
         if block.startswith("event: roll\n", line_end + 1):
-            at = block.find('"at": "', line_end, end) + 7
+            at = block.find(_AT, line_end, end) + len(_AT)
             found.append((block[start + 4 : line_end], block[at : block.find('"', at)]))
         position = end
     return found

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fudgedice
-from fudgedice import DiceError, Mark, Odds, Roll
+from fudgedice import DiceError, Mark, Odds, OverBudget, Roll
 from fudgedice.api import compile_roll
 from fudgedice.dice.measure import exploding_dice
 from fudgedice.dice.pools import chain_depth, plan
@@ -166,8 +166,14 @@ def test_rolls_to_a_possible_total_or_raises_dice_error(text: str, seed: int) ->
         # every possible outcome can be rolled: a roll that fails (dividing by a
         # zero the dice showed) means the odds should have refused too
         assert isinstance(roll, Roll), f"{text}: {roll}"
-        assert sum(outcome.p for outcome in odds.outcomes) + odds.truncated == 1
-        assert odds.outcomes == sorted(odds.outcomes, key=lambda outcome: outcome.value)
+        try:
+            outcomes = odds.outcomes
+        except OverBudget:
+            # a view is a request of its own: the 57,600 reduced chances of
+            # 3d3!*3d3! are refused by its budget, clearly, as any request may be
+            return
+        assert sum(outcome.p for outcome in outcomes) + odds.truncated == 1
+        assert outcomes == sorted(outcomes, key=lambda outcome: outcome.value)
 
 
 @SETTINGS

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,8 @@ NO_LIMITS = (
 """Rate limits no test of the API reaches: all its members roll from 127.0.0.1."""
 START_WITHIN = 60.0
 """Seconds a server may take to start before the test fails."""
+PORT_TRIES = 5
+"""Ports a server is started on before the test fails, each found free just before."""
 
 
 def free_port() -> int:
@@ -51,6 +53,26 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself listens on TCP ``port`` (read from
+    Linux's /proc; elsewhere, taken as so)."""
+    table = Path("/proc/net/tcp")
+    if not table.exists():
+        return True
+    sockets = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                sockets.add(target[len("socket:[") : -1])
+    for line in table.read_text().splitlines()[1:]:
+        fields = line.split()
+        listening = fields[3] == "0A"
+        if listening and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in sockets:
+            return True
+    return False
 
 
 @dataclass
@@ -69,13 +91,22 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        self.port = free_port()
+        for _ in range(PORT_TRIES):
+            if self._started_on(free_port()):
+                return self
+        raise AssertionError(f"no free port kept for the server:\n{self.output()}")
+
+    def _started_on(self, port: int) -> bool:
+        """Start on ``port``: False if another program took it first."""
+        self.port = port
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), *([path] if path else [])])}
         command = [
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, *self.args,
         ]  # fmt: skip
+        if self.log is not None:
+            self.log.unlink(missing_ok=True)
         handle, name = tempfile.mkstemp(prefix="fudgedice-serve-", suffix=".log")
         self.log = Path(name)
         self.process = subprocess.Popen(
@@ -85,12 +116,19 @@ class Server:
         deadline = time.monotonic() + START_WITHIN
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if "address already in use" in self.output():
+                    return False
                 raise AssertionError(f"the server stopped at start:\n{self.output()}")
             try:
-                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
-                    return self
+                answered = httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200
             except httpx.HTTPError:
-                time.sleep(0.05)
+                answered = False
+            # the answer must be this server's: a port found free may be taken
+            # before the server binds it (other test runs share the machine),
+            # and another program's server answers there in its stead
+            if answered and listens(self.process.pid, self.port):
+                return True
+            time.sleep(0.05)
         raise AssertionError(f"the server did not answer within {START_WITHIN} s:\n{self.output()}")
 
     def output(self) -> str:
@@ -113,9 +151,23 @@ class Server:
             self.log.unlink(missing_ok=True)
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item,
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
 @pytest.fixture
-def start_server() -> Iterator[Callable[..., Server]]:
-    """Start servers on a database; every one is stopped after the test."""
+def start_server(request: pytest.FixtureRequest) -> Iterator[Callable[..., Server]]:
+    """Start servers on a database; every one is stopped after the test, and
+    what each printed (a traceback behind a 500) is shown if the test failed."""
     servers: list[Server] = []
 
     def start(db: str, *args: str) -> Server:
@@ -125,6 +177,8 @@ def start_server() -> Iterator[Callable[..., Server]]:
 
     yield start
     for server in servers:
+        if request.node.stash.get(FAILED, False):
+            print(f"--- the server on port {server.port} printed:\n{server.output()}")
         server.stop()
 
 

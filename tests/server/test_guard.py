@@ -140,6 +140,39 @@ def test_no_pages_from_elsewhere_and_no_stored_answers(served: Any) -> None:
     assert odds_answer.headers["cache-control"] == "no-store"
 
 
+def test_a_roll_is_answered_as_every_route_is(served: Any) -> None:
+    """The roll route skips FastAPI's stack (app.TableApp): its answers, its
+    refusals and their headers are those of every other route all the same."""
+    created = served.room("headers")
+    room, token = created["room"], created["gm_token"]
+    made = served.roll(room, token, "4dF+1", label="<b>kept</b>")
+    assert made.status_code == 201
+    assert made.headers["content-type"] == "application/json"
+    assert made.headers["cache-control"] == "no-store"
+    assert made.json() == served.rolls(room, token)[-1]
+    other = served.room("elsewhere")
+    refusals = {
+        400: served.roll(room, token, "4dF+"),
+        401: served.client.post(f"/api/rooms/{room}/rolls", json={"text": "4dF"}),
+        404: served.roll(other["room"], token, "4dF"),
+        413: served.roll(room, token, "4dF", label="x" * 20_000),
+        422: served.roll(room, token, "4dF", visibility="everyone"),
+    }
+    for status, answer in refusals.items():
+        assert answer.status_code == status, answer.text
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.headers["cache-control"] == "no-store"
+        assert set(answer.json()) <= {"error", "position", "hint"} and answer.json()["error"]
+    assert refusals[400].json()["position"] == 4
+    # paths the route does not match are not rolls, whichever route answers them
+    for path in (f"/api/rooms/{room}/x/rolls", "/api/rooms//rolls", f"/api/rooms/{room}/roll"):
+        answer = served.client.post(
+            path, json={"text": "4dF"}, headers={"Authorization": f"Bearer {token}"}
+        )
+        assert answer.status_code in (404, 405), (path, answer.status_code)
+    assert len(served.rolls(room, token)) == 1
+
+
 def test_each_address_has_an_allowance(
     start_server: Callable[..., Any], tmp_path: Any, table_of: Callable[..., Any]
 ) -> None:

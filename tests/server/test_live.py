@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
+
+from fudgedice.server import connect, store
+from fudgedice.server.feed import _chunks
+from fudgedice.server.live import Event, Hub
+from fudgedice.server.records import Member, RollRecord, RollRequest, Shown, Visibility
+from fudgedice.server.writer import append_rolls
 
 PLACEHOLDER = {"seq", "member", "name", "visibility", "hidden", "at", "verified"}
 
@@ -71,3 +80,65 @@ def test_a_reveal_is_announced(served: Any) -> None:
         seeds = _until(feed, "reveal")["seeds"]
     assert seeds[0]["server_seed"] == answer.json()["server_seed"]
     assert seeds[1]["commitment"] == answer.json()["next_commitment"]
+
+
+def _record(seq: int, member: str, visibility: Visibility) -> RollRecord:
+    return RollRecord(
+        "room", seq, member, member.upper(), visibility, 0, "c" * 64, seq, "", "4dF",
+        f"label of {seq}", None, {"total": seq}, "2026-11-22T00:00:00.000Z", None, "h", None,
+    )  # fmt: skip
+
+
+def test_readers_who_see_alike_share_one_chunk_and_no_other() -> None:
+    """The feed makes an event's chunk once for all readers alike
+    (records.Shown): each reader still gets exactly the rolls it may see."""
+    rolled: list[tuple[str, Visibility]] = [
+        ("ann", "public"), ("ann", "self"), ("gm", "secret"), ("bob", "gm"), ("bob", "self"),
+    ]  # fmt: skip
+    records = [_record(seq, *roll) for seq, roll in enumerate(rolled, start=1)]
+    readers = [
+        Member("gm", "room", "GM", True),
+        Member("ann", "room", "Ann", False),
+        Member("bob", "room", "Bob", False),
+        Member("cy", "room", "Cy", False),
+        Member("dee", "room", "Dee", False),
+    ]
+    shown = Shown(records)
+    for reader in [*readers, *reversed(readers)]:  # the second time from what was made
+        expected = b"".join(record.frame_for(reader) for record in records)
+        assert shown.frames_for(reader) == expected
+    assert shown.frames_for(readers[3]) is shown.frames_for(readers[4])
+    seen = shown.frames_for(readers[3])
+    assert b"label of 1" in seen and not any(b"label of %d" % n in seen for n in range(2, 6))
+    assert b"label of 4" in shown.frames_for(readers[0]) and b"label of 5" not in seen
+
+
+def test_a_feed_sends_each_roll_once_in_order_however_it_is_told(tmp_path: Path) -> None:
+    """Rolls can reach the hub late and out of order (committed on a worker
+    thread, or a sheet's change told after the rolls that followed it): each
+    reader still gets every roll once, in ``seq`` order, the missed ones read
+    from the database."""
+    db = connect(str(tmp_path / "table.sqlite3"))
+    room, gm, _ = store.create_room(db, "feed", "fudge", "GM")
+    request = RollRequest(room.id, gm, "4dF", "fudge", "public", None, "", None)
+
+    def rolled(count: int) -> list[RollRecord]:
+        made = append_rolls(db, [request] * count)
+        return [roll for roll in made if isinstance(roll, RollRecord)]
+
+    async def read() -> list[int]:
+        rolled(6)
+        hub = Hub()
+        watcher = hub.watch(room.id)
+        chunks = _chunks(db, watcher, gm, 6)
+        assert b"ready" in await anext(chunks)
+        r7, r8, r9, r10, r11, r12 = rolled(6)
+        for told in ([r9, r10], [r7, r8], [r12, r11], [r10, r11, r12]):
+            watcher.put(Event("rolls", told))
+        sent = (await anext(chunks)).decode()  # what was told while the reader was away
+        await chunks.aclose()  # type: ignore[attr-defined]
+        return [int(line[4:]) for line in sent.split("\n") if line.startswith("id: ")]
+
+    with ThreadPoolExecutor(1) as thread:
+        assert thread.submit(asyncio.run, read()).result() == list(range(7, 13))
+    db.dispose()

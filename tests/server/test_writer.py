@@ -8,13 +8,16 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import fudgedice
 from fudgedice.server import connect, store
 from fudgedice.server.exports import log_document
 from fudgedice.server.problems import Problem
 from fudgedice.server.records import VISIBILITIES, RollRecord, RollRequest
-from fudgedice.server.writer import Writer
+from fudgedice.server.writer import Writer, _append
 
 
 def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -> None:
@@ -73,3 +76,25 @@ def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -
     report = fudgedice.verify(document)
     assert report.ok and report.complete, report
     db.dispose()
+
+
+def test_a_batch_that_fails_on_the_loop_leaves_nothing_behind(tmp_path: Path) -> None:
+    """The loop's batches use SQLite's driver directly (Database.write_if_free):
+    a batch that fails is rolled back whole, and the next one commits."""
+    db = connect(str(tmp_path / "table.sqlite3"))
+    room, gm, _ = store.create_room(db, "writer", "fudge", "GM")
+    request = RollRequest(room.id, gm, "4dF", "fudge", "public", None, "", None)
+    with pytest.raises(RuntimeError), db.write_if_free() as driver:
+        assert driver is not None
+        assert all(isinstance(made, RollRecord) for made in append_rolls_on(driver, request))
+        raise RuntimeError("after the rolls were written, before the commit")
+    assert store.room(db, room.id).last_seq == 0 and store.list_rolls(db, room.id) == []
+    with db.write_if_free() as driver:
+        assert driver is not None
+        append_rolls_on(driver, request)
+    assert [record.seq for record in store.list_rolls(db, room.id)] == [1, 2]
+    db.dispose()
+
+
+def append_rolls_on(driver: Any, request: RollRequest) -> list[RollRecord | Problem]:
+    return _append(driver, False, [request, request])

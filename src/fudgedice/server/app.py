@@ -31,7 +31,7 @@ from . import exports, making, rolling, store
 from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
-from .guards import BodyLimit, NoStore, RateLimit
+from .guards import ASGIApp, BodyLimit, NoStore, RateLimit, Receive, Scope, Send
 from .live import Event, Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
@@ -64,7 +64,7 @@ def create_app(
     burst: int = 20,
     address_rate: float = 20.0,
     address_burst: int = 200,
-) -> FastAPI:
+) -> TableApp:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round."""
@@ -105,7 +105,8 @@ def create_app(
         ticking.cancel()
         await writer.stop()
 
-    app = FastAPI(
+    app = TableApp(
+        NoStore(BodyLimit(rolls.asgi)),
         title="fudgedice table",
         lifespan=lifespan,
         # the documentation pages load scripts from a CDN into the origin that
@@ -145,8 +146,9 @@ def create_app(
         record = await rolls.make(room, body, authorization, address(request))
         return Response(record.full_json, 201, media_type="application/json")
 
-    # documented from make_roll's signature; served by rolls.handle (making.py),
-    # and the first route the router tries: the request a table makes most
+    # documented from make_roll's signature; served by rolls.asgi before the
+    # stack (TableApp), else by rolls.handle (making.py) as the first route
+    # the router tries: the request a table makes most
     app.router.add_api_route(
         "/api/rooms/{room}/rolls",
         make_roll,
@@ -196,8 +198,8 @@ def create_app(
     ) -> Response:
         found, me = member_of(room, authorization)
         records = store.list_rolls(db, room, after=after, before=before, limit=limit, member=member)
-        shown = ",".join(record.json_for(me) for record in records)
-        body = f'{{"rolls":[{shown}],"last_seq":{found.last_seq}}}'
+        shown = b",".join(record.json_for(me) for record in records)
+        body = b'{"rolls":[%b],"last_seq":%d}' % (shown, found.last_seq)
         return Response(body, media_type="application/json")
 
     @app.post("/api/rooms/{room}/reveal")
@@ -295,6 +297,31 @@ CSP = (
 )
 """The page runs only its own script files (nothing inline, nothing from
 elsewhere) and loads nothing from elsewhere."""
+
+
+ROLLS_PATH = re.compile(r"/api/rooms/([^/]+)/rolls")
+"""The path of ``POST .../rolls``, as Starlette's router matches it."""
+
+
+class TableApp(FastAPI):
+    """The app, which answers ``POST /api/rooms/{room}/rolls`` through
+    ``rolls`` (the table's busiest request, wrapped in the same guards as
+    every route) without FastAPI's middleware and routing, and everything
+    else through them."""
+
+    def __init__(self, rolls: ASGIApp, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.rolls = rolls
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        routed = scope["type"] == "http" and not (self.root_path or scope.get("root_path"))
+        if routed and scope["method"] == "POST":
+            found = ROLLS_PATH.fullmatch(scope["path"])
+            if found is not None:
+                scope["path_params"] = {"room": found[1]}
+                await self.rolls(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 class _PageFiles(StaticFiles):

@@ -15,6 +15,7 @@ is left to a thread of its own, so that no commit waits for it.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -26,6 +27,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
+from sqlalchemy.pool import PoolProxiedConnection
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -61,6 +63,8 @@ class Database:
     writer: Engine
     _local: threading.Lock | None = field(default_factory=threading.Lock)
     _closing: threading.Event = field(default_factory=threading.Event)
+    _batches: PoolProxiedConnection | None = None
+    """The connection :meth:`write_if_free` writes through (SQLite)."""
 
     @property
     def postgres(self) -> bool:
@@ -74,16 +78,30 @@ class Database:
             yield connection
 
     @contextmanager
-    def write_if_free(self) -> Iterator[Connection | None]:
-        """Like :meth:`write`, if no other thread of this process is writing
-        now; else ``None`` at once, never a wait. Only where writes are ordered
-        by this process's lock (SQLite)."""
+    def write_if_free(self) -> Iterator[sqlite3.Connection | None]:
+        """Like :meth:`write`, on SQLite's own driver, if no other thread of
+        this process is writing now; else ``None`` at once, never a wait. For
+        the writer's batches on the event loop: SQLAlchemy's checkout,
+        transaction and reset of a connection took 80 to 100 µs of CPU time,
+        the driver's ``BEGIN IMMEDIATE`` and ``COMMIT`` of the same 6 µs. The
+        driver's connection is the writer engine's own (its settings made at
+        connect), kept for the process."""
         if self._local is None or not self._local.acquire(blocking=False):
             yield None
             return
         try:
-            with self.writer.begin() as connection:
-                yield connection
+            if self._batches is None:
+                self._batches = self.writer.raw_connection()
+            driver = self._batches.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            driver.execute("BEGIN IMMEDIATE")
+            try:
+                yield driver
+                driver.execute("COMMIT")
+            except BaseException:
+                if driver.in_transaction:
+                    driver.execute("ROLLBACK")
+                raise
         finally:
             self._local.release()
 
@@ -94,6 +112,8 @@ class Database:
 
     def dispose(self) -> None:
         self._closing.set()
+        if self._batches is not None:
+            self._batches.close()
         self.reader.dispose()
         self.writer.dispose()
 

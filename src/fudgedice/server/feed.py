@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,7 +22,7 @@ from starlette.types import Receive, Scope, Send
 from . import store
 from .db import Database
 from .live import Hub, Watcher
-from .records import Member, RollRecord
+from .records import Member, RollRecord, json_bytes
 
 PAGE = 500
 """Rolls read from the database at once when catching up."""
@@ -84,7 +83,7 @@ async def _pages(
 
 
 def _event(kind: str, data: Any) -> bytes:
-    return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
+    return b"event: %b\ndata: %b\n\n" % (kind.encode(), json_bytes(data))
 
 
 async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> AsyncIterator[bytes]:
@@ -99,15 +98,22 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
                 parts.append(b": keep-alive\n\n")
             elif event.kind == "reveal":
                 parts.append(_event("reveal", event.data))
-            fresh = [record for record in event.rolls if record.seq > last]
-            if event.kind == "resync" or (fresh and fresh[0].seq > last + 1):
-                # missed (a full backlog, a lost listener): the database has it
-                until = fresh[0].seq if fresh else None
-                async for page in _pages(db, watcher.room, last, until):
+            if event.kind == "resync":  # missed (a full backlog, a lost listener)
+                async for page in _pages(db, watcher.room, last):
                     last = page[-1].seq
                     parts.extend(record.frame_for(me) for record in page)
-            for record in fresh:
-                parts.append(record.frame_for(me))
-                last = record.seq
+            if event.next_after(last):  # as its other readers alike see it: made once for all
+                parts.append(event.shown.frames_for(me))
+                last = event.rolls[-1].seq
+                continue
+            for record in event.in_order:
+                if record.seq > last + 1:  # one missed (committed on another thread, or
+                    # by another process, and told later): the database has it
+                    async for page in _pages(db, watcher.room, last, record.seq):
+                        last = page[-1].seq
+                        parts.extend(record.frame_for(me) for record in page)
+                if record.seq > last:
+                    parts.append(record.frame_for(me))
+                    last = record.seq
         if parts:
             yield b"".join(parts)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,13 +24,19 @@ from typing import Any
 import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
-from .records import RollRecord
+from .records import RollRecord, Shown
 
 log = logging.getLogger("fudgedice.server")
 
 WATCHER_QUEUE = 1000
 """Events a slow watcher may fall behind by before it is told to catch up
 from the database instead."""
+LIVE_EVERY = 0.02
+"""Seconds between two deliveries of one room's rolls, at most as often: the
+rolls of a room's commits within this time go out to its watchers together.
+A roll after a quiet spell goes out at once; a busy room (hundreds of rolls
+a second) sends each watcher one write every 20 ms, not one a commit, each
+write costing the server as much as a small roll."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +45,29 @@ class Event:
     """"rolls", "reveal", "keep-alive", or "resync" (read from the database
     what you missed)."""
     rolls: Sequence[RollRecord] = ()
-    """The rolls of one commit in one room, in ``seq`` order."""
+    """Rolls of one room, as they were committed: in ``seq`` order but for
+    rolls committed on a worker thread, whose answer may come late."""
     data: dict[str, Any] | None = None
+
+    @functools.cached_property
+    def in_order(self) -> list[RollRecord]:
+        return sorted(self.rolls, key=lambda record: record.seq)
+
+    @functools.cached_property
+    def _unbroken(self) -> bool:
+        """The rolls are in order, each ``seq`` the one after the last."""
+        rolls = self.rolls
+        return all(rolls[n].seq == rolls[n - 1].seq + 1 for n in range(1, len(rolls)))
+
+    def next_after(self, last: int) -> bool:
+        """Whether the rolls are the ``seq`` after ``last`` and on, in order:
+        then a reader who had up to ``last`` sends them as they are."""
+        return bool(self.rolls) and self.rolls[0].seq == last + 1 and self._unbroken
+
+    @functools.cached_property
+    def shown(self) -> Shown:
+        """The rolls as each reader sees them, made once for all."""
+        return Shown(self.rolls)
 
 
 class Watcher:
@@ -84,9 +113,14 @@ class Watcher:
 class Hub:
     """Watchers by room, on the server's event loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = LIVE_EVERY) -> None:
         self._rooms: dict[str, set[Watcher]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.every = every
+        self._held: dict[str, list[RollRecord]] = {}
+        """Rolls of a room waiting for its next delivery, in ``seq`` order."""
+        self._sent: dict[str, float] = {}
+        """When each watched room's rolls last went out (the loop's clock)."""
 
     def watch(self, room: str) -> Watcher:
         watcher = Watcher(room)
@@ -99,27 +133,51 @@ class Hub:
             watchers.discard(watcher)
             if not watchers:
                 del self._rooms[watcher.room]
+                self._sent.pop(watcher.room, None)
 
     def watching(self) -> int:
         return sum(map(len, self._rooms.values()))
 
     def publish(self, room: str, event: Event) -> None:
-        """On the loop's thread: hand ``event`` to each watcher of ``room``."""
+        """On the loop's thread: hand ``event`` to each watcher of ``room``,
+        after the rolls held for it (they came first)."""
+        self._deliver(room)
         for watcher in self._rooms.get(room, ()):
             watcher.put(event)
 
     def publish_all(self, event: Event) -> None:
+        for room in list(self._held):
+            self._deliver(room)
         for watchers in self._rooms.values():
             for watcher in watchers:
                 watcher.put(event)
 
     def publish_rolls(self, records: Sequence[RollRecord]) -> None:
-        """On the loop's thread: the rolls of one commit, one event a room."""
-        by_room: dict[str, list[RollRecord]] = {}
+        """On the loop's thread: the rolls of one commit, to each watcher of
+        their rooms at once, or with the room's next delivery (:data:`LIVE_EVERY`)."""
+        loop = self.loop or asyncio.get_running_loop()
+        now = loop.time()
         for record in records:
-            by_room.setdefault(record.room, []).append(record)
-        for room, rolled in by_room.items():
-            self.publish(room, Event("rolls", rolled))
+            if record.room not in self._rooms:
+                continue  # no one watches
+            held = self._held.get(record.room)
+            if held is not None:  # a delivery is due: the roll goes with it
+                held.append(record)
+                continue
+            self._held[record.room] = [record]
+            wait = self._sent.get(record.room, -math.inf) + self.every - now
+            if wait <= 0:  # after the room's other rolls of this commit
+                loop.call_soon(self._deliver, record.room)
+            else:
+                loop.call_later(wait, self._deliver, record.room)
+
+    def _deliver(self, room: str) -> None:
+        rolled = self._held.pop(room, None)
+        if rolled and room in self._rooms:
+            self._sent[room] = (self.loop or asyncio.get_running_loop()).time()
+            event = Event("rolls", rolled)  # one for all: each reader's chunk is made once
+            for watcher in self._rooms[room]:
+                watcher.put(event)
 
     def publish_threadsafe(self, room: str, event: Event) -> None:
         """From a worker thread (after a commit)."""
@@ -188,6 +246,6 @@ class Listener:
             first, last = int(numbers[0]), int(numbers[-1])
             records = await self.fetch(room, first, last)
             if records:
-                self.hub.publish(room, Event("rolls", records))
+                self.hub.publish_rolls(records)
         elif kind == "reveal":
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))

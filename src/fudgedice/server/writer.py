@@ -15,7 +15,8 @@ writer's own commits, and the event loop never waits for it. SQLite is a local
 file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than handing
 the batch to a thread and back, and a thread holding the GIL makes the event
 loop wait for it in turn: there the batch runs on the event loop, collected
-from every roll that arrived in one turn of the loop. Only when another thread
+from every roll that arrived since the last commit began, commits being at
+least :data:`COMMIT_EVERY` apart. Only when another thread
 of the process is writing (a reveal re-checking a seed's rolls, a member
 joining) does that batch go to a worker thread, so the loop never waits for a
 lock; and a roll whose text draws long (:class:`.caches.Texts`) always goes to
@@ -25,11 +26,13 @@ one, so that it never holds the loop.
 from __future__ import annotations
 
 import asyncio
-import json
+import functools
 import logging
+import math
 import queue
+import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,11 +43,19 @@ from ..log import roll_entry
 from . import rolling
 from .db import Database
 from .problems import Problem, not_found
-from .records import RollRecord, RollRequest
+from .records import RollRecord, RollRequest, json_text
 from .schema import rolls, rooms
 from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
+
+COMMIT_EVERY = 0.004
+"""Seconds from the start of one commit on the event loop (SQLite) to the
+next, at least: a roll that comes sooner waits for the rest of that time and
+goes with every roll that came in it. A commit costs about as much CPU time as
+several rolls (its statements, the WAL's pages, waking every answer), and a
+busy table's rolls come a millisecond apart: one commit each would spend most
+of the process on commits. A roll after a quiet spell is committed at once."""
 
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
@@ -73,6 +84,8 @@ class Writer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[_Waiting] = []
         self._flush_due = False
+        self._flushed = -math.inf
+        """When the last commit on the event loop began (the loop's clock)."""
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -96,9 +109,13 @@ class Writer:
             self._on_thread([waiting])
         else:
             self._waiting.append(waiting)
-            if not self._flush_due:  # after this turn of the loop, with all that came in it
+            if not self._flush_due:  # with all that comes until then
                 self._flush_due = True
-                loop.call_soon(self._flush)
+                wait = self._flushed + COMMIT_EVERY - loop.time()
+                if wait > 0:
+                    loop.call_later(wait, self._flush)
+                else:  # after this turn of the loop, with all that came in it
+                    loop.call_soon(self._flush)
         return await future
 
     def _on_thread(self, batch: list[_Waiting]) -> None:
@@ -112,6 +129,7 @@ class Writer:
         batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
         self._flush_due = bool(self._waiting)
         assert self._loop is not None
+        self._flushed = self._loop.time()
         if self._waiting:
             self._loop.call_soon(self._flush)
         requests = [waiting.request for waiting in batch]
@@ -195,40 +213,71 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
 
 
 def _append(
-    connection: Connection, postgres: bool, requests: Sequence[RollRequest]
+    connection: Connection | sqlite3.Connection, postgres: bool, requests: Sequence[RollRequest]
 ) -> list[Outcome]:
     """The rolls drawn and written in the transaction of ``connection``."""
+    if isinstance(connection, sqlite3.Connection):
+        return _on_sqlite(connection, requests)
+    if not postgres:  # SQLite's statements go to its driver, in the same transaction:
+        # SQLAlchemy spent more CPU time on each batch's parameters than SQLite on the batch
+        driver = connection.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
-    held = {
-        row.id: _Room(
-            row.id, row.epoch, bytes.fromhex(row.seed), row.commitment, row.nonce,
-            row.last_seq, row.last_hash, row.last_seq + 1,
-        )
-        for row in connection.execute(_HOLD, {"ids": wanted})
-    }  # fmt: skip
+    held = _held(connection.execute(_HOLD, {"ids": wanted}))
+    outcomes, records = _drawn(held, requests)
+    if records:
+        connection.execute(_INSERT, [_row(record) for record in records])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        for room in advanced:
+            notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+    return outcomes
+
+
+def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Outcome]:
+    """:func:`_append` through SQLite's own driver."""
+    wanted = sorted({request.room for request in requests})
+    held = _held(driver.execute(_hold_sql(len(wanted)), wanted))
+    outcomes, records = _drawn(held, requests)
+    if records:
+        rows = [_row(record) for record in records]
+        driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
+        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
+        driver.executemany(_ADVANCE_SQL, [tuple(_advance(room).values()) for room in advanced])
+    return outcomes
+
+
+def _held(found: Iterable[Sequence[Any]]) -> dict[str, _Room]:
+    """The rooms read by ``_HOLD``, by id."""
+    return {
+        room_id: _Room(room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, seq + 1)
+        for room_id, epoch, seed, commitment, nonce, seq, last in found
+    }
+
+
+def _drawn(
+    held: dict[str, _Room], requests: Sequence[RollRequest]
+) -> tuple[list[Outcome], list[RollRecord]]:
+    """Each request's outcome in order, and the rolls among them."""
     outcomes: list[Outcome] = []
+    at = now()  # one time for the rolls of one commit: they are kept at one moment
     for request in requests:
         room = held.get(request.room)
         try:
             if room is None:
                 raise not_found()
-            outcomes.append(_draw(room, request))
+            outcomes.append(_draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
-    records = [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
-    if records:
-        connection.execute(_INSERT, [_row(record) for record in records])
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
-        if postgres:
-            for room in advanced:
-                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
-    return outcomes
+    return outcomes, [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
 
 
 # The statements are built once: building them anew took longer than running them.
+_HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash")
+"""The columns of a room a batch reads, in the order of :class:`_Room`'s fields."""
 _HOLD = (
-    select(rooms)
+    select(*(rooms.c[name] for name in _HELD))
     .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
     # rooms are locked in the order of their ids, so that two processes on
     # one PostgreSQL never wait for each other in a circle
@@ -243,22 +292,37 @@ _ADVANCE = (
         last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
     )
 )
+_ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
+"""``_ADVANCE`` for SQLite's driver, its parameters in :func:`_advance`'s order."""
+
+
+@functools.cache
+def _hold_sql(rooms_held: int) -> str:
+    """``_HOLD`` for SQLite's driver (whose ``BEGIN IMMEDIATE`` holds every room)."""
+    marks = ", ".join("?" * rooms_held)
+    return f"SELECT {', '.join(_HELD)} FROM rooms WHERE id IN ({marks}) ORDER BY id"
+
+
+@functools.cache
+def _insert_sql(columns: tuple[str, ...]) -> str:
+    """``_INSERT`` for SQLite's driver, of the columns :func:`_row` fills."""
+    return f"INSERT INTO rolls ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 def _advance(room: _Room) -> dict[str, Any]:
     return {
-        "room_id": room.id,
         "to_seq": room.last_seq,
         "to_hash": room.last_hash,
         "to_nonce": room.nonce,
+        "room_id": room.id,
     }
 
 
-def _draw(room: _Room, request: RollRequest) -> RollRecord:
+def _draw(room: _Room, request: RollRequest, at: str) -> RollRecord:
     """The room's next roll: drawn from its seed (or read from the faces given)
     and made into its entry of the log (``fudgedice.log.roll_entry``)."""
     member = request.member
-    seq, at = room.last_seq + 1, now()
+    seq = room.last_seq + 1
     try:
         logged = roll_entry(
             server_seed=room.seed,
@@ -293,14 +357,14 @@ def _draw(room: _Room, request: RollRequest) -> RollRecord:
 
 
 def _row(record: RollRecord) -> dict[str, Any]:
-    opening = None if record.opening is None else json.dumps(record.opening, ensure_ascii=False)
+    opening = None if record.opening is None else json_text(record.opening)
     return {
         "room_id": record.room, "seq": record.seq, "member_id": record.member,
         "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
         "commitment": record.commitment, "nonce": record.nonce,
         "client_seed": record.client_seed, "text": record.text, "label": record.label,
-        "faces": None if record.faces is None else json.dumps(record.faces),
-        "result": json.dumps(record.result), "at": record.at, "salt": record.salt,
-        "hash": record.hash, "entry": json.dumps(record.entry, ensure_ascii=False),
+        "faces": None if record.faces is None else json_text(record.faces),
+        "result": json_text(record.result), "at": record.at, "salt": record.salt,
+        "hash": record.hash, "entry": json_text(record.entry),
         "opening": opening,
     }  # fmt: skip
