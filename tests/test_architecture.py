@@ -53,6 +53,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.limits": 1,
     f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.stream": 1,
+    f"{PACKAGE}.records": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,
@@ -100,6 +101,8 @@ SAMPLERS = frozenset(
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"}),
+    # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
+    COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log"}),
     f"{PACKAGE}.dice.program": SAMPLERS,

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from . import arguments
 from .budget import within_budget
@@ -34,16 +34,11 @@ from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
+from .systems import Catalogued
 from .systems import registry as registry
 from .systems.base import System as System
-from .systems.d6.outcomes import WOUNDS as D6_WOUND_BANDS
-from .systems.fate import stress as fate_stress
-from .systems.fate.ladders import FATE_CORE
-from .systems.fudge.ladders import FUDGE, POWER
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table as D100Table
-from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
-from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
 
 
 class Dice:
@@ -53,18 +48,35 @@ class Dice:
 
     def __init__(self, systems: Mapping[str, System]) -> None:
         self.systems = systems
+        self._words: Mapping[str, frozenset[str]] = (
+            systems.words
+            if isinstance(systems, Catalogued)  # known without importing a system
+            else {name: system.words for name, system in systems.items()}
+        )
         self.vocabulary: Vocabulary = frozenset(
-            KEYWORDS | set(systems) | {word for system in systems.values() for word in system.words}
+            KEYWORDS | set(systems) | {word for words in self._words.values() for word in words}
         )
         """Every word of the language, whichever system it belongs to: a
         misspelling gets the same hint on the first roll as on the thousandth."""
-        self.tables: Mapping[str, TableSpec] = MappingProxyType(
-            {name: spec for system in systems.values() for name, spec in system.tables.items()}
-        )
+        self._tables: Mapping[str, TableSpec] | None = None
         self.compile = lru_cache(maxsize=4096)(self._compile)
         """The checked program for a roll text (cached by text)."""
         self.compile_float = lru_cache(maxsize=256)(self._compile_float)
         """The same, for float odds only: pools may be far larger."""
+
+    @property
+    def tables(self) -> Mapping[str, TableSpec]:
+        """Every system's tables by name: built when first asked for, since it
+        loads every system (a roll needs only its own)."""
+        if self._tables is None:
+            self._tables = MappingProxyType(
+                {
+                    name: spec
+                    for system in self.systems.values()
+                    for name, spec in system.tables.items()
+                }
+            )
+        return self._tables
 
     def parse(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Expression:
         """The parse tree of a roll (cached), or the project's own error."""
@@ -137,9 +149,9 @@ class Dice:
             return own
         found = re.match(r"[A-Za-z][A-Za-z0-9_]*", expression.text[error.position :])
         word = found.group(0) if found else ""
-        if not word or word.lower() in self.systems[expression.system].words:
+        if not word or word.lower() in self._words[expression.system]:
             return own
-        owners = [name for name, system in self.systems.items() if word.lower() in system.words]
+        owners = [name for name, words in self._words.items() if word.lower() in words]
         if not owners:
             return own
         # the very word of another system says more than the nearest word of this one
@@ -354,14 +366,25 @@ def clear_caches() -> None:
 
 
 # The rules a character sheet reads (fudgedice.sheets): re-exported here, since
-# only this module imports the systems. Plain data and pure functions.
-LADDERS = MappingProxyType({"fudge": FUDGE, "power": POWER, "fate": FATE_CORE})
-"""The ladder each ladder system's levels are named on."""
-THREE_D6_LEVELS = MappingProxyType(dict(FUDGE3D6_LEVELS))
-"""3d6 Fudge's level words (lower case) and numbers, Abysmal 1 .. Legendary 9."""
-THREE_D6_EP_COST = MappingProxyType(dict(FUDGE3D6_EP_COST))
-"""Seed 004's Experience Points to raise a skill to each level."""
-D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
-"""The D6 System's wound levels: (lowest damage over resistance, name)."""
-FATE_STRESS_BOXES = fate_stress.stress_boxes
-FATE_CONSEQUENCES = fate_stress.consequences
+# only this module imports the systems; loaded when a sheet first asks (PEP 562).
+if TYPE_CHECKING:
+    from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
+    from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
+    from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
+    from .systems.sheet_rules import LADDERS as LADDERS
+    from .systems.sheet_rules import THREE_D6_EP_COST as THREE_D6_EP_COST
+    from .systems.sheet_rules import THREE_D6_LEVELS as THREE_D6_LEVELS
+
+
+def __getattr__(name: str) -> Any:
+    """One of the rules a character sheet reads, loaded on first use and kept."""
+    if not name.isupper():  # a probe (doctest's, pickle's): no need to load anything
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # imported here: it loads every system, which a plain roll never needs
+    from .systems import sheet_rules
+
+    if name not in sheet_rules.NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(sheet_rules, name)
+    globals()[name] = value
+    return value

@@ -9,7 +9,8 @@ ladder (Fudge, Power Fudge, Fate), which must never confuse one another's:
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+
+from ..records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ forms or tiny maps, checked against brute force in the tests.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...dice.pools import die_dist
@@ -22,6 +21,7 @@ from ...errors import DiceTypeError, DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import D6
+from ...records import dataclass
 
 TECHNIQUES = ("d6", "3d6", "d%", "4d6")
 """Techniques by the name written after ``@``."""

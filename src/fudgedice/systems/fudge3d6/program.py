@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -18,6 +18,7 @@ from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
+from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll

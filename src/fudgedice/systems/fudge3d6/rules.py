@@ -15,12 +15,12 @@ reference, including the choices made where the seed is silent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Literal
 
 from ...language.tree import D6, Pool
+from ...records import dataclass
 
 SYSTEM = "3d6fudge"
 
