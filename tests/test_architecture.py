@@ -80,10 +80,12 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas"})
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib"})
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
-than a roll takes to start."""
+than a roll takes to start; difflib (did-you-mean hints, on a mistake) and
+pathlib (a d% table read from a file) are the standard library's, but each costs
+a command that starts milliseconds it would spend for nothing."""
 
 SAMPLERS = frozenset(
     {
@@ -100,12 +102,17 @@ SAMPLERS = frozenset(
 ``sample``, ``sample_events`` or ``float_odds`` method."""
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
-    f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"}),
+    # compare and --plot load comparisons and charts, which a roll never needs
+    f"{PACKAGE}.cli": frozenset(
+        {f"{PACKAGE}.server", f"{PACKAGE}.cli_compare", f"{PACKAGE}.render.plot"}
+    ),
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log"}),
-    f"{PACKAGE}.dice.program": SAMPLERS,
+    f"{PACKAGE}.dice.program": SAMPLERS | {f"{PACKAGE}.render.html"},
+    # each renderer loads when first shown: a command prints its own tables
+    f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
     f"{PACKAGE}.systems.fudge.program": SAMPLERS,
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
     f"{PACKAGE}.systems.d6.program": SAMPLERS,

@@ -175,5 +175,7 @@ def test_a_class_pattern_matches_its_fields() -> None:
 
 
 def test_other_options_go_to_the_standard_decorator() -> None:
-    ordered: Any = records.dataclass(order=True)(type("Ordered", (), {"__annotations__": {"a": "int"}}))
+    ordered: Any = records.dataclass(order=True)(
+        type("Ordered", (), {"__annotations__": {"a": "int"}})
+    )
     assert ordered(1) < ordered(2)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -39,6 +38,9 @@ from .systems import registry as registry
 from .systems.base import System as System
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table as D100Table
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Dice:

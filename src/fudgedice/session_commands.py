@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -222,6 +221,8 @@ def export(path: str, output: str | None) -> None:
         click.echo(document, nl=False)
         return
     try:
+        from pathlib import Path  # here: a roll needs no paths
+
         write_atomically(Path(output), document.encode("utf-8"), private=False)
     except OSError as error:
         raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None

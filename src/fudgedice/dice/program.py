@@ -24,7 +24,6 @@ from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
-from ..render.html import roll_html
 from ..results.dice import pools_of
 from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
@@ -252,10 +251,17 @@ PLAIN_DIE_WORK = 1_500
 """The same for a die of a pool with no modifier (about 0.7 microseconds)."""
 
 
+def _roll_html(roll: Roll) -> str:
+    """The roll's explanation as HTML, for a notebook."""
+    from ..render.html import roll_html  # here: a command that starts never shows HTML
+
+    return roll_html(roll)
+
+
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    result.render, result.render_html = roll_text, roll_html
+    result.render, result.render_html = roll_text, _roll_html
     if result.sides:
         for side in result.sides:
-            side.render, side.render_html = roll_text, roll_html
+            side.render, side.render_html = roll_text, _roll_html
     return result

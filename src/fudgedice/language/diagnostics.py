@@ -3,7 +3,6 @@ expected, and the nearest real word."""
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from ..errors import DiceSyntaxError
@@ -47,6 +46,8 @@ _MODIFIERS_EXPECTED = (
 def suggest(word: str, choices: tuple[str, ...] | list[str] | frozenset[str]) -> str | None:
     """'did you mean ...?' for the choice nearest to ``word``, or None."""
     ordered = sorted(choice.lower() for choice in choices)
+    import difflib  # here: only a misspelling needs it, not a roll that starts
+
     close = difflib.get_close_matches(word.lower(), ordered, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
@@ -89,6 +90,8 @@ def modifier_typo(expression: Expression, option: Option) -> DiceSyntaxError | N
     digits = typed[len(letters) :]
     hint = None
     if letters:
+        import difflib  # here: only a misspelling needs it, not a roll that starts
+
         scores = [
             (difflib.SequenceMatcher(None, letters, candidate).ratio(), -index, candidate)
             for index, candidate in enumerate(_MODIFIER_STEMS)

@@ -29,7 +29,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ... import budget
@@ -57,6 +56,8 @@ from .rolling import roll_side
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    from pathlib import Path
+
     import numpy as np
     import numpy.typing as npt
 
