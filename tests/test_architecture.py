@@ -80,12 +80,12 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib"})
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json"})
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
-than a roll takes to start; difflib (did-you-mean hints, on a mistake) and
-pathlib (a d% table read from a file) are the standard library's, but each costs
-a command that starts milliseconds it would spend for nothing."""
+than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
+(a d% table read from a file) and json (--json) are the standard library's, but
+each costs a command that starts milliseconds it would spend for nothing."""
 
 SAMPLERS = frozenset(
     {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
@@ -13,7 +12,7 @@ from .api import program_with_table
 from .budget import collector_paused
 from .cli_float import float_odds, suggesting_float
 from .cli_sheets import sheet, sheet_options, sheet_plan
-from .console import RollCommand, check_run, run_summary, unquoted
+from .console import RollCommand, check_run, json_text, run_summary, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
 from .dice.program import Program
@@ -150,7 +149,7 @@ def roll(
         for data, entry in zip(dicts, logged, strict=False):
             data["log"] = entry
         payload: Any = dicts[0] if times == 1 else dicts
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(json_text(payload, ensure_ascii=False))
         return
     blocks = [r.text for r in rolls]
     for index, entry in enumerate(logged):
@@ -239,7 +238,7 @@ def odds(
     with suggesting_float(plan.text, d100_table):
         result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict()))
     else:
         click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:

@@ -6,7 +6,6 @@ spaces (``read d6: 3D+1 4 2``)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -27,6 +26,13 @@ from .results.roll import Roll
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def json_text(data: Any, *, ensure_ascii: bool = True) -> str:
+    """``json.dumps(data, indent=2)``: what ``--json`` prints."""
+    import json  # here: only --json prints it, and a roll that starts need not load it
+
+    return json.dumps(data, indent=2, ensure_ascii=ensure_ascii)
+
+
 def friendly(command: F) -> F:
     """Bad input ends with a message and exit code 2, never a traceback."""
 
@@ -45,7 +51,7 @@ def friendly(command: F) -> F:
 def show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
     """A result as JSON or as text for people: only the one asked for is built."""
     if as_json:
-        click.echo(json.dumps(data(), indent=2, ensure_ascii=False))
+        click.echo(json_text(data(), ensure_ascii=False))
     else:
         click.echo(text())
 

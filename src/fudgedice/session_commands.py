@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
 
-from .console import check_run, friendly
+from .console import check_run, friendly, json_text
 from .errors import DiceValueError
 from .results.roll import Roll
 
@@ -157,6 +156,8 @@ def new(path: str, as_json: bool) -> None:
     started = Session.new(room=CLI_ROOM)
     create(path, started)
     if as_json:
+        import json  # here: a roll that starts need not load it
+
         click.echo(json.dumps({"file": path, "room": CLI_ROOM, "commitment": started.commitment}))
         return
     click.echo(f"commitment: {started.commitment}")
@@ -185,7 +186,7 @@ def reveal(path: str, new_seed: bool, as_json: bool) -> None:
     with updating(path) as current:
         revealed = current.reveal(new_seed=new_seed)
     if as_json:
-        click.echo(json.dumps(revealed.to_dict(), indent=2))
+        click.echo(json_text(revealed.to_dict()))
         return
     click.echo(f"server seed: {revealed.server_seed}")
     click.echo(f"commitment:  {revealed.commitment}")
@@ -262,7 +263,7 @@ def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
 
     report = verify(read_log(path), published=dict(_published(each) for each in hashes))
     if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json_text(report.to_dict(), ensure_ascii=False))
     else:
         click.echo(str(report))
     if not report.ok:
