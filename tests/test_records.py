@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -147,6 +148,7 @@ def test_every_method_behaves_as_the_standard_ones(
             ours_equal = ours(*args_1, **kwargs_1) == ours(*args_2, **kwargs_2)
             assert ours_equal == (standard(*args_1, **kwargs_1) == standard(*args_2, **kwargs_2))
     assert _outcome(lambda: ours())[0] == _outcome(lambda: standard())[0]
+    assert str(inspect.signature(ours)) == str(inspect.signature(standard))
     assert ours(*cases[0][0], **cases[0][1]) != standard(*cases[0][0], **cases[0][1])
 
 

@@ -52,25 +52,63 @@ def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 def _lazy_init(cls: type, frozen: bool) -> Callable[..., None]:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        # The standard __init__, made once, on the first instance: a shadow
-        # class with the same fields given to the standard decorator.
-        namespace: dict[str, Any] = {
-            "__annotations__": {each.name: each.type for each in _dataclasses.fields(cls)},
-            "__qualname__": cls.__qualname__,
-            "__module__": cls.__module__,
-            **{each.name: each for each in _dataclasses.fields(cls)},
-        }
-        if hasattr(cls, "__post_init__"):
-            namespace["__post_init__"] = cls.__post_init__
-        shadow: Any = _dataclasses.dataclass(
-            type(cls.__name__, (), namespace), frozen=frozen, repr=False, eq=False
-        )
-        made: Callable[..., None] = shadow.__init__
+        made = _init(cls, frozen)  # once, on the first instance
         _install(cls, "__init__", made)
         made(self, *args, **kwargs)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+_FACTORY = _dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+"""The standard ``__init__``'s mark of an argument left to its default factory."""
+
+
+def _init(cls: type, frozen: bool) -> Callable[..., None]:
+    """The standard ``__init__`` of ``cls``: its source as :mod:`dataclasses`
+    writes it (positional fields, then keyword-only ones; defaults; default
+    factories; fields outside ``__init__`` set from their defaults; a frozen
+    class's fields set through ``object.__setattr__``; ``__post_init__``)."""
+    names: dict[str, Any] = {"_FACTORY": _FACTORY, "_object": object}
+    positional: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
+    annotations: dict[str, Any] = {}
+    for each in _dataclasses.fields(cls):
+        default = f"_default_{each.name}"
+        if each.default_factory is not _dataclasses.MISSING:
+            names[default] = each.default_factory
+            value = (
+                f"{default}() if {each.name} is _FACTORY else {each.name}"
+                if each.init
+                else f"{default}()"
+            )
+            parameter = f"{each.name}=_FACTORY"
+        elif each.default is not _dataclasses.MISSING:
+            names[default] = each.default
+            value = each.name if each.init else default
+            parameter = f"{each.name}={default}"
+        else:
+            value = each.name
+            parameter = each.name
+        if each.init:
+            (keywords if each.kw_only is True else positional).append(parameter)
+            annotations[each.name] = each.type
+        elif value == each.name:
+            continue  # outside __init__, with no default: left unset
+        if frozen:
+            body.append(f"    _object.__setattr__(self, {each.name!r}, {value})")
+        else:
+            body.append(f"    self.{each.name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    parameters = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
+    source = f"def __init__({parameters}):\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(source, names)  # the source is made above, of field names alone
+    made: Callable[..., None] = names["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    made.__annotations__ = {**annotations, "return": None}
+    return made
 
 
 def _frozen(cls: type, names: frozenset[str]) -> None:
