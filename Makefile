@@ -38,11 +38,12 @@ lint: $(STAMP)
 # The grammar's parser, generated into the package by lark's standalone tool (a
 # command that starts loads it in milliseconds, without lark): run after every
 # change to grammar.lark; tests/language/test_generated_parser.py fails until then.
-# LIGHTEN spares a roll's start-up two imports the parser never uses: logging (lark's
-# logger, set to CRITICAL, says nothing: a logger that says nothing stands in) and
-# pickle, zlib, base64 (for lark's cache and compressed tables, used by neither).
+# LIGHTEN spares a roll's start-up what the parser never uses: its annotations
+# evaluated at import (postponed, PEP 563), logging (lark's logger, set to CRITICAL,
+# says nothing: a logger that says nothing stands in) and pickle, zlib, base64 (for
+# lark's cache and compressed tables, used by neither).
 GRAMMAR := src/fudgedice/language/grammar.lark
-LIGHTEN := -e 's/^import logging$$/class _QuietLogger:  \# lark logs nothing at CRITICAL (make parser)\n    def _quiet(self, *args, **kwargs):\n        pass\n    debug = info = warning = error = exception = critical = _quiet/' \
+LIGHTEN := -e '1i from __future__ import annotations' -e 's/^import logging$$/class _QuietLogger:  \# lark logs nothing at CRITICAL (make parser)\n    def _quiet(self, *args, **kwargs):\n        pass\n    debug = info = warning = error = exception = critical = _quiet/' \
 	-e 's/^logger: logging.Logger = logging.getLogger("lark")$$/logger = _QuietLogger()/' \
 	-e '/^logger.addHandler(logging.StreamHandler())$$/d' -e '/^logger.setLevel(logging.CRITICAL)$$/d' \
 	-e 's/^import pickle, zlib, base64$$/\# pickle, zlib, base64: not imported (make parser); only a cache would use them/'
