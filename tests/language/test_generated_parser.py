@@ -12,7 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import lark
 import pytest
@@ -90,9 +90,22 @@ HEAVY = (
     "fudgedice.sheets",
     "fudgedice.log",
     "fudgedice.server",
+    "fudgedice.comparisons",
+    "fudgedice.render.chart",
+    "fudgedice.render.html",
+    "fudgedice.render.plot",
+    "logging",
+    "pickle",
+    "difflib",
+    "pathlib",
+    "html",
+    "secrets",
 )
 """Loaded by the commands that use them (sample, --plot, --sheet, session,
-verify, serve), never by a plain roll; lark never at all (only ``make parser``)."""
+verify, serve, compare; a misspelling's hint), never by a plain roll (json too,
+but this probe prints with it);
+lark never at all (only ``make parser``), nor the standard library's logging
+and pickle (the generated parser's, which ``make parser`` leaves out)."""
 
 _COMMAND = """
 import json, sys
@@ -106,13 +119,13 @@ print(json.dumps({"code": code, "heavy": heavy}))
 """
 
 
-def _command(*args: str) -> dict[str, object]:
+def _command(*args: str, heavy: tuple[str, ...] = HEAVY) -> dict[str, object]:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
     }
     done = subprocess.run(
-        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(HEAVY))), *args],
+        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(heavy))), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -132,6 +145,39 @@ def test_roll_and_odds_import_nothing_heavy(args: tuple[str, ...]) -> None:
     result = _command(*args)
     assert result["code"] == (2 if args[-1].endswith("+") else 0), result["out"]  # 2: a bad roll
     assert result["heavy"] == [], f"{' '.join(args)} imported {result['heavy']}"
+
+
+SYSTEM_PACKAGES = {
+    "fudge": "fudgedice.systems.fudge",
+    "3d6fudge": "fudgedice.systems.fudge3d6",
+    "d6": "fudgedice.systems.d6",
+    "fate": "fudgedice.systems.fate",
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [
+        (("roll", "4dF"), {"fudge"}),
+        (("odds", "4dF"), {"fudge"}),
+        (("roll", "d6: 5D+2"), {"fudge", "d6"}),  # fudge: the d% table option's
+        (("roll", "fate: Good vs Great"), {"fudge", "fate"}),
+    ],
+)
+def test_a_roll_loads_only_the_system_it_names(args: tuple[str, ...], loaded: set[str]) -> None:
+    result = _command(*args, heavy=(*HEAVY, *SYSTEM_PACKAGES.values()))
+    assert result["code"] == 0, result["out"]
+    imported = set(cast(list[str], result["heavy"]))
+    found = {name for name, package in SYSTEM_PACKAGES.items() if package in imported}
+    assert found == loaded
+
+
+def test_the_help_lists_every_command_loaded_or_not() -> None:
+    result = _command("--help")
+    assert result["code"] == 0
+    listed = str(result["out"]).split("Commands:")[1].split()
+    for command in ("compare", "ladder", "odds", "read", "roll", "session", "sheet", "table"):
+        assert command in listed
 
 
 def test_a_session_command_still_finds_the_log(tmp_path: Path) -> None:
