@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from typing import Any, cast
 import lark
 import pytest
 
-from fudgedice.language import generated_parser
+from fudgedice.language import generated_parser, parser
 
 LANGUAGE = Path(generated_parser.__file__).parent
 SRC = LANGUAGE.parents[1]
@@ -40,6 +41,12 @@ TEXTS = (
     "fate: Good+2 vs Great",
     "d%",
     "3d6!>=5",
+    "4DF+2",
+    "GOOD VS GREAT",
+    "D6: 5d+2 NoWild",
+    "Power: 4dF+2 ADV vs 3",
+    "4DF@4D6 # \u017f\u212a\u0131\u0130 the label's own letters",
+    "3D6KH2+1",
 )
 BROKEN = ("4dF+", "4dF &", "vs", "(3d6", "3d6)", "d6: 5D++", "3d6 * * 2", "d6: 3D+1 opp")
 
@@ -47,6 +54,14 @@ BROKEN = ("4dF+", "4dF &", "vs", "(3d6", "3d6)", "d6: 5D++", "3d6 * * 2", "d6: 3
 def _generated() -> generated_parser.Lark:
     built: generated_parser.Lark = generated_parser.Lark_StandAlone()  # type: ignore[no-untyped-call]
     return built
+
+
+def _configured() -> generated_parser.Lark:
+    """The generated parser as the language loads it (ASCII case folding)."""
+    return parser._lark()
+
+
+PARSERS = {"generated": _generated, "as loaded": _configured}
 
 
 def _built() -> lark.Lark:
@@ -62,20 +77,73 @@ def test_the_generated_parser_is_of_the_grammar_as_it_stands() -> None:
     assert generated_parser.__version__ == lark.__version__, "lark changed: run 'make parser'"
 
 
+@pytest.mark.parametrize("made", PARSERS)
 @pytest.mark.parametrize("text", TEXTS)
-def test_it_parses_as_lark_building_the_grammar(text: str) -> None:
-    assert _generated().parse(text).pretty() == _built().parse(text).pretty()
+def test_it_parses_as_lark_building_the_grammar(text: str, made: str) -> None:
+    assert PARSERS[made]().parse(text).pretty() == _built().parse(text).pretty()
 
 
+@pytest.mark.parametrize("made", PARSERS)
 @pytest.mark.parametrize("text", BROKEN)
-def test_it_fails_as_lark_building_the_grammar(text: str) -> None:
+def test_it_fails_as_lark_building_the_grammar(text: str, made: str) -> None:
     with pytest.raises(lark.exceptions.UnexpectedInput) as built:
         _built().parse(text)
     with pytest.raises(generated_parser.UnexpectedInput) as generated:
-        _generated().parse(text)
+        PARSERS[made]().parse(text)
     assert type(generated.value).__name__ == type(built.value).__name__
     assert generated.value.column == built.value.column
     assert getattr(generated.value, "expected", None) == getattr(built.value, "expected", None)
+
+
+def test_ascii_folding_reads_every_roll_as_unicode_folding_does() -> None:
+    """The language checks a roll is ASCII up to its label before parsing: on
+    such texts the parser as loaded (ASCII case folding) and as generated agree,
+    tree for tree and error for error."""
+    rng = random.Random(14)
+    pieces = [
+        "4",
+        "d",
+        "D",
+        "F",
+        "f",
+        "k",
+        "H",
+        "vs",
+        "OPP",
+        "dmg",
+        "good",
+        "!",
+        "p",
+        ">=",
+        "+",
+        "-",
+        "*",
+        "(",
+        ")",
+        " ",
+        ":",
+        "@",
+        "%",
+        "=",
+        "x",
+        "_",
+        "3",
+        "6",
+        ",",
+        ".",
+    ]
+    label = ["#", "\u017f", "\u212a", "\u0131", "\u0130", "K", "s", "\u00e9"]
+    for _ in range(400):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        if rng.random() < 0.2:
+            text += "# " + "".join(rng.choice(label) for _ in range(rng.randint(1, 4)))
+        outcomes = []
+        for made in (_generated, _configured):
+            try:
+                outcomes.append(made().parse(text).pretty())
+            except generated_parser.UnexpectedInput as error:
+                outcomes.append(f"{type(error).__name__} {error.column}")
+        assert outcomes[0] == outcomes[1], text
 
 
 # ----------------------------------------------- the command line, a fresh process
