@@ -91,15 +91,4 @@ def test_the_sheet_on_a_phone(server: Any, seats: Callable[..., Any]) -> None:
     card = phone.wait_for_roll(2)
     expect(card.locator('button.spend[data-point="cp"]')).to_be_visible()
     page.locator("#sheet .explain summary").click()
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]"
-    )
-    assert widths[2] == 375
-    assert max(widths[:2]) <= 375, f"the page is wider than the phone: {widths}"
-    wide = page.evaluate(
-        """() => [...document.querySelectorAll('#main *')]
-            .filter(node => node.getBoundingClientRect().right > innerWidth + 0.5)
-            .filter(node => !node.closest('pre.caret'))
-            .map(node => node.tagName + '.' + node.className)"""
-    )
-    assert wide == [], f"elements past the right edge: {wide}"
+    phone.assert_fits(375)
