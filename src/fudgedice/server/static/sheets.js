@@ -84,7 +84,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       traits.replaceChildren();
       rolling.hidden = true;
       page.textContent = "";
-      editor.open = true;
+      editor.open = !seat.gm; // a GM may play no character: the party's sheets come first
       return;
     }
     title.textContent = `${sheet.name} (${sheet.system})`;
