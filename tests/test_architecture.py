@@ -2,7 +2,8 @@
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
-1. ``errors``, ``limits``, ``budget``, ``stream`` (the dice stream imports nothing of the project)
+1. ``errors``, ``limits``, ``budget``, ``stream`` (the dice stream imports nothing of the project),
+   ``files`` (writing a file whole or not at all)
 2. ``language`` and ``exact`` (neither imports the other)
 3. ``results``
 4. ``render``
@@ -54,6 +55,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.stream": 1,
     f"{PACKAGE}.records": 1,
+    f"{PACKAGE}.files": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,
@@ -109,7 +111,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
-    f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log"}),
+    f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
     f"{PACKAGE}.dice.program": SAMPLERS | {f"{PACKAGE}.render.html"},
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),

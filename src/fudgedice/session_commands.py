@@ -211,20 +211,19 @@ def export(path: str, output: str | None) -> None:
     Examples:
       fudgedice session export game.json -o log.json
     """
-    from .log.storage import (
-        load,
-        log_text,
-        write_atomically,
-    )  # the log: only a session's commands load it
+    from .log.storage import load, log_text  # the log: only a session's commands load it
 
     document = log_text(load(path).export())
     if output is None:
         click.echo(document, nl=False)
         return
     try:
-        from pathlib import Path  # here: a roll needs no paths
+        from pathlib import Path  # here: a roll needs no paths, nor files.py's tempfile
 
-        write_atomically(Path(output), document.encode("utf-8"), private=False)
+        from .files import write_atomically
+
+        # anyone may read a log
+        write_atomically(Path(output), document.encode("utf-8"), mode=0o644)
     except OSError as error:
         raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None
     click.echo(f"log written to {output}", err=True)

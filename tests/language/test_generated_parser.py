@@ -168,6 +168,8 @@ HEAVY = (
     "pathlib",
     "html",
     "secrets",
+    "tempfile",
+    "fudgedice.files",
 )
 """Loaded by the commands that use them (sample, --plot, --sheet, session,
 verify, serve, compare; a misspelling's hint), never by a plain roll (json too,
