@@ -181,3 +181,27 @@ def test_other_options_go_to_the_standard_decorator() -> None:
         type("Ordered", (), {"__annotations__": {"a": "int"}})
     )
     assert ordered(1) < ordered(2)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [((), {}), ((1, 2, 3, 4, 5), {}), ((1,), {"x": 2}), ((1,), {"nope": 2}), ((1,), {"norm": 3})],
+)
+def test_a_first_instance_is_refused_as_the_standard_refuses_it(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    """The first instance is made without compiling: wrong arguments still get
+    the standard __init__'s own TypeError."""
+    ours: Any = _point(records.dataclass, frozen=True, slots=True)
+    standard: Any = _point(dataclasses.dataclass, frozen=True, slots=True)
+    assert _outcome(lambda: ours(*args, **kwargs)) == _outcome(lambda: standard(*args, **kwargs))
+
+
+@pytest.mark.parametrize("frozen", [True, False])
+def test_the_first_and_later_instances_are_made_alike(frozen: bool) -> None:
+    ours: Any = _point(records.dataclass, frozen=frozen)
+    standard: Any = _point(dataclasses.dataclass, frozen=frozen)
+    for kwargs in ({"tags": ("a",)}, {"y": 2, "label": "l"}, {}):
+        made = [ours(5, **kwargs), standard(5, **kwargs)]
+        assert dataclasses.asdict(made[0]) == dataclasses.asdict(made[1])
+        assert made[0].label == made[1].label

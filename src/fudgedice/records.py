@@ -51,13 +51,55 @@ def _values(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 def _lazy_init(cls: type, frozen: bool) -> Callable[..., None]:
+    """``__init__`` until the class's second instance: the first (often the only
+    one, a module's constant) has its fields set one by one, as the standard
+    ``__init__`` would set them; the second compiles the standard one."""
+    made = False
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        made = _init(cls, frozen)  # once, on the first instance
-        _install(cls, "__init__", made)
-        made(self, *args, **kwargs)
+        nonlocal made
+        values = None if made else _bound(cls, args, kwargs)
+        if values is None:  # the second instance, or arguments to refuse as the standard does
+            standard = _init(cls, frozen)
+            _install(cls, "__init__", standard)
+            standard(self, *args, **kwargs)
+            return
+        made = True
+        for name, value in values.items():
+            if frozen:
+                object.__setattr__(self, name, value)
+            else:
+                setattr(self, name, value)
+        if hasattr(cls, "__post_init__"):
+            self.__post_init__()
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     return __init__
+
+
+def _bound(cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    """Every field's value, in order, as the standard ``__init__`` would set it
+    from these arguments; None if it would refuse them (it says why itself)."""
+    fields = _dataclasses.fields(cls)
+    positional = [each for each in fields if each.init and each.kw_only is not True]
+    names = {each.name for each in fields if each.init}
+    if len(args) > len(positional) or not kwargs.keys() <= names:
+        return None
+    given = {each.name: value for each, value in zip(positional, args, strict=False)}
+    if given.keys() & kwargs.keys():
+        return None
+    given.update(kwargs)
+    values: dict[str, Any] = {}
+    for each in fields:
+        if each.init and each.name in given:
+            values[each.name] = given[each.name]
+        elif each.default_factory is not _dataclasses.MISSING:
+            values[each.name] = each.default_factory()
+        elif each.default is not _dataclasses.MISSING:
+            values[each.name] = each.default
+        elif each.init:
+            return None  # a required argument missing
+    return values
 
 
 _FACTORY = _dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
