@@ -1,0 +1,387 @@
+"""Rolling a program again without walking its tree again: its outcomes,
+explained once each.
+
+A roll is a function of the faces it draws. For a program whose draws can be
+told in advance (a :data:`Schedule`: so many tosses of such a die, and chains
+of a die that rolls again on one face), :class:`QuickRolls` draws the faces,
+looks the outcome up, and returns a :class:`~fudgedice.results.deferred.DeferredRoll`
+holding what that outcome came to (total, result, text). An outcome not seen
+yet is rolled by the general path (:meth:`Program.roll_with
+<fudgedice.dice.program.Program.roll_with>`) on a copy of the stream rewound to
+where the roll began, and kept only if that path asked the stream for exactly
+the draws the schedule made. So every value served here is one the general
+path wrote for those very draws; a schedule that is wrong is found on its
+first outcome and turns itself off. Nothing here measures odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .. import budget
+from ..language.tree import Node, Pool, walk
+from ..limits import DEFAULT_LIMITS
+from ..results.deferred import DeferredRoll
+from ..results.roll import Roll
+from ..stream import Mark, Stream
+from .pools import plan
+from .roller import Roller
+
+if TYPE_CHECKING:
+    from .program import Program
+
+Toss = tuple[int, tuple[int, ...], int, int | None, str | None]
+"""``(n, faces, count, again, line)``: ``count`` dice of ``faces`` (each a
+draw below ``n``), each tossed again while it shows ``again`` (None: never).
+With ``line`` (a pool's source, such as ``4D``), the dice are a pool of numbered
+faces, never tossed again, that the roll reads by their sum alone and shows in
+one line of its text, ``4D: 1 3 3 2 = 9``: outcomes are then kept by that sum
+and the line written from the faces (the system that says so tests it)."""
+Schedule = tuple[Toss, ...]
+"""Every toss of a roll, in the order the stream gives them."""
+
+LONGEST_CHAIN = 8
+"""A chain longer than this (a die rolling again 8 times) goes to the general
+path, which knows the limits of chains."""
+MOST_OUTCOMES = 16_384
+"""Outcomes a program keeps, and the most a program may have to take this way
+(a chain counted as twice its die's faces): four d6 and a Wild Die have
+6**4 * 12 = 15,552; five d6 and a Wild Die roll the long way."""
+MOST_KEPT = 65_536
+"""Outcomes all programs keep together (about 600 bytes each: some 40 MB at
+most); past it, every program starts afresh."""
+
+_kept = [0, 0]
+"""Outcomes kept by every program, and the generation (bumped when cleared)."""
+
+
+class _Asked(Stream):
+    """A rewound stream that notes the ``n`` of every draw the general path asks."""
+
+    __slots__ = ("asked",)
+
+    asked: list[int]
+
+    def below(self, n: int) -> int:
+        self.asked.append(n)
+        return super().below(n)
+
+    def draws(self, n: int, count: int) -> list[int]:
+        self.asked.extend([n] * count)
+        return super().draws(n, count)
+
+    def word(self) -> int:
+        self.asked.append(0)  # never in a schedule: such a roll is not kept
+        return super().word()
+
+
+class _Outcome:
+    """What one outcome came to, as the general path wrote it."""
+
+    __slots__ = ("fields", "head", "pieces", "what", "work")
+
+    def __init__(self, roll: Roll, pieces: tuple[str, ...], work: float) -> None:
+        # the plain fields, copied now: the roll itself goes to its caller,
+        # who may change it (its dice records are never shared)
+        self.fields = (
+            roll.notation,
+            roll.system,
+            roll.total,
+            roll.label,
+            roll.verdict,
+            roll.margin,
+            roll.result,
+            roll.title,
+            roll.quick_read,
+            roll.render,
+            roll.render_html,
+        )
+        self.pieces = pieces
+        """The text, cut where the lines of pools kept by their sums go."""
+        self.work = work
+        self.what = f"rolling {roll.notation}"
+        self.head = (
+            roll.notation,
+            roll.total,
+            roll.result,
+            roll.label,
+            roll.title,
+            roll.quick_read,
+        )
+
+
+class QuickRolls:
+    """The outcomes of one program, each explained once by the general path."""
+
+    __slots__ = ("again", "generation", "outcomes", "pool_and_chain", "program", "said", "schedule")
+
+    def __init__(self, program: Program, schedule: Schedule) -> None:
+        self.program = program
+        self.schedule: Schedule | None = _merged(schedule)
+        self.outcomes: dict[tuple[int, ...], _Outcome] = {}
+        self.generation = _kept[1]
+        merged = self.schedule
+        self.pool_and_chain = (
+            len(merged) == 2
+            and merged[0][3] is None
+            and merged[1][2] == 1
+            and merged[1][3] is not None
+            and merged[1][:2] == merged[0][:2]
+        )
+        """A pool, then one die of the same kind rolling again on a face (the
+        D6 System's dice and its Wild Die): drawn in one go, then the chain."""
+        self.said: dict[tuple[int, ...], tuple[int, str | None]] = {}
+        """Such a pool's faces, their sum and their line (if it has one)."""
+        self.again = self._again
+        """What a deferred roll calls to build its records (made once here)."""
+
+    def roll(self, stream: Stream, seed: int | str | None) -> Roll:
+        schedule = self.schedule
+        mark = (stream._block, stream._words, stream._next)  # stream.mark(), inline
+        if schedule is None:
+            return self._general(stream, mark, seed, None)
+        lines: list[str] | None = None
+        if len(schedule) == 1 and schedule[0][4] is None is schedule[0][3]:
+            # one plain pool: the commonest roll of all
+            n, tossed, count, _, _ = schedule[0]
+            faces = [tossed[index] for index in stream.draws(n, count)]
+            key = tuple(faces)
+        elif self.pool_and_chain:
+            (n, tossed, count, _, line), (_, _, _, again, _) = schedule
+            # the pool and the chain's first toss are draws of one kind: one call
+            faces = [tossed[index] for index in stream.draws(n, count + 1)]
+            face = faces[-1]
+            chain = 0
+            while face == again:
+                chain += 1
+                if chain >= LONGEST_CHAIN:
+                    return self._general(stream, mark, seed, None)
+                face = tossed[stream.below(n)]
+                faces.append(face)
+            if line is None:
+                key = tuple(faces)
+            else:
+                plain = tuple(faces[:count])
+                said = self.said.get(plain)
+                if said is None:
+                    said = _said(plain, line)
+                    if len(self.said) < MOST_OUTCOMES:
+                        self.said[plain] = said
+                key = (said[0], *faces[count:])
+                lines = [said[1]]
+        else:
+            drawn = _draw(schedule, stream)
+            if drawn is None:
+                return self._general(stream, mark, seed, None)
+            faces, keyed, lines = drawn
+            key = tuple(keyed)
+        if self.generation != _kept[1]:
+            self.outcomes = {}
+            self.generation = _kept[1]
+        outcome = self.outcomes.get(key)
+        if outcome is None:
+            return self._general(stream, mark, seed, key, faces, lines)
+        budget.charge(outcome.work, outcome.what)
+        roll = _new(DeferredRoll)
+        (
+            roll.notation,
+            roll.system,
+            roll.total,
+            roll.label,
+            roll.verdict,
+            roll.margin,
+            roll.result,
+            roll.title,
+            roll.quick_read,
+            roll.render,
+            roll.render_html,
+        ) = outcome.fields
+        roll.seed = seed
+        roll.tosses = faces
+        if not lines:
+            roll._text = outcome.pieces[0]
+        else:
+            pieces = outcome.pieces
+            roll._text = pieces[0] + "".join(
+                [line + piece for line, piece in zip(lines, pieces[1:], strict=True)]
+            )
+        roll._head = outcome.head
+        roll._expand = self.again
+        roll._replay = (stream, mark, seed)
+        return roll
+
+    @budget.within_budget
+    def _general(
+        self,
+        stream: Stream,
+        mark: Mark,
+        seed: int | str | None,
+        key: tuple[int, ...] | None,
+        faces: list[int] | None = None,
+        lines: list[str] | None = None,
+    ) -> Roll:
+        """The general path on a rewound copy of ``stream``; ``stream`` then
+        stands where that path left its copy. The outcome is kept if the
+        path asked for exactly the draws the schedule made."""
+        program = self.program
+        asked = stream.rewound(mark, _Asked)
+        asked.asked = []
+        roller = Roller(asked, DEFAULT_LIMITS)
+        result = program.roll_with(roller, seed)
+        result.tosses = roller.drawn
+        stream.follow(asked)
+        roll = program.charged(program.explained(result))
+        schedule = self.schedule
+        if key is None or schedule is None:
+            return roll
+        if faces != roller.drawn or _asks(schedule, faces) != asked.asked:
+            self.schedule = None  # the schedule misread this program: roll it the long way
+            return roll
+        pieces = _pieces(roll.text, lines or [])
+        if pieces is None:
+            return roll  # a line not found once in the text: this outcome is not kept
+        if len(self.outcomes) < MOST_OUTCOMES:
+            if _kept[0] >= MOST_KEPT:
+                _kept[0] = 0
+                _kept[1] += 1
+                self.outcomes = {}
+                self.generation = _kept[1]
+            self.outcomes[key] = _Outcome(roll, pieces, program.roll_work(len(roll.dice)))
+            _kept[0] += 1
+        return roll
+
+    def _again(self, stream: Stream, mark: Mark, seed: int | str | None) -> Roll:
+        """The general path's roll of the draws from ``mark`` on: a deferred
+        roll's records."""
+        again = stream.rewound(mark, Stream)
+        roller = Roller(again, DEFAULT_LIMITS)
+        result = self.program.roll_with(roller, seed)
+        result.tosses = roller.drawn
+        return self.program.explained(result)
+
+
+_new: Callable[[type[DeferredRoll]], DeferredRoll] = object.__new__
+
+
+def _draw(schedule: Schedule, stream: Stream) -> tuple[list[int], list[int], list[str]] | None:
+    """The faces the schedule tosses from ``stream``, in order; the outcome's
+    key, a pool kept by its sum standing for its faces; and those pools'
+    lines, ``4D: 1 3 3 2 = 9`` (None: a chain ran past :data:`LONGEST_CHAIN`)."""
+    faces: list[int] = []
+    key: list[int] = []
+    lines: list[str] = []
+    for n, tossed, count, again, line in schedule:
+        if again is None:
+            group = [tossed[index] for index in stream.draws(n, count)]
+            faces += group
+            if line is None:
+                key += group
+            else:
+                total, said = _said(tuple(group), line)
+                key.append(total)
+                lines.append(said)
+            continue
+        for _ in range(count):
+            chain = 0
+            while True:
+                face = tossed[stream.below(n)]
+                faces.append(face)
+                key.append(face)
+                if face != again:
+                    break
+                chain += 1
+                if chain >= LONGEST_CHAIN:
+                    return None
+    return faces, key, lines
+
+
+def _merged(schedule: Schedule) -> Schedule:
+    """The same tosses, plain pools of one die in a row drawn in one go (the
+    stream gives the same draws either way)."""
+    merged: list[Toss] = []
+    for toss in schedule:
+        if not toss[2]:
+            continue
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and last[3] is None is toss[3]
+            and last[4] is None is toss[4]
+            and last[1] == toss[1]
+        ):
+            merged[-1] = (last[0], last[1], last[2] + toss[2], None, None)
+        else:
+            merged.append(toss)
+    return tuple(merged)
+
+
+def _asks(schedule: Schedule, faces: list[int]) -> list[int]:
+    """The ``n`` of every draw the schedule made to toss ``faces``."""
+    asks: list[int] = []
+    at = 0
+    for n, _, count, again, _ in schedule:
+        if again is None:
+            asks += [n] * count
+            at += count
+            continue
+        for _ in range(count):
+            while True:
+                asks.append(n)
+                at += 1
+                if at > len(faces) or faces[at - 1] != again:
+                    break
+    return asks
+
+
+def outcomes(schedule: Schedule) -> int:
+    """How many outcomes the schedule can toss, a chain counted as twice the
+    faces of its die (most chains stop at the first toss)."""
+    total = 1
+    for _, tossed, count, again, line in schedule:
+        faces = len(set(tossed))
+        if line is not None:
+            total *= (faces - 1) * count + 1  # the sums of count dice
+        else:
+            total *= (faces * 2 if again is not None else faces) ** count
+    return total
+
+
+def plain_tosses(expressions: list[Node]) -> Schedule | None:
+    """The tosses of expressions whose pools have no modifier: each pool's
+    dice in the order the walk rolls them (None: some pool has one)."""
+    tosses: list[Toss] = []
+    for expression in expressions:
+        for node in walk(expression):
+            if isinstance(node, Pool):
+                if not plan(node).plain or node.technique is not None:
+                    return None
+                tossed = node.die.tossed
+                tosses.append((len(tossed), tossed, node.count, None, None))
+    return tuple(tosses)
+
+
+def _said(faces: tuple[int, ...], line: str) -> tuple[int, str]:
+    """A pool kept by its sum: the sum, and its line ``4D: 1 3 3 2 = 9``."""
+    total = sum(faces)
+    return total, f"{line}: {' '.join(map(str, faces))} = {total}"
+
+
+def _pieces(text: str, lines: list[str]) -> tuple[str, ...] | None:
+    """``text`` cut around each of ``lines`` in turn (each a whole line of it,
+    found exactly once); None if one is not."""
+    rows = text.split("\n")
+    pieces: list[str] = []
+    start = 0
+    for line in lines:
+        found = [index for index, row in enumerate(rows) if row.lstrip(" ") == line]
+        if len(found) != 1 or found[0] < start:
+            return None
+        index = found[0]
+        row = rows[index]
+        before = "\n".join(rows[start:index])
+        pieces.append((before + "\n" if index > start else "") + row[: len(row) - len(line)])
+        rows[index] = ""
+        start = index
+    pieces.append("\n".join(rows[start:]))
+    return tuple(pieces)
