@@ -33,7 +33,6 @@ KEPT = [
     "power: 4dF+2 adv vs 3",
     "power: Great dis2 vs Good",
     "power: 4dF adv dis",
-    "power: Good take0 vs Great",
     "3d6fudge: Good",
     "d6: 5D+2",
     "d6: 3D+2 vs 12",
@@ -52,13 +51,15 @@ LONG_WAY = [
     "4dF@3d6 vs Good",
     "4dF@d% + 1",
     "3d6fudge: Good opp Fair",
+    "power: Good take0 vs Great",
     "d6: 4D opp 3D+1",
     "d6: 5D dmg 3D",
     "fate: Good vs Great",
     "fate: Good reroll vs Great",
 ]
-"""Forms rolled the general way (modifiers, techniques, too many outcomes, or
-a system that keeps none): the same checks hold."""
+"""Forms rolled the general way (modifiers, techniques, too many outcomes, a
+note that measures a chance on every roll, or a schedule that does not fit):
+the same checks hold."""
 SEEDS = range(300)
 
 

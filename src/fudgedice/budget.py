@@ -148,6 +148,24 @@ class paid:
         _CURRENT.reset(self.token)
 
 
+class recorded:
+    """Every charge made inside, noted in the list it gives (and charged as
+    ever): for a step that must know what the steps inside it charged."""
+
+    __slots__ = ("budget", "charges")
+
+    def __enter__(self) -> list[Charge]:
+        self.budget = _CURRENT.get()
+        self.charges: list[Charge] = []
+        if self.budget is not None:
+            self.budget.recorders.append(self.charges)
+        return self.charges
+
+    def __exit__(self, *exc: object) -> None:
+        if self.budget is not None:
+            _forget(self.budget.recorders, self.charges)
+
+
 def seconds(work: float) -> str:
     """Work as the seconds it takes, for messages."""
     return f"{work / 1e9:.2g} s"
@@ -350,6 +368,7 @@ __all__ = [
     "paid",
     "pass_work",
     "power_work",
+    "recorded",
     "seconds",
     "str_work",
     "within_budget",

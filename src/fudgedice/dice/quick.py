@@ -44,13 +44,18 @@ Schedule = tuple[Toss, ...]
 LONGEST_CHAIN = 8
 """A chain longer than this (a die rolling again 8 times) goes to the general
 path, which knows the limits of chains."""
-MOST_OUTCOMES = 16_384
-"""Outcomes a program keeps, and the most a program may have to take this way
-(a chain counted as twice its die's faces): four d6 and a Wild Die have
-6**4 * 12 = 15,552; five d6 and a Wild Die roll the long way."""
-MOST_KEPT = 65_536
-"""Outcomes all programs keep together (about 600 bytes each: some 40 MB at
+MOST_OUTCOMES = 8_192
+"""Outcomes a program keeps, and the most a program may have to be served this
+way (counted by :func:`outcomes`): 4dF has 81, 3d6 216, the D6 System's 5D
+(a pool of four kept by its sum, and a Wild Die) about 250, two sides of 4dF
+6,561; 6d6 (46,656) rolls the long way every time."""
+MOST_KEPT = 32_768
+"""Outcomes all programs keep together (about 600 bytes each: some 20 MB at
 most); past it, every program starts afresh."""
+
+MOST_REFUSED = 16
+"""Outcomes a program may fail to keep before it rolls the long way for good
+(a note that measures odds, charged on every roll, keeps every outcome out)."""
 
 _kept = [0, 0]
 """Outcomes kept by every program, and the generation (bumped when cleared)."""
@@ -81,7 +86,7 @@ class _Outcome:
 
     __slots__ = ("fields", "head", "pieces", "what", "work")
 
-    def __init__(self, roll: Roll, pieces: tuple[str, ...], work: float) -> None:
+    def __init__(self, roll: Roll, pieces: tuple[str, ...], work: float, what: str) -> None:
         # the plain fields, copied now: the roll itself goes to its caller,
         # who may change it (its dice records are never shared)
         self.fields = (
@@ -100,7 +105,7 @@ class _Outcome:
         self.pieces = pieces
         """The text, cut where the lines of pools kept by their sums go."""
         self.work = work
-        self.what = f"rolling {roll.notation}"
+        self.what = what
         self.head = (
             roll.notation,
             roll.total,
@@ -114,13 +119,24 @@ class _Outcome:
 class QuickRolls:
     """The outcomes of one program, each explained once by the general path."""
 
-    __slots__ = ("again", "generation", "outcomes", "pool_and_chain", "program", "said", "schedule")
+    __slots__ = (
+        "again",
+        "generation",
+        "outcomes",
+        "pool_and_chain",
+        "program",
+        "refused",
+        "said",
+        "schedule",
+    )
 
     def __init__(self, program: Program, schedule: Schedule) -> None:
         self.program = program
         self.schedule: Schedule | None = _merged(schedule)
         self.outcomes: dict[tuple[int, ...], _Outcome] = {}
         self.generation = _kept[1]
+        self.refused = 0
+        """Outcomes not kept for what they charged or wrote."""
         merged = self.schedule
         self.pool_and_chain = (
             len(merged) == 2
@@ -131,7 +147,7 @@ class QuickRolls:
         )
         """A pool, then one die of the same kind rolling again on a face (the
         D6 System's dice and its Wild Die): drawn in one go, then the chain."""
-        self.said: dict[tuple[int, ...], tuple[int, str | None]] = {}
+        self.said: dict[tuple[int, ...], tuple[int, str]] = {}
         """Such a pool's faces, their sum and their line (if it has one)."""
         self.again = self._again
         """What a deferred roll calls to build its records (made once here)."""
@@ -223,15 +239,18 @@ class QuickRolls:
     ) -> Roll:
         """The general path on a rewound copy of ``stream``; ``stream`` then
         stands where that path left its copy. The outcome is kept if the
-        path asked for exactly the draws the schedule made."""
+        path asked for exactly the draws the schedule made, and charged the
+        roll's dice alone (a note measured, charged again on every roll, is
+        not kept: a kept roll charges what the general path would)."""
         program = self.program
         asked = stream.rewound(mark, _Asked)
         asked.asked = []
         roller = Roller(asked, DEFAULT_LIMITS)
-        result = program.roll_with(roller, seed)
-        result.tosses = roller.drawn
-        stream.follow(asked)
-        roll = program.charged(program.explained(result))
+        with budget.recorded() as charges:
+            result = program.roll_with(roller, seed)
+            result.tosses = roller.drawn
+            stream.follow(asked)
+            roll = program.charged(program.explained(result))
         schedule = self.schedule
         if key is None or schedule is None:
             return roll
@@ -239,15 +258,20 @@ class QuickRolls:
             self.schedule = None  # the schedule misread this program: roll it the long way
             return roll
         pieces = _pieces(roll.text, lines or [])
-        if pieces is None:
-            return roll  # a line not found once in the text: this outcome is not kept
+        if len(charges) != 1 or pieces is None:
+            # more charged than the dice, or a line not found once in the text
+            self.refused += 1
+            if self.refused > MOST_REFUSED:
+                self.schedule = None
+            return roll
         if len(self.outcomes) < MOST_OUTCOMES:
             if _kept[0] >= MOST_KEPT:
                 _kept[0] = 0
                 _kept[1] += 1
                 self.outcomes = {}
                 self.generation = _kept[1]
-            self.outcomes[key] = _Outcome(roll, pieces, program.roll_work(len(roll.dice)))
+            work, what, _ = charges[0]
+            self.outcomes[key] = _Outcome(roll, pieces, work, what)
             _kept[0] += 1
         return roll
 

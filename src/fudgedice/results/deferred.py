@@ -72,7 +72,8 @@ class DeferredRoll(Roll):
         written = self._text
         if written is not None and self._head == self._shown():
             return written
-        return Roll.text.__get__(self)
+        rendered: str = Roll.text.__get__(self)
+        return rendered
 
     def __eq__(self, other: object) -> bool:
         # a deferred roll equals the general path's roll of the same dice
