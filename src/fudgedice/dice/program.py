@@ -34,8 +34,9 @@ from .arithmetic import WordValue
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
-from .quick import MOST_OUTCOMES, QuickRolls, Schedule, outcomes, plain_tosses
+from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
+from .schedule import Schedule, outcomes, plain_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
     import numpy as np

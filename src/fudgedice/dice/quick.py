@@ -2,7 +2,7 @@
 explained once each.
 
 A roll is a function of the faces it draws. For a program whose draws can be
-told in advance (a :data:`Schedule`: so many tosses of such a die, and chains
+told in advance (a :data:`~.schedule.Schedule`: so many tosses of such a die, and chains
 of a die that rolls again on one face), :class:`QuickRolls` draws the faces,
 looks the outcome up, and returns a :class:`~fudgedice.results.deferred.DeferredRoll`
 holding what that outcome came to (total, result, text). An outcome not seen
@@ -20,30 +20,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import budget
-from ..language.tree import Node, Pool, walk
 from ..limits import DEFAULT_LIMITS
 from ..results.deferred import DeferredRoll
 from ..results.roll import Roll
 from ..stream import Mark, Stream
-from .pools import plan
 from .roller import Roller
+from .schedule import LONGEST_CHAIN, Schedule, asks, draw, merged, pool_line
 
 if TYPE_CHECKING:
     from .program import Program
 
-Toss = tuple[int, tuple[int, ...], int, int | None, str | None]
-"""``(n, faces, count, again, line)``: ``count`` dice of ``faces`` (each a
-draw below ``n``), each tossed again while it shows ``again`` (None: never).
-With ``line`` (a pool's source, such as ``4D``), the dice are a pool of numbered
-faces, never tossed again, that the roll reads by their sum alone and shows in
-one line of its text, ``4D: 1 3 3 2 = 9``: outcomes are then kept by that sum
-and the line written from the faces (the system that says so tests it)."""
-Schedule = tuple[Toss, ...]
-"""Every toss of a roll, in the order the stream gives them."""
-
-LONGEST_CHAIN = 8
-"""A chain longer than this (a die rolling again 8 times) goes to the general
-path, which knows the limits of chains."""
 MOST_OUTCOMES = 8_192
 """Outcomes a program keeps, and the most a program may have to be served this
 way (counted by :func:`outcomes`): 4dF has 81, 3d6 216, the D6 System's 5D
@@ -132,18 +118,18 @@ class QuickRolls:
 
     def __init__(self, program: Program, schedule: Schedule) -> None:
         self.program = program
-        self.schedule: Schedule | None = _merged(schedule)
+        tosses = merged(schedule)
+        self.schedule: Schedule | None = tosses
         self.outcomes: dict[tuple[int, ...], _Outcome] = {}
         self.generation = _kept[1]
         self.refused = 0
         """Outcomes not kept for what they charged or wrote."""
-        merged = self.schedule
         self.pool_and_chain = (
-            len(merged) == 2
-            and merged[0][3] is None
-            and merged[1][2] == 1
-            and merged[1][3] is not None
-            and merged[1][:2] == merged[0][:2]
+            len(tosses) == 2
+            and tosses[0][3] is None
+            and tosses[1][2] == 1
+            and tosses[1][3] is not None
+            and tosses[1][:2] == tosses[0][:2]
         )
         """A pool, then one die of the same kind rolling again on a face (the
         D6 System's dice and its Wild Die): drawn in one go, then the chain."""
@@ -181,13 +167,13 @@ class QuickRolls:
                 plain = tuple(faces[:count])
                 said = self.said.get(plain)
                 if said is None:
-                    said = _said(plain, line)
+                    said = pool_line(plain, line)
                     if len(self.said) < MOST_OUTCOMES:
                         self.said[plain] = said
                 key = (said[0], *faces[count:])
                 lines = [said[1]]
         else:
-            drawn = _draw(schedule, stream)
+            drawn = draw(schedule, stream)
             if drawn is None:
                 return self._general(stream, mark, seed, None)
             faces, keyed, lines = drawn
@@ -254,7 +240,7 @@ class QuickRolls:
         schedule = self.schedule
         if key is None or schedule is None:
             return roll
-        if faces != roller.drawn or _asks(schedule, faces) != asked.asked:
+        if faces != roller.drawn or asks(schedule, faces) != asked.asked:
             self.schedule = None  # the schedule misread this program: roll it the long way
             return roll
         pieces = _pieces(roll.text, lines or [])
@@ -286,109 +272,6 @@ class QuickRolls:
 
 
 _new: Callable[[type[DeferredRoll]], DeferredRoll] = object.__new__
-
-
-def _draw(schedule: Schedule, stream: Stream) -> tuple[list[int], list[int], list[str]] | None:
-    """The faces the schedule tosses from ``stream``, in order; the outcome's
-    key, a pool kept by its sum standing for its faces; and those pools'
-    lines, ``4D: 1 3 3 2 = 9`` (None: a chain ran past :data:`LONGEST_CHAIN`)."""
-    faces: list[int] = []
-    key: list[int] = []
-    lines: list[str] = []
-    for n, tossed, count, again, line in schedule:
-        if again is None:
-            group = [tossed[index] for index in stream.draws(n, count)]
-            faces += group
-            if line is None:
-                key += group
-            else:
-                total, said = _said(tuple(group), line)
-                key.append(total)
-                lines.append(said)
-            continue
-        for _ in range(count):
-            chain = 0
-            while True:
-                face = tossed[stream.below(n)]
-                faces.append(face)
-                key.append(face)
-                if face != again:
-                    break
-                chain += 1
-                if chain >= LONGEST_CHAIN:
-                    return None
-    return faces, key, lines
-
-
-def _merged(schedule: Schedule) -> Schedule:
-    """The same tosses, plain pools of one die in a row drawn in one go (the
-    stream gives the same draws either way)."""
-    merged: list[Toss] = []
-    for toss in schedule:
-        if not toss[2]:
-            continue
-        last = merged[-1] if merged else None
-        if (
-            last is not None
-            and last[3] is None is toss[3]
-            and last[4] is None is toss[4]
-            and last[1] == toss[1]
-        ):
-            merged[-1] = (last[0], last[1], last[2] + toss[2], None, None)
-        else:
-            merged.append(toss)
-    return tuple(merged)
-
-
-def _asks(schedule: Schedule, faces: list[int]) -> list[int]:
-    """The ``n`` of every draw the schedule made to toss ``faces``."""
-    asks: list[int] = []
-    at = 0
-    for n, _, count, again, _ in schedule:
-        if again is None:
-            asks += [n] * count
-            at += count
-            continue
-        for _ in range(count):
-            while True:
-                asks.append(n)
-                at += 1
-                if at > len(faces) or faces[at - 1] != again:
-                    break
-    return asks
-
-
-def outcomes(schedule: Schedule) -> int:
-    """How many outcomes the schedule can toss, a chain counted as twice the
-    faces of its die (most chains stop at the first toss)."""
-    total = 1
-    for _, tossed, count, again, line in schedule:
-        faces = len(set(tossed))
-        if line is not None:
-            total *= (faces - 1) * count + 1  # the sums of count dice
-        else:
-            total *= (faces * 2 if again is not None else faces) ** count
-    return total
-
-
-def plain_tosses(expressions: list[Node]) -> Schedule | None:
-    """The tosses of expressions whose pools have no modifier: each pool's
-    dice in the order the walk rolls them (None: some pool has one)."""
-    tosses: list[Toss] = []
-    for expression in expressions:
-        for node in walk(expression):
-            if isinstance(node, Pool):
-                if not plan(node).plain or node.technique is not None:
-                    return None
-                tossed = node.die.tossed
-                tosses.append((len(tossed), tossed, node.count, None, None))
-    return tuple(tosses)
-
-
-def _said(faces: tuple[int, ...], line: str) -> tuple[int, str]:
-    """A pool kept by its sum: the sum, and its line ``4D: 1 3 3 2 = 9``."""
-    total = sum(faces)
-    return total, f"{line}: {' '.join(map(str, faces))} = {total}"
 
 
 def _pieces(text: str, lines: list[str]) -> tuple[str, ...] | None:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from ...dice.hand import HandRoller
 from ...dice.program import Program
-from ...dice.quick import Schedule, Toss
 from ...dice.roller import Roller
+from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
@@ -106,7 +106,7 @@ class D6Program(Program):
 
         The plain dice count by their sum alone, shown in their own line,
         unless a critical failure cancels the highest of them: outcomes are
-        then kept by that sum (tests/systems/test_d6_quick.py holds this to
+        then kept by that sum (tests/test_quick_rolls.py holds this to
         the general path)."""
         tosses: list[Toss] = []
         for rules, prefix in ((self.left, ""), (self.right, self._prefix)):

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
-from ...dice.quick import Schedule
 from ...dice.roller import Roller, roll_node
+from ...dice.schedule import Schedule
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist

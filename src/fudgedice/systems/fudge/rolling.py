@@ -13,8 +13,8 @@ import re
 from ...dice.arithmetic import WordValue
 from ...dice.hand import HandRoller, written
 from ...dice.pools import plan
-from ...dice.quick import Schedule, Toss
 from ...dice.roller import Roller, roll_node, roll_pool
+from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
 from ...language.tree import D6, D100, FUDGE_DIE, Pool, walk
 from ...results.dice import DieRoll, Mark, Part, PoolRoll

@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
-from ...dice.quick import Schedule
 from ...dice.roller import Roller
+from ...dice.schedule import Schedule
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
