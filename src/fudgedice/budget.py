@@ -58,9 +58,9 @@ class Budget:
 _CURRENT: ContextVar[Budget | None] = ContextVar("fudgedice_budget", default=None)
 
 
-def current() -> Budget | None:
-    """The budget of the request under way in this thread (None: no request)."""
-    return _CURRENT.get()
+current: Callable[[], Budget | None] = _CURRENT.get
+"""The budget of the request under way in this thread (None: no request):
+the context variable's own ``get``, since every roll asks."""
 
 
 def within_budget(function: F) -> F:

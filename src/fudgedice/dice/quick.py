@@ -201,10 +201,12 @@ class QuickRolls:
         ) = outcome.fields
         roll.seed = seed
         roll.tosses = faces
+        pieces = outcome.pieces
         if not lines:
-            roll._text = outcome.pieces[0]
+            roll._text = pieces[0]
+        elif len(lines) == 1:  # one side's pool: the D6 System's commonest roll
+            roll._text = pieces[0] + lines[0] + pieces[1]
         else:
-            pieces = outcome.pieces
             roll._text = pieces[0] + "".join(
                 [line + piece for line, piece in zip(lines, pieces[1:], strict=True)]
             )
