@@ -10,6 +10,7 @@ import pytest
 
 import fudgedice
 from fudgedice import api, budget
+from fudgedice import stream as stream_module
 from fudgedice.dice import quick
 from fudgedice.dice.program import Program
 from fudgedice.dice.roller import Roller
@@ -266,3 +267,37 @@ def test_a_difficulty_is_noted_without_measuring_odds(
     monkeypatch.setattr(fudge_program, "side_dist", measured)
     dice = api.Dice(fudgedice.SYSTEMS)  # programs of its own: nothing noted yet
     assert [dice.roll(text, seed=seed).text for seed in range(20)] == expected
+
+
+def test_a_fresh_start_is_the_first_block_of_its_keys_stream(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for seed in range(20):
+        key = bytes((seed * 7 + index) % 256 for index in range(32))
+        monkeypatch.setattr(stream_module, "_urandom", lambda size, key=key: key[:size])
+        got, words = stream_module.fresh_start()
+        assert got == key
+        assert list(words) == Stream(key).draws(2**32, 8)
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_an_unseeded_roll_from_the_first_block_is_its_keys_roll(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    program = api.DICE.program(text)
+    quick_rolls = program.quick
+    assert quick_rolls is not None
+    keys = iter([bytes([seed % 256, seed // 256]) * 16 for seed in range(600)])
+    used: list[bytes] = []
+
+    def urandom(size: int) -> bytes:
+        used.append(next(keys))
+        return used[-1][:size]
+
+    monkeypatch.setattr(stream_module, "_urandom", urandom)
+    for _ in range(300):
+        rolled = quick_rolls.roll_fresh()
+        walked = Roller(Stream(used[-1]))
+        expected = program.roll_with(walked, None)
+        expected.tosses = walked.drawn
+        assert seen(rolled) == seen(program.explained(expected))

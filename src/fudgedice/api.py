@@ -270,7 +270,7 @@ def roll(
             # charge is checked against the whole budget, as the first charge
             # of a request of its own would be, and an outcome it has not kept
             # is rolled as a request of its own.
-            return quick.roll(fresh(), None)
+            return quick.roll_fresh()
     return _roll(text, seed, d100_table, stream)
 
 

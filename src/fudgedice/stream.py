@@ -183,6 +183,17 @@ def fresh() -> Stream:
     return stream
 
 
+def fresh_start() -> tuple[bytes, tuple[int, ...]]:
+    """A fresh key (32 bytes from the operating system) and the first eight
+    words of its stream, the empty context: what ``Stream(key)`` reads first,
+    for a roll whose draws all lie in that block (it builds the stream only
+    if it needs more)."""
+    key = _urandom(SERVER_SEED_BYTES)
+    padded = key + _KEY_PADDING
+    inner = _sha256(padded.translate(_INNER) + b":0").digest()
+    return key, _unpack_block(_sha256(padded.translate(_OUTER) + inner).digest())
+
+
 _new_stream = object.__new__
 _urandom = os.urandom
 _KEY_PADDING = bytes(_HMAC_BLOCK - SERVER_SEED_BYTES)

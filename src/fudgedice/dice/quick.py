@@ -23,7 +23,7 @@ from .. import budget
 from ..limits import DEFAULT_LIMITS
 from ..results.deferred import DeferredRoll
 from ..results.roll import Roll
-from ..stream import Mark, Stream
+from ..stream import WORD_RANGE, Mark, Stream, fresh, fresh_start
 from .roller import Roller
 from .schedule import LONGEST_CHAIN, Schedule, asks, draw, merged, pool_line
 
@@ -108,6 +108,8 @@ class QuickRolls:
     __slots__ = (
         "again",
         "generation",
+        "in_block",
+        "limit",
         "outcomes",
         "pool_and_chain",
         "program",
@@ -133,6 +135,13 @@ class QuickRolls:
         )
         """A pool, then one die of the same kind rolling again on a face (the
         D6 System's dice and its Wild Die): drawn in one go, then the chain."""
+        first = tosses[0] if tosses else (1, (0,), 0, None, None)
+        self.in_block = (
+            self.pool_and_chain or (len(tosses) == 1 and first[3] is None is first[4])
+        ) and 0 < first[2] < 8
+        """A fresh stream's first block holds the first tosses (:meth:`roll_fresh`)."""
+        self.limit = WORD_RANGE - WORD_RANGE % first[0]
+        """The words below which a draw of the first tosses is kept."""
         self.said: dict[tuple[int, ...], tuple[int, str]] = {}
         """Such a pool's faces, their sum and their line (if it has one)."""
         self.again = self._again
@@ -161,29 +170,78 @@ class QuickRolls:
                     return self._general(stream, mark, seed, None)
                 face = tossed[stream.below(n)]
                 faces.append(face)
-            if line is None:
-                key = tuple(faces)
-            else:
-                plain = tuple(faces[:count])
-                said = self.said.get(plain)
-                if said is None:
-                    said = pool_line(plain, line)
-                    if len(self.said) < MOST_OUTCOMES:
-                        self.said[plain] = said
-                key = (said[0], *faces[count:])
-                lines = [said[1]]
+            key, lines = self._by_sum(faces, count, line)
         else:
             drawn = draw(schedule, stream)
             if drawn is None:
                 return self._general(stream, mark, seed, None)
             faces, keyed, lines = drawn
             key = tuple(keyed)
+        return self._serve(key, faces, lines, seed, stream, mark)
+
+    def roll_fresh(self) -> Roll:
+        """A roll with no seed (:func:`~fudgedice.stream.fresh`), its draws
+        read from its stream's first block, the stream built only if they
+        are not all there (or the outcome is new, or its records are read)."""
+        schedule = self.schedule
+        if schedule is None or not self.in_block:
+            return self.roll(fresh(), None)
+        key_bytes, words = fresh_start()
+        n, tossed, count, _, line = schedule[0]
+        limit = self.limit
+        need = count + 1 if self.pool_and_chain else count
+        taken = words[:need]
+        if max(taken) >= limit:  # a word discarded: the stream's own loop
+            return self.roll(Stream(key_bytes), None)
+        faces = [tossed[word % n] for word in taken]
+        if not self.pool_and_chain:
+            return self._serve(tuple(faces), faces, None, None, key_bytes, None)
+        again = schedule[1][3]
+        face = faces[-1]
+        while face == again:  # fewer than LONGEST_CHAIN: the block's words end first
+            if need == len(words) or words[need] >= limit:
+                return self.roll(Stream(key_bytes), None)
+            face = tossed[words[need] % n]
+            need += 1
+            faces.append(face)
+        key, lines = self._by_sum(faces, count, line)
+        return self._serve(key, faces, lines, None, key_bytes, None)
+
+    def _by_sum(
+        self, faces: list[int], count: int, line: str | None
+    ) -> tuple[tuple[int, ...], list[str] | None]:
+        """The key of a pool and a chain, the pool kept by its sum if it has a
+        line (and that line)."""
+        if line is None:
+            return tuple(faces), None
+        plain = tuple(faces[:count])
+        said = self.said.get(plain)
+        if said is None:
+            said = pool_line(plain, line)
+            if len(self.said) < MOST_OUTCOMES:
+                self.said[plain] = said
+        return (said[0], *faces[count:]), [said[1]]
+
+    def _serve(
+        self,
+        key: tuple[int, ...],
+        faces: list[int],
+        lines: list[str] | None,
+        seed: int | str | None,
+        source: Stream | bytes,
+        mark: Mark | None,
+    ) -> Roll:
+        """The kept outcome of ``key`` as a roll, or the general path's roll
+        of a new one; ``source`` is the stream the faces came from, standing
+        at ``mark`` before them, or (``mark`` None) a fresh stream's key."""
         if self.generation != _kept[1]:
             self.outcomes = {}
             self.generation = _kept[1]
         outcome = self.outcomes.get(key)
         if outcome is None:
-            return self._general(stream, mark, seed, key, faces, lines)
+            stream = Stream(source) if isinstance(source, bytes) else source
+            start = stream.mark() if mark is None else mark
+            return self._general(stream, start, seed, key, faces, lines)
         budget.charge(outcome.work, outcome.what)
         roll = _new(DeferredRoll)
         (
@@ -212,7 +270,7 @@ class QuickRolls:
             )
         roll._head = outcome.head
         roll._expand = self.again
-        roll._replay = (stream, mark, seed)
+        roll._replay = (source, mark, seed)
         return roll
 
     @budget.within_budget
@@ -263,10 +321,14 @@ class QuickRolls:
             _kept[0] += 1
         return roll
 
-    def _again(self, stream: Stream, mark: Mark, seed: int | str | None) -> Roll:
-        """The general path's roll of the draws from ``mark`` on: a deferred
-        roll's records."""
-        again = stream.rewound(mark, Stream)
+    def _again(self, source: Stream | bytes, mark: Mark | None, seed: int | str | None) -> Roll:
+        """The general path's roll of the draws from ``mark`` on (or of a
+        fresh stream's key): a deferred roll's records."""
+        if isinstance(source, Stream) and mark is not None:
+            again = source.rewound(mark, Stream)
+        else:
+            assert isinstance(source, bytes)
+            again = Stream(source)
         roller = Roller(again, DEFAULT_LIMITS)
         result = self.program.roll_with(roller, seed)
         result.tosses = roller.drawn
