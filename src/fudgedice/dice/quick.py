@@ -107,9 +107,9 @@ class QuickRolls:
 
     __slots__ = (
         "again",
+        "first",
         "generation",
         "in_block",
-        "limit",
         "outcomes",
         "pool_and_chain",
         "program",
@@ -135,15 +135,20 @@ class QuickRolls:
         )
         """A pool, then one die of the same kind rolling again on a face (the
         D6 System's dice and its Wild Die): drawn in one go, then the chain."""
+        self.said: dict[tuple[int, ...], tuple[int, str]] = {}
+        """Such a pool's faces, their sum and their line."""
         first = tosses[0] if tosses else (1, (0,), 0, None, None)
+        n, tossed, count, _, line = first
         self.in_block = (
             self.pool_and_chain or (len(tosses) == 1 and first[3] is None is first[4])
-        ) and 0 < first[2] < 8
+        ) and 0 < count < 8
         """A fresh stream's first block holds the first tosses (:meth:`roll_fresh`)."""
-        self.limit = WORD_RANGE - WORD_RANGE % first[0]
-        """The words below which a draw of the first tosses is kept."""
-        self.said: dict[tuple[int, ...], tuple[int, str]] = {}
-        """Such a pool's faces, their sum and their line (if it has one)."""
+        again = tosses[1][3] if self.pool_and_chain else None
+        need = count + 1 if self.pool_and_chain else count
+        self.first = (n, tossed, need, again, count, line, WORD_RANGE - WORD_RANGE % n)
+        """What :meth:`roll_fresh` draws first: ``n``, the faces, the draws it
+        takes from the block, the face the chain goes on from (None: no chain),
+        the pool's dice, its line, and the words below which a draw is kept."""
         self.again = self._again
         """What a deferred roll calls to build its records (made once here)."""
 
@@ -187,17 +192,18 @@ class QuickRolls:
         if schedule is None or not self.in_block:
             return self.roll(fresh(), None)
         key_bytes, words = fresh_start()
-        n, tossed, count, _, line = schedule[0]
-        limit = self.limit
-        need = count + 1 if self.pool_and_chain else count
+        n, tossed, need, again, count, line, limit = self.first
         taken = words[:need]
         if max(taken) >= limit:  # a word discarded: the stream's own loop
             return self.roll(Stream(key_bytes), None)
         faces = [tossed[word % n] for word in taken]
-        if not self.pool_and_chain:
+        if again is None:
             return self._serve(tuple(faces), faces, None, None, key_bytes, None)
-        again = schedule[1][3]
         face = faces[-1]
+        if face != again and line is not None:  # no chain: five rolls in six of a d6
+            said = self.said.get(tuple(faces[:count]))
+            if said is not None:
+                return self._serve((said[0], face), faces, [said[1]], None, key_bytes, None)
         while face == again:  # fewer than LONGEST_CHAIN: the block's words end first
             if need == len(words) or words[need] >= limit:
                 return self.roll(Stream(key_bytes), None)
