@@ -17,9 +17,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from . import arguments
+from .budget import current as current_budget
 from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
+from .dice.quick import QuickRolls
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
@@ -260,7 +262,6 @@ def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> 
     return use_d100_table(program, d100_table)
 
 
-@within_budget
 def roll(
     text: str,
     seed: int | str | None = None,
@@ -276,7 +277,29 @@ def roll(
     >>> 5 <= roll("4d6kh3+2", seed=7).total <= 20
     True
     """
-    return _rolled(program_with_table(text, d100_table), seed, stream)
+    if seed is None and stream is None and d100_table is None and type(text) is str:
+        quick = _QUICK.get(text)
+        if quick is not None and current_budget() is None:
+            # A text rolled before whose outcomes are kept (dice.quick): its one
+            # charge is checked against the whole budget, as the first charge
+            # of a request of its own would be, and an outcome it has not kept
+            # is rolled as a request of its own.
+            return quick.roll_fresh()
+    return _roll(text, seed, d100_table, stream)
+
+
+@within_budget
+def _roll(text: str, seed: object, d100_table: object, stream: object) -> Roll:
+    program = program_with_table(text, d100_table)  # type: ignore[arg-type]
+    if d100_table is None and program.quick is not None:
+        if len(_QUICK) >= 4096:
+            _QUICK.clear()
+        _QUICK[text] = program.quick
+    return _rolled(program, seed, stream)
+
+
+_QUICK: dict[str, QuickRolls] = {}
+"""The kept outcomes of texts rolled before (a few thousand texts at most)."""
 
 
 def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
@@ -365,6 +388,7 @@ def clear_caches() -> None:
     """Forget every memoised distribution (parse trees stay cached)."""
     measure.clear_caches()
     pools.plan.cache_clear()
+    _QUICK.clear()
 
 
 # The rules a character sheet reads (fudgedice.sheets): re-exported here, since

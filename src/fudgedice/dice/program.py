@@ -33,7 +33,9 @@ from .arithmetic import WordValue
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
+from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
+from .schedule import Schedule, outcomes, plain_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
     import numpy as np
@@ -118,17 +120,39 @@ class Program:
     def roll(self, stream: Stream, seed: int | str | None, limits: Limits = DEFAULT_LIMITS) -> Roll:
         """Roll with every toss drawn from ``stream``; ``seed`` is only recorded.
         The roll's :attr:`~Roll.tosses` are the faces drawn, in order."""
+        if limits is DEFAULT_LIMITS:
+            quick = self.quick
+            if quick is not None:
+                return quick.roll(stream, seed)
         roller = Roller(stream, limits)
         result = self.roll_with(roller, seed)
         result.tosses = roller.drawn
-        return self._charged(_explained(result))
+        return self.charged(_explained(result))
+
+    @cached_property
+    def quick(self) -> QuickRolls | None:
+        """This program's outcomes, explained once each (:mod:`.quick`), if
+        its draws can be told in advance and are few enough to keep."""
+        schedule = self.schedule()
+        if schedule is None or outcomes(schedule) > MOST_OUTCOMES:
+            return None
+        return QuickRolls(self, schedule)
+
+    def schedule(self) -> Schedule | None:
+        """Every toss a roll makes, in order, when it can be told before
+        rolling (plain pools): see :mod:`.quick`. None: it can't."""
+        return plain_tosses([self.expression.side.expr])
+
+    def explained(self, result: Roll) -> Roll:
+        """``result`` (from :meth:`roll_with`), explained by the one renderer."""
+        return _explained(result)
 
     def read(self, faces: Sequence[str]) -> Roll:
         """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
         roller = HandRoller(faces)
         result = self.roll_with(roller, None)
         roller.finish()
-        return self._charged(_explained(result))
+        return self.charged(_explained(result))
 
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
@@ -146,7 +170,7 @@ class Program:
             if isinstance(node, Pool) and plan(node).plain
         )
 
-    def _charged(self, result: Roll) -> Roll:
+    def charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
         if result.sides:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.schedule import Schedule
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
@@ -157,6 +158,11 @@ class Fudge3d6Program(Program):
             self.right = Skill.of(expression.check.other, text)
 
     # rolling (and reading by hand: the hand roller hands out the faces)
+
+    def schedule(self) -> Schedule:
+        """Three d6 a side, the left side first."""
+        sides = 1 if self.right is None else 2
+        return ((len(D6.tossed), D6.tossed, 3, None, None),) * sides
 
     def _roll_side(self, skill: Skill, roller: Roller) -> tuple[Reading, PoolRoll]:
         dice = (roller.toss(D6), roller.toss(D6), roller.toss(D6))
