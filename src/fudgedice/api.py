@@ -25,7 +25,7 @@ from .dice.quick import QuickRolls
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
-from .language.diagnostics import suggest
+from .language.diagnostics import another_systems_word, suggest, system_without_colon
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
@@ -93,7 +93,7 @@ class Dice:
         try:
             expression = self.parse(text, max_dice)
         except DiceSyntaxError:
-            prefix = self._prefix_hint(text)
+            prefix = system_without_colon(text, self.systems)
             if prefix is None:
                 raise
             # the expected-token list would only distract from the real slip
@@ -123,44 +123,8 @@ class Dice:
             # the roll here so that the position they give gets its ^.
             if error.text is None and error.position is not None:
                 error.text = text
-            error.hint = self._hint(expression, error)
+            error.hint = another_systems_word(expression, error, self._words)
             raise
-
-    def _prefix_hint(self, text: str) -> tuple[str, str] | None:
-        """ "d6 2D+3" and "3d6 fudge: Good": a system named, but not as the
-        grammar reads one (one word and a colon). The message and the hint."""
-        head, colon, rest = text.partition(":")
-        squeezed = "".join(head.split()).lower()
-        if colon and squeezed in self.systems and head.strip().lower() != squeezed:
-            return (
-                f"'{head.strip()}' names the {squeezed} system as more than one word",
-                f"write '{squeezed}: {rest.strip()}'",
-            )
-        words = text.split(None, 1)
-        if len(words) == 2 and words[0].lower() in self.systems:
-            system = words[0].lower()
-            return (
-                f"'{words[0]}' names a system without its colon",
-                f"write '{system}: {words[1]}'",
-            )
-        return None
-
-    def _hint(self, expression: Expression, error: DiceError) -> str | None:
-        """'Incredible' in a Fudge roll is a Power Fudge word: say whose word it
-        is, rather than which word of this system it is nearest to."""
-        own = error.hint
-        if error.position is None or error.text != expression.text:
-            return own
-        found = re.match(r"[A-Za-z][A-Za-z0-9_]*", expression.text[error.position :])
-        word = found.group(0) if found else ""
-        if not word or word.lower() in self._words[expression.system]:
-            return own
-        owners = [name for name, words in self._words.items() if word.lower() in words]
-        if not owners:
-            return own
-        # the very word of another system says more than the nearest word of this one
-        whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
-        return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
 
     def program(self, text: object) -> Program:
         """The checked program of a roll's text (cached), the text checked first."""
