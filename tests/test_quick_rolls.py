@@ -11,9 +11,9 @@ import pytest
 import fudgedice
 from fudgedice import api, budget
 from fudgedice import stream as stream_module
-from fudgedice.dice import quick
 from fudgedice.dice.program import Program
 from fudgedice.dice.roller import Roller
+from fudgedice.dice.schedule import cut
 from fudgedice.results.deferred import DeferredRoll
 from fudgedice.results.roll import Roll
 from fudgedice.stream import Stream, seeded
@@ -42,11 +42,16 @@ KEPT = [
     "d6: 4D cp=1",
     "d6: 1D",
     "fate: 4dF+3 vs 2",
+    "4d6kh3+1",
+    "3d6kl2",
+    "2d20kh1+5",
+    "3d6>=5",
+    "4d6dl1",
 ]
-"""Forms whose outcomes are kept: plain pools, advantage, the Wild Die's 1
+"""Forms whose outcomes are kept: plain pools (kept, dropped and counted
+dice too), advantage, the Wild Die's 1
 and its chains of 6, Character Point dice, opposed and difficulty rolls."""
 LONG_WAY = [
-    "4d6kh3+1",
     "3d6!",
     "4dF r<=-1",
     "4dF@3d6 vs Good",
@@ -189,10 +194,10 @@ def test_a_roll_from_a_stream_leaves_the_stream_where_the_general_path_does() ->
 
 def test_pieces_cut_a_text_around_its_lines_found_once() -> None:
     text = "head\n  4D: 1 2 = 3\n  wild die: 5 = 5\n  3 + 5 = 8"
-    pieces = quick._pieces(text, ["4D: 1 2 = 3"])
+    pieces = cut(text, ["4D: 1 2 = 3"])
     assert pieces == ("head\n  ", "\n  wild die: 5 = 5\n  3 + 5 = 8")
-    assert quick._pieces("a\nx\nx", ["x"]) is None
-    assert quick._pieces("x", ["y"]) is None
+    assert cut("a\nx\nx", ["x"]) is None
+    assert cut("x", ["y"]) is None
 
 
 @pytest.mark.parametrize("n", [1, 3, 6, 100, 2**31 + 1, 2**32 - 1, 2**32])
@@ -301,3 +306,40 @@ def test_an_unseeded_roll_from_the_first_block_is_its_keys_roll(
         expected = program.roll_with(walked, None)
         expected.tosses = walked.drawn
         assert seen(rolled) == seen(program.explained(expected))
+
+
+@pytest.mark.parametrize("text", ["4dF+2", "d6: 5D+2", "d6: 4D+1 crit=cancel", "4d6kh3+1"])
+def test_draws_served_again_are_their_keys_roll(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same 200 keys twice: the second time, their draws are served as they were
+    program = api.DICE.program(text)
+    quick_rolls = program.quick
+    assert quick_rolls is not None and quick_rolls.in_block
+    keys = [bytes([seed % 256, 7, seed // 256]) * 11 for seed in range(200)] * 2
+    at = iter(range(len(keys)))
+    used: list[bytes] = []
+
+    def urandom(size: int) -> bytes:
+        used.append(keys[next(at)][:size])
+        return used[-1]
+
+    monkeypatch.setattr(stream_module, "_urandom", urandom)
+    for _round in range(2):
+        for _ in range(200):
+            rolled = quick_rolls.roll_fresh()
+            walked = Roller(Stream(used[-1]))
+            expected = program.roll_with(walked, None)
+            expected.tosses = walked.drawn
+            assert seen(rolled) == seen(program.explained(expected))
+        assert quick_rolls.served  # kept outcomes' draws, no chain, served again
+    budget_spent: list[float] = []
+
+    @budget.within_budget
+    def charged() -> None:
+        quick_rolls.roll_fresh()
+        current = budget.current()
+        assert current is not None
+        budget_spent.append(current.spent)
+
+    monkeypatch.setattr(stream_module, "_urandom", lambda size: keys[0][:size])
+    charged()
+    assert budget_spent[0] > 0  # a served roll charges its dice

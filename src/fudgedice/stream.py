@@ -171,9 +171,9 @@ def fresh() -> Stream:
     # Stream(os.urandom(32)) without its checks: the key is known to be 32
     # bytes, and every unseeded roll pays for this (a tenth of a plain roll)
     stream = _new_stream(Stream)
-    padded = _urandom(SERVER_SEED_BYTES) + _KEY_PADDING
-    stream._inner = padded.translate(_INNER)
-    stream._outer = padded.translate(_OUTER)
+    key = _urandom(SERVER_SEED_BYTES)
+    stream._inner = key.translate(_INNER) + _INNER_PADDING
+    stream._outer = key.translate(_OUTER) + _OUTER_PADDING
     stream.context = ""
     stream._prefix = b":"
     stream._block = 0
@@ -188,14 +188,18 @@ def fresh_start() -> tuple[bytes, tuple[int, ...]]:
     for a roll whose draws all lie in that block (it builds the stream only
     if it needs more)."""
     key = _urandom(SERVER_SEED_BYTES)
-    padded = key + _KEY_PADDING
-    inner = _sha256(padded.translate(_INNER) + b":0").digest()
-    return key, _unpack_block(_sha256(padded.translate(_OUTER) + inner).digest())
+    # the key's pads: the padding's zeros XORed are constants, made once
+    inner = _sha256(key.translate(_INNER) + _INNER_FIRST).digest()
+    return key, _unpack_block(_sha256(key.translate(_OUTER) + _OUTER_PADDING + inner).digest())
 
 
 _new_stream = object.__new__
 _urandom = os.urandom
-_KEY_PADDING = bytes(_HMAC_BLOCK - SERVER_SEED_BYTES)
+_INNER_PADDING = bytes(_HMAC_BLOCK - SERVER_SEED_BYTES).translate(_INNER)
+"""The zeros that pad a fresh key to HMAC's block, XORed into its inner pad."""
+_OUTER_PADDING = bytes(_HMAC_BLOCK - SERVER_SEED_BYTES).translate(_OUTER)
+_INNER_FIRST = _INNER_PADDING + b":0"
+"""The inner pad's padding and the empty context's first block, ``:0``."""
 
 
 def room_context(room: str, client_seed: str, nonce: int) -> str:

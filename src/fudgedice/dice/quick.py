@@ -17,7 +17,7 @@ first outcome and turns itself off. Nothing here measures odds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import budget
 from ..limits import DEFAULT_LIMITS
@@ -25,7 +25,7 @@ from ..results.deferred import DeferredRoll
 from ..results.roll import Roll
 from ..stream import WORD_RANGE, Mark, Stream, fresh, fresh_start
 from .roller import Roller
-from .schedule import LONGEST_CHAIN, Schedule, asks, draw, merged, pool_line
+from .schedule import LONGEST_CHAIN, Schedule, asks, cut, draw, merged, pool_line
 
 if TYPE_CHECKING:
     from .program import Program
@@ -43,6 +43,10 @@ most); past it, every program starts afresh."""
 MOST_REFUSED = 16
 """Outcomes a program may fail to keep before it rolls the long way for good
 (a note that measures odds, charged on every roll, keeps every outcome out)."""
+
+_Served = tuple[tuple[Any, ...], float, str, tuple[int, ...], str]
+"""A roll's fields (its head and :meth:`QuickRolls._again` among them), the
+work and what it charges, its dice and its text."""
 
 _kept = [0, 0]
 """Outcomes kept by every program, and the generation (bumped when cleared)."""
@@ -117,6 +121,7 @@ class QuickRolls:
         "refused",
         "said",
         "schedule",
+        "served",
     )
 
     def __init__(self, program: Program, schedule: Schedule) -> None:
@@ -136,6 +141,9 @@ class QuickRolls:
         )
         """A pool, then one die of the same kind rolling again on a face (the
         D6 System's dice and its Wild Die): drawn in one go, then the chain."""
+        self.served: dict[tuple[int, ...], _Served] = {}
+        """What :meth:`roll_fresh` serves for a first block's draws (each below
+        ``n``) with no chain: the roll's fields, its dice and its text."""
         self.said: dict[tuple[int, ...], tuple[int, str]] = {}
         """Such a pool's faces, their sum and their line."""
         first = tosses[0] if tosses else (1, (0,), 0, None, None)
@@ -197,14 +205,42 @@ class QuickRolls:
         taken = words[:need]
         if max(taken) >= limit:  # a word discarded: the stream's own loop
             return self.roll(Stream(key_bytes), None)
-        faces = [tossed[word % n] for word in taken]
+        drawn = tuple([word % n for word in taken])
+        served = self.served.get(drawn)
+        if served is not None and self.generation == _kept[1]:
+            # these very draws served before: the commonest roll of all
+            fields, work, what, faces_drawn, text = served
+            budget.charge(work, what)
+            roll = _new(DeferredRoll)
+            (
+                roll.notation,
+                roll.system,
+                roll.total,
+                roll.label,
+                roll.verdict,
+                roll.margin,
+                roll.result,
+                roll.title,
+                roll.quick_read,
+                roll.render,
+                roll.render_html,
+                roll._head,
+                roll._expand,
+                roll.seed,
+            ) = fields
+            roll.tosses = list(faces_drawn)
+            roll._text = text
+            roll._replay = (key_bytes, None, None)
+            return roll
+        faces = [tossed[index] for index in drawn]
         if again is None:
-            return self._serve(tuple(faces), faces, None, None, key_bytes, None)
+            return self._serve(tuple(faces), faces, None, None, key_bytes, None, drawn)
         face = faces[-1]
         if face != again and line is not None:  # no chain: five rolls in six of a d6
             said = self.said.get(tuple(faces[:count]))
             if said is not None:
-                return self._serve((said[0], face), faces, [said[1]], None, key_bytes, None)
+                by_sum = (said[0], face)
+                return self._serve(by_sum, faces, [said[1]], None, key_bytes, None, drawn)
         while face == again:  # fewer than LONGEST_CHAIN: the block's words end first
             if need == len(words) or words[need] >= limit:
                 return self.roll(Stream(key_bytes), None)
@@ -212,7 +248,8 @@ class QuickRolls:
             need += 1
             faces.append(face)
         key, lines = self._by_sum(faces, count, line)
-        return self._serve(key, faces, lines, None, key_bytes, None)
+        no_chain = drawn if len(faces) == len(drawn) else None
+        return self._serve(key, faces, lines, None, key_bytes, None, no_chain)
 
     def _by_sum(
         self, faces: list[int], count: int, line: str | None
@@ -237,12 +274,15 @@ class QuickRolls:
         seed: int | str | None,
         source: Stream | bytes,
         mark: Mark | None,
+        drawn: tuple[int, ...] | None = None,
     ) -> Roll:
         """The kept outcome of ``key`` as a roll, or the general path's roll
         of a new one; ``source`` is the stream the faces came from, standing
-        at ``mark`` before them, or (``mark`` None) a fresh stream's key."""
+        at ``mark`` before them, or (``mark`` None) a fresh stream's key and
+        the ``drawn`` first block's draws, then served as this roll is."""
         if self.generation != _kept[1]:
             self.outcomes = {}
+            self.served = {}
             self.generation = _kept[1]
         outcome = self.outcomes.get(key)
         if outcome is None:
@@ -278,6 +318,10 @@ class QuickRolls:
         roll._head = outcome.head
         roll._expand = self.again
         roll._replay = (source, mark, seed)
+        if drawn is not None and len(self.served) < MOST_OUTCOMES and _kept[0] < MOST_KEPT:
+            fields = (*outcome.fields, outcome.head, self.again, None)
+            self.served[drawn] = (fields, outcome.work, outcome.what, tuple(faces), roll._text)
+            _kept[0] += 1
         return roll
 
     @budget.within_budget
@@ -310,7 +354,7 @@ class QuickRolls:
         if faces != roller.drawn or asks(schedule, faces) != asked.asked:
             self.schedule = None  # the schedule misread this program: roll it the long way
             return roll
-        pieces = _pieces(roll.text, lines or [])
+        pieces = cut(roll.text, lines or [])
         if len(charges) != 1 or pieces is None:
             # more charged than the dice, or a line not found once in the text
             self.refused += 1
@@ -322,6 +366,7 @@ class QuickRolls:
                 _kept[0] = 0
                 _kept[1] += 1
                 self.outcomes = {}
+                self.served = {}
                 self.generation = _kept[1]
             work, what, _ = charges[0]
             self.outcomes[key] = _Outcome(roll, pieces, work, what)
@@ -343,23 +388,3 @@ class QuickRolls:
 
 
 _new: Callable[[type[DeferredRoll]], DeferredRoll] = object.__new__
-
-
-def _pieces(text: str, lines: list[str]) -> tuple[str, ...] | None:
-    """``text`` cut around each of ``lines`` in turn (each a whole line of it,
-    found exactly once); None if one is not."""
-    rows = text.split("\n")
-    pieces: list[str] = []
-    start = 0
-    for line in lines:
-        found = [index for index, row in enumerate(rows) if row.lstrip(" ") == line]
-        if len(found) != 1 or found[0] < start:
-            return None
-        index = found[0]
-        row = rows[index]
-        before = "\n".join(rows[start:index])
-        pieces.append((before + "\n" if index > start else "") + row[: len(row) - len(line)])
-        rows[index] = ""
-        start = index
-    pieces.append("\n".join(rows[start:]))
-    return tuple(pieces)

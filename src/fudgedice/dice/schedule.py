@@ -111,13 +111,16 @@ def outcomes(schedule: Schedule) -> int:
 
 
 def plain_tosses(expressions: list[Node]) -> Schedule | None:
-    """The tosses of expressions whose pools have no modifier: each pool's
-    dice in the order the walk rolls them (None: some pool has one)."""
+    """The tosses of expressions whose pools toss each die once (no reroll,
+    no explosion, no technique; keeping, dropping and counting only read the
+    faces): each pool's dice in the order the walk rolls them (None: some
+    pool tosses again)."""
     tosses: list[Toss] = []
     for expression in expressions:
         for node in walk(expression):
             if isinstance(node, Pool):
-                if not plan(node).plain or node.technique is not None:
+                plan(node)  # the pool's own checks, as the general path makes them
+                if node.reroll or node.explode or node.technique is not None:
                     return None
                 tossed = node.die.tossed
                 tosses.append((len(tossed), tossed, node.count, None, None))
@@ -128,3 +131,23 @@ def pool_line(faces: tuple[int, ...], line: str) -> tuple[int, str]:
     """A pool kept by its sum: the sum, and its line ``4D: 1 3 3 2 = 9``."""
     total = sum(faces)
     return total, f"{line}: {' '.join(map(str, faces))} = {total}"
+
+
+def cut(text: str, lines: list[str]) -> tuple[str, ...] | None:
+    """``text`` cut around each of ``lines`` in turn (each a whole line of it,
+    found exactly once); None if one is not."""
+    rows = text.split("\n")
+    pieces: list[str] = []
+    start = 0
+    for line in lines:
+        found = [index for index, row in enumerate(rows) if row.lstrip(" ") == line]
+        if len(found) != 1 or found[0] < start:
+            return None
+        index = found[0]
+        row = rows[index]
+        before = "\n".join(rows[start:index])
+        pieces.append((before + "\n" if index > start else "") + row[: len(row) - len(line)])
+        rows[index] = ""
+        start = index
+    pieces.append("\n".join(rows[start:]))
+    return tuple(pieces)

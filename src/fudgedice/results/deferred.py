@@ -20,13 +20,36 @@ from .roll import Roll
 _DEFERRED = {name: Roll.__dict__[name] for name in ("parts", "events", "steps", "sides", "details")}
 """The fields left empty until read, with the slots that hold them."""
 _COMPARED = tuple(field.name for field in fields(Roll) if field.compare)
-_FILLED_BY_US = ("_expand", "_head", "_replay", "_text")
+
+
+def _deferred(name: str) -> Any:
+    """The field ``name`` read from its slot, the records built if it is empty.
+
+    A property each rather than ``__getattr__``: a class with ``__getattr__``
+    has every attribute read go the slow way (none is specialised), and a
+    kept roll is read for its total, result and text on every roll."""
+    slot = _DEFERRED[name]
+
+    def read(roll: DeferredRoll) -> Any:
+        try:
+            return slot.__get__(roll)
+        except AttributeError:  # not read yet
+            roll._fill()
+            return slot.__get__(roll)
+
+    def write(roll: DeferredRoll, value: Any) -> None:
+        slot.__set__(roll, value)
+
+    def delete(roll: DeferredRoll) -> None:
+        slot.__delete__(roll)
+
+    return property(read, write, delete, slot.__doc__)
 
 
 class DeferredRoll(Roll):
     """A :class:`Roll` whose dice records wait until they are read."""
 
-    __slots__ = _FILLED_BY_US
+    __slots__ = ("_expand", "_head", "_replay", "_text")
 
     _expand: Callable[..., Roll] | None
     """Makes the same roll by the general path, from :attr:`_replay` (None
@@ -38,18 +61,17 @@ class DeferredRoll(Roll):
     """What the explanation's head line read when it was written: the text is
     written again by the renderer if any of it has changed since."""
 
-    def __getattr__(self, name: str) -> Any:
-        # called only when a slot is empty: a deferred field not read yet
-        slot = _DEFERRED.get(name)
-        if slot is None:
-            if name in _FILLED_BY_US:
-                return None  # a DeferredRoll made by Roll's own __init__ (replace())
-            raise AttributeError(name)
-        self._fill()
-        return slot.__get__(self)
+    parts = _deferred("parts")
+    events = _deferred("events")
+    steps = _deferred("steps")
+    sides = _deferred("sides")
+    details = _deferred("details")
 
     def _fill(self) -> None:
-        expand = self._expand
+        try:
+            expand = self._expand
+        except AttributeError:  # made by Roll's own __init__ (replace()): all there
+            expand = None
         if expand is None:
             raise AttributeError("a deferred roll without its dice")
         full = expand(*self._replay)
@@ -62,15 +84,16 @@ class DeferredRoll(Roll):
         self._expand = None
         self._text = None
 
-    def _shown(self) -> tuple[Any, ...]:
-        """What the head line of the explanation reads."""
-        return (self.notation, self.total, self.result, self.label, self.title, self.quick_read)
-
     @property
     def text(self) -> str:
         """The explanation: each die as it came up and what happened to it."""
-        written = self._text
-        if written is not None and self._head == self._shown():
+        try:
+            written = self._text
+        except AttributeError:  # made by Roll's own __init__ (replace())
+            written = None
+        # what the head line reads (inline: the text is read on most rolls)
+        shown = (self.notation, self.total, self.result, self.label, self.title, self.quick_read)
+        if written is not None and self._head == shown:
             return written
         rendered: str = Roll.text.__get__(self)
         return rendered
