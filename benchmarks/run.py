@@ -497,6 +497,11 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="skip the icepool 1000dF forms (seconds each)"
     )
     parser.add_argument("--output", type=Path, default=RESULTS, help="JSON file to write")
+    parser.add_argument(
+        "--only",
+        choices=["odds"],
+        help="odds: exact odds alone (sections 1, 1b and 6 without the growth table)",
+    )
     args = parser.parse_args(argv)
 
     meta = machine()
@@ -515,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n1b. Game systems, exact odds, caches cleared before every call")
         print(HEADER)
         rows += bench_systems(cases)
+    if args.only == "odds":
+        return _odds_only(rows, cases)
     print("\n2. Rolling (warm parse caches); d20 stringifies every roll")
     print(HEADER)
     roll_rows, d20_version, d20 = bench_roll()
@@ -556,6 +563,18 @@ def main(argv: list[str] | None = None) -> int:
         "sampling": [{**asdict(row), "slower": row.slower} for row in systems_sampled],
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _odds_only(rows: list[Row], cases: list[SystemCase]) -> int:
+    """The rest of `--only odds`: section 6's goals, and the summary of the
+    exact-odds goals (results.json is left alone)."""
+    print("\n6. Exact odds where they were slowest (odds_speed.py)")
+    summary = [goal for goal in goals(rows, cases) if goal.passed is not None]
+    summary += [Goal(*goal) for goal in odds_speed.run()]
+    for goal in summary:
+        print(f"{goal.goal:<64}  {goal.measured:<36} {goal.verdict}")
+    print(f"load {list(os.getloadavg())}")
     return 0
 
 
