@@ -67,8 +67,15 @@ def keep_extreme(
     what = f"exact odds of keeping {kept} of {n} dice"
     mass = sum(weight for _, weight in faces)
     # C(n, a) for a < kept and C(n - kept + r, r) for r <= kept, by their
-    # recurrences (math.comb for each took seconds for 994 of 1000): charged first
-    budget.charge(2 * kept * (3 * STEP + 10 * budget.digits(n)), what)
+    # recurrences (math.comb for each took seconds for 994 of 1000), and every
+    # face from its numbers as long as they will be: charged first, at once
+    charged = 2 * kept * (3 * STEP + 10 * budget.digits(n))
+    below, placed = mass, 0
+    for (_, weight), gain in zip(faces, gains, strict=True):
+        below -= weight
+        charged += face_work(n, kept, placed, weight, below, bits, gain - least)
+        placed += 1 if weight else 0
+    budget.charge(charged, what)
     choose_n = [1] * kept
     for a in range(1, kept):
         choose_n[a] = choose_n[a - 1] * (n - a + 1) // a
@@ -82,7 +89,6 @@ def keep_extreme(
     for (_, weight), gain in zip(faces, gains, strict=True):
         below -= weight
         step = (gain - least) * bits
-        budget.charge(face_work(n, kept, len(before), weight, below, bits, gain - least), what)
         # tails[r] = B(spare + r, r), r = kept - a: from r = 1 up, by Pascal's rule
         both = weight + below
         low = below ** (spare + 1)
