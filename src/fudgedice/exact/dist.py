@@ -350,7 +350,8 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     check_repeat(shape, n, what)
     counts = list(die.counts)
     try:
-        planned = kernels.power_plan(counts, n) if len(counts) > 1 else None
+        # one die is no power (nothing charged), but refused as one would be
+        planned = kernels.power_plan(counts, n, n > 1) if len(counts) > 1 else None
     except LimitError as error:
         largest = kernels.largest_power(counts, n)
         error.hint = (

@@ -217,11 +217,12 @@ def power_kernel(base: list[int], n: int) -> str:
     return power_plan(base, n)[0]
 
 
-def power_plan(base: list[int], n: int) -> PowerPlan:
+def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
     """:func:`power_kernel` and the estimated work of its kernel, worked out
-    together (a small pool's odds spent more on estimates than on the power)."""
+    together (a small pool's odds spent more on estimates than on the power);
+    with ``estimate`` off, only the refusal of a power too big (work 0)."""
     if len(base) == 3 and n <= 64:
-        return "three faces", power_work(base, n, "three faces")  # dF and d3 pools
+        return "three faces", power_work(base, n, "three faces") if estimate else 0.0
     terms = sum(1 for c in base[1:] if c)
     length = n * (len(base) - 1) + 1
     slot_bits = (int(n * math.log2(sum(base))) // 8 + 2) * 8
@@ -233,9 +234,11 @@ def power_plan(base: list[int], n: int) -> PowerPlan:
     kronecker_bits = slot_bits * length
     if miller_work > DEFAULT_LIMITS.max_recurrence_work:
         check_product(kronecker_bits)
-        return "kronecker", power_work(base, n, "kronecker")
+        return "kronecker", power_work(base, n, "kronecker") if estimate else 0.0
     if kronecker_bits > DEFAULT_LIMITS.max_product_bits:
-        return "miller", power_work(base, n, "miller")
+        return "miller", power_work(base, n, "miller") if estimate else 0.0
+    if not estimate:
+        return "miller", 0.0
     # both possible: the one estimated cheaper
     kronecker, miller = power_work(base, n, "kronecker"), power_work(base, n, "miller")
     return ("kronecker", kronecker) if kronecker < miller else ("miller", miller)

@@ -313,39 +313,58 @@ def success_chance(skill: int) -> Fraction:
     return Fraction(sum(n for outcome, n in counts.items() if outcome.success), len(ALL_ROLLS))
 
 
+_SPECIAL = (CRITICAL_SUCCESS, CRITICAL_MEDIOCRITY)
+"""The criticals that change how a round is decided (a critical failure is
+read as any failure)."""
+
+
 def round_counts(
     left: dict[Outcome, int], right: dict[Outcome, int]
 ) -> tuple[dict[int, int], dict[Verdict, int]]:
     """How many of the rounds between two sides' outcomes (with how many rolls
     give each) end at each margin, and in each verdict.
 
-    A pair with a critical on either side is decided by :func:`decide_round`.
-    Two plain reads are a stand-off when both failed and otherwise go by the
+    A pair with a critical success or critical mediocrity on either side is
+    decided by :func:`decide_round`. Any other pair (a critical failure is a
+    failure, and :func:`decide_round` reads it as one against anything but
+    those two) is a stand-off when both failed and otherwise goes by the
     difference of the margins (what :func:`decide_round` does with them, as
-    tests/systems/fudge3d6 checks for every pair): so the plain pairs are
-    added up a side at a time, the failures of the other side in one sum.
+    tests/systems/fudge3d6 checks for every pair): so these pairs are added
+    up a side at a time, the failures of the other side in one sum.
     """
-    margins: dict[int, int] = {}
-    plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical is None]
+    margins: dict[int, int] = {0: 0}
+    plain_left = [(o.margin, ways) for o, ways in left.items() if o.critical not in _SPECIAL]
+    plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical not in _SPECIAL]
     made_right = [(margin, ways) for margin, ways in plain_right if margin >= 0]
     failed_right = sum(ways for margin, ways in plain_right if margin < 0)
-    critical_right = [(o, ways) for o, ways in right.items() if o.critical is not None]
-    for mine, ways in left.items():
-        if mine.critical is None:
-            own = mine.margin
+    special_right = [(o, ways) for o, ways in right.items() if o.critical in _SPECIAL]
+    if plain_left and plain_right:
+        # the plain pairs by the difference of their margins, in a list from
+        # the least (a list's slots are cheaper than a dict's keys); a read's
+        # margin may appear twice (a critical failure beside a plain one)
+        least = min(plain_left)[0] - max(plain_right)[0]
+        most = max(plain_left)[0] - min(plain_right)[0]
+        differences = [0] * (most - least + 1)
+        for own, ways in plain_left:
             if own < 0:
-                margins[0] = margins.get(0, 0) + ways * failed_right
+                margins[0] += ways * failed_right
                 others = made_right
             else:
                 others = plain_right
+            start = own - least
             for margin, other_ways in others:
-                margins[own - margin] = margins.get(own - margin, 0) + ways * other_ways
-            against = critical_right
-        else:
-            against = list(right.items())
+                differences[start - margin] += ways * other_ways
+        for index, ways in enumerate(differences, least):
+            if ways:
+                margins[index] = margins.get(index, 0) + ways
+    everything_right = list(right.items())
+    for mine, ways in left.items():
+        against = everything_right if mine.critical in _SPECIAL else special_right
         for theirs, other_ways in against:
             margin = decide_round(mine, theirs)[1]
             margins[margin] = margins.get(margin, 0) + ways * other_ways
+    if not margins[0]:
+        del margins[0]  # as when only pairs that end elsewhere were counted
     # a round's margin is above 0 exactly when the left side wins, and 0 for a
     # stand-off (Round.margin)
     verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
