@@ -166,6 +166,12 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
 def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
     """What :func:`read_3d6` makes of three dice, without the dice: the
     verdict of the triples first, the margin of the two lowest dice."""
+    return Outcome(*_read(dice, skill))
+
+
+def _read(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, int]:
+    """:func:`read_outcome` as a plain pair (measuring counts them before
+    making an Outcome of each)."""
     first, second, third = dice
     margin = skill - (first + second + third - max(dice))
     if first == second == third:
@@ -176,8 +182,8 @@ def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
             margin = min(margin, -1)
         else:
             margin = 0 if skill >= 2 else -1
-        return Outcome(critical, margin)
-    return Outcome(None, margin)
+        return critical, margin
+    return None, margin
 
 
 # --- opposed rounds -------------------------------------------------------------------
@@ -300,11 +306,11 @@ def decide_round(left: Outcome, right: Outcome) -> tuple[Verdict, int, Rule]:
 
 def outcome_counts(skill: int) -> dict[Outcome, int]:
     """How many of the 216 rolls give each outcome at this skill."""
-    counts: dict[Outcome, int] = {}
+    counts: dict[tuple[Critical | None, int], int] = {}
     for dice, ways in READ_CLASSES:
-        outcome = read_outcome(dice, skill)
-        counts[outcome] = counts.get(outcome, 0) + ways
-    return counts
+        read = _read(dice, skill)
+        counts[read] = counts.get(read, 0) + ways
+    return {Outcome(critical, margin): ways for (critical, margin), ways in counts.items()}
 
 
 def success_chance(skill: int) -> Fraction:
@@ -324,20 +330,20 @@ def round_counts(
     """How many of the rounds between two sides' outcomes (with how many rolls
     give each) end at each margin, and in each verdict.
 
-    A pair with a critical success or critical mediocrity on either side is
-    decided by :func:`decide_round`. Any other pair (a critical failure is a
-    failure, and :func:`decide_round` reads it as one against anything but
-    those two) is a stand-off when both failed and otherwise goes by the
-    difference of the margins (what :func:`decide_round` does with them, as
-    tests/systems/fudge3d6 checks for every pair): so these pairs are added
-    up a side at a time, the failures of the other side in one sum.
+    Only a pair with critical mediocrity on a side, and no critical success,
+    is decided by :func:`decide_round` itself. The others are added up as it
+    decides them (tests/systems/fudge3d6 checks every pair at every skill): a
+    critical success beats anything but another (a stand-off) by at least 1;
+    any other pair (a critical failure is a failure, and :func:`decide_round`
+    reads it as one) is a stand-off when both failed and otherwise goes by
+    the difference of the margins, added up a side at a time, the failures of
+    the other side in one sum.
     """
     margins: dict[int, int] = {0: 0}
     plain_left = [(o.margin, ways) for o, ways in left.items() if o.critical not in _SPECIAL]
     plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical not in _SPECIAL]
     made_right = [(margin, ways) for margin, ways in plain_right if margin >= 0]
     failed_right = sum(ways for margin, ways in plain_right if margin < 0)
-    special_right = [(o, ways) for o, ways in right.items() if o.critical in _SPECIAL]
     if plain_left and plain_right:
         # the plain pairs by the difference of their margins, in a list from
         # the least (a list's slots are cheaper than a dict's keys); a read's
@@ -357,10 +363,24 @@ def round_counts(
         for index, ways in enumerate(differences, least):
             if ways:
                 margins[index] = margins.get(index, 0) + ways
-    everything_right = list(right.items())
+    # a critical success against anything but another: won (or lost) by at least 1
+    best_right = [(o.margin, ways) for o, ways in right.items() if o.critical == CRITICAL_SUCCESS]
+    bland_right = [(o, ways) for o, ways in right.items() if o.critical == CRITICAL_MEDIOCRITY]
+    rest_right = [(o, ways) for o, ways in right.items() if o.critical != CRITICAL_SUCCESS]
     for mine, ways in left.items():
-        against = everything_right if mine.critical in _SPECIAL else special_right
-        for theirs, other_ways in against:
+        if mine.critical == CRITICAL_SUCCESS:
+            margins[0] += ways * sum(other for _, other in best_right)
+            for theirs, other_ways in rest_right:
+                margin = max(mine.margin - theirs.margin, 1)
+                margins[margin] = margins.get(margin, 0) + ways * other_ways
+            continue
+        for theirs_margin, other_ways in best_right:
+            margin = min(mine.margin - theirs_margin, -1)
+            margins[margin] = margins.get(margin, 0) + ways * other_ways
+        # critical mediocrity on a side: decide_round's own rules
+        for theirs, other_ways in (
+            rest_right if mine.critical == CRITICAL_MEDIOCRITY else bland_right
+        ):
             margin = decide_round(mine, theirs)[1]
             margins[margin] = margins.get(margin, 0) + ways * other_ways
     if not margins[0]:
