@@ -18,6 +18,7 @@ import fudgedice
 from fudgedice import Mark
 from fudgedice.cli import main
 from fudgedice.errors import DiceValueError
+from fudgedice.systems.fudge3d6.counts import outcome_counts, round_counts
 from fudgedice.systems.fudge3d6.rules import (
     ALL_ROLLS,
     READ_CLASSES,
@@ -25,10 +26,8 @@ from fudgedice.systems.fudge3d6.rules import (
     Outcome,
     decide_round,
     level_name,
-    outcome_counts,
     read_3d6,
     resolve_round,
-    round_counts,
 )
 
 ROLLS: list[tuple[int, int, int]] = list(product(range(1, 7), range(1, 7), range(1, 7)))

@@ -16,7 +16,6 @@ reference, including the choices made where the seed is silent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import product
 from typing import Literal
 
@@ -166,10 +165,10 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
 def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
     """What :func:`read_3d6` makes of three dice, without the dice: the
     verdict of the triples first, the margin of the two lowest dice."""
-    return Outcome(*_read(dice, skill))
+    return Outcome(*read_pair(dice, skill))
 
 
-def _read(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, int]:
+def read_pair(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, int]:
     """:func:`read_outcome` as a plain pair (measuring counts them before
     making an Outcome of each)."""
     first, second, third = dice
@@ -299,95 +298,3 @@ def decide_round(left: Outcome, right: Outcome) -> tuple[Verdict, int, Rule]:
     if difference == 0:
         return "stand-off", 0, rule
     return "win" if difference > 0 else "loss", difference, rule
-
-
-# --- measuring ------------------------------------------------------------------------
-
-
-def outcome_counts(skill: int) -> dict[Outcome, int]:
-    """How many of the 216 rolls give each outcome at this skill."""
-    counts: dict[tuple[Critical | None, int], int] = {}
-    for dice, ways in READ_CLASSES:
-        read = _read(dice, skill)
-        counts[read] = counts.get(read, 0) + ways
-    return {Outcome(critical, margin): ways for (critical, margin), ways in counts.items()}
-
-
-def success_chance(skill: int) -> Fraction:
-    """The seed's "Chances of Success" for a modified skill."""
-    counts = outcome_counts(skill)
-    return Fraction(sum(n for outcome, n in counts.items() if outcome.success), len(ALL_ROLLS))
-
-
-_SPECIAL = (CRITICAL_SUCCESS, CRITICAL_MEDIOCRITY)
-"""The criticals that change how a round is decided (a critical failure is
-read as any failure)."""
-
-
-def round_counts(
-    left: dict[Outcome, int], right: dict[Outcome, int]
-) -> tuple[dict[int, int], dict[Verdict, int]]:
-    """How many of the rounds between two sides' outcomes (with how many rolls
-    give each) end at each margin, and in each verdict.
-
-    Only a pair with critical mediocrity on a side, and no critical success,
-    is decided by :func:`decide_round` itself. The others are added up as it
-    decides them (tests/systems/fudge3d6 checks every pair at every skill): a
-    critical success beats anything but another (a stand-off) by at least 1;
-    any other pair (a critical failure is a failure, and :func:`decide_round`
-    reads it as one) is a stand-off when both failed and otherwise goes by
-    the difference of the margins, added up a side at a time, the failures of
-    the other side in one sum.
-    """
-    margins: dict[int, int] = {0: 0}
-    plain_left = [(o.margin, ways) for o, ways in left.items() if o.critical not in _SPECIAL]
-    plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical not in _SPECIAL]
-    made_right = [(margin, ways) for margin, ways in plain_right if margin >= 0]
-    failed_right = sum(ways for margin, ways in plain_right if margin < 0)
-    if plain_left and plain_right:
-        # the plain pairs by the difference of their margins, in a list from
-        # the least (a list's slots are cheaper than a dict's keys); a read's
-        # margin may appear twice (a critical failure beside a plain one)
-        least = min(plain_left)[0] - max(plain_right)[0]
-        most = max(plain_left)[0] - min(plain_right)[0]
-        differences = [0] * (most - least + 1)
-        for own, ways in plain_left:
-            if own < 0:
-                margins[0] += ways * failed_right
-                others = made_right
-            else:
-                others = plain_right
-            start = own - least
-            for margin, other_ways in others:
-                differences[start - margin] += ways * other_ways
-        for index, ways in enumerate(differences, least):
-            if ways:
-                margins[index] = margins.get(index, 0) + ways
-    # a critical success against anything but another: won (or lost) by at least 1
-    best_right = [(o.margin, ways) for o, ways in right.items() if o.critical == CRITICAL_SUCCESS]
-    bland_right = [(o, ways) for o, ways in right.items() if o.critical == CRITICAL_MEDIOCRITY]
-    rest_right = [(o, ways) for o, ways in right.items() if o.critical != CRITICAL_SUCCESS]
-    for mine, ways in left.items():
-        if mine.critical == CRITICAL_SUCCESS:
-            margins[0] += ways * sum(other for _, other in best_right)
-            for theirs, other_ways in rest_right:
-                margin = max(mine.margin - theirs.margin, 1)
-                margins[margin] = margins.get(margin, 0) + ways * other_ways
-            continue
-        for theirs_margin, other_ways in best_right:
-            margin = min(mine.margin - theirs_margin, -1)
-            margins[margin] = margins.get(margin, 0) + ways * other_ways
-        # critical mediocrity on a side: decide_round's own rules
-        for theirs, other_ways in (
-            rest_right if mine.critical == CRITICAL_MEDIOCRITY else bland_right
-        ):
-            margin = decide_round(mine, theirs)[1]
-            margins[margin] = margins.get(margin, 0) + ways * other_ways
-    if not margins[0]:
-        del margins[0]  # as when only pairs that end elsewhere were counted
-    # a round's margin is above 0 exactly when the left side wins, and 0 for a
-    # stand-off (Round.margin)
-    verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
-    for margin, ways in margins.items():
-        verdicts["win" if margin > 0 else "loss" if margin < 0 else "stand-off"] += ways
-    return margins, verdicts
