@@ -87,6 +87,17 @@ class Odds(Viewed):
             return _reduced(count // common, total // common)
         return self._reduce()(count)
 
+    def _fractions(self, counts: list[int]) -> list[Fraction]:
+        """:meth:`_fraction` of each count, in one loop when the total is short."""
+        total = self.dist.total
+        if total.bit_length() > _SMALL_BITS:
+            return [self._fraction(count) for count in counts]
+        out = []
+        for count in counts:
+            common = gcd(count, total)
+            out.append(_reduced(count // common, total // common))
+        return out
+
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
         if self._reducer is None:
@@ -292,7 +303,9 @@ class Odds(Viewed):
         self._charge_rows(self.rows(), fractions + (1 if self._cuts else 0), "the exact rows")
         tails = self.tail_counts if self._cuts else None
         below = self._at_most_counts if self._cuts else []
-        return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
+        return exact_rows(
+            self.dist, self._fraction, self._at_least_counts, below, tails, self._fractions
+        )
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:
