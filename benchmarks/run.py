@@ -27,7 +27,6 @@ it is a report, not a test.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import json
 import os
@@ -41,7 +40,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from time import perf_counter, process_time
+from time import perf_counter
 from typing import Any
 
 import icepool
@@ -50,6 +49,7 @@ import numpy as np
 import cli_speed
 import fairness
 import fudgedice
+import growth
 import icepool_ref
 import numpy_baseline
 import odds_speed
@@ -116,38 +116,31 @@ class Goal:
 # ----------------------------------------------------------------- timing
 
 
-def _time_one(func: Callable[[], object], clear: Callable[[], None]) -> float:
-    """One call after `clear()`; only the call is timed, with GC off as in timeit.
-
-    In CPU seconds of this process: on a busy machine a call longer than the
-    scheduler's time slice is nearly always preempted, so a wall-clock best of
-    runs inflated icepool's milliseconds and not fudgedice's microseconds
-    (3d6fudge: 6 opp 8, 5 busy loops on its core: 146x by the wall, 25x by CPU)."""
+def _time_one(func: Callable[[], object], clear: Callable[[], None]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call after `clear()`; only the call is timed,
+    with GC off as in timeit."""
     clear()
-    gc.disable()
-    try:
-        start = process_time()
-        func()
-        return process_time() - start
-    finally:
-        gc.enable()
+    return growth.timed_call(func)
 
 
 def time_cold(func: Callable[[], object], clear: Callable[[], None]) -> Timing:
-    """Best of repeated cold calls, each timed on its own after `clear()`.
+    """Best of repeated cold calls, each timed on its own after `clear()`:
+    the best wall time of the calls not preempted (growth.best_of); the
+    median is of CPU times.
 
     A first call slower than icepool_ref.SLOW_SECONDS is the only one; else
     calls repeat for COLD_BUDGET wall seconds (at least COLD_MIN_RUNS, at most
     COLD_MAX_RUNS), autorange-style.
     """
     first = _time_one(func, clear)
-    if first > icepool_ref.SLOW_SECONDS:
-        return Timing(first, first, "1")
-    times = [first]
+    if first[1] > icepool_ref.SLOW_SECONDS:
+        return Timing(first[1], first[1], "1")
+    calls = [first]
     deadline = perf_counter() + COLD_BUDGET
-    while len(times) < COLD_MIN_RUNS or (perf_counter() < deadline and len(times) < COLD_MAX_RUNS):
-        times.append(_time_one(func, clear))
-    return Timing(min(times), statistics.median(times), str(len(times)))
+    while len(calls) < COLD_MIN_RUNS or (perf_counter() < deadline and len(calls) < COLD_MAX_RUNS):
+        calls.append(_time_one(func, clear))
+    cpu = statistics.median(cpu for _, cpu in calls)
+    return Timing(growth.best_of(calls), cpu, str(len(calls)))
 
 
 def time_warm(stmt: str, names: dict[str, Any]) -> Timing:
