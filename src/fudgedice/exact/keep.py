@@ -70,7 +70,13 @@ def keep_extreme(
     # recurrences (math.comb for each took seconds for 994 of 1000), and every
     # face from its numbers as long as they will be: charged first, at once
     charged = 2 * kept * (3 * STEP + 10 * budget.digits(n))
-    budget.charge(faces_work(charged, n, kept, faces, gains, least, bits), what)
+    # a small pool charges every face as its costliest (one estimate, not one
+    # a face: for 3d6kl2 they cost as much as the work), a larger one exactly
+    most = max(gains) - least
+    worst = len(faces) * face_work(n, kept, len(faces) - 1, mass, 0, bits, most)
+    if worst > _SMALL_WORK:
+        worst = faces_work(0.0, n, kept, faces, gains, least, bits)
+    budget.charge(charged + worst, what)
     choose_n = [1] * kept
     for a in range(1, kept):
         choose_n[a] = choose_n[a - 1] * (n - a + 1) // a
@@ -106,6 +112,10 @@ def keep_extreme(
         if weight:
             before.append((weight, step))
     return trimmed(kept * least, unpack(result, slot, length), total, cuts)
+
+
+_SMALL_WORK = 200_000.0
+"""Below this (0.2 ms), keep/drop charges every face as its costliest."""
 
 
 def keep_work(faces: int, kept: int, slot: int, length: int) -> float:
