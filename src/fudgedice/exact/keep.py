@@ -55,9 +55,11 @@ def keep_extreme(
     least = min(gains)
     length = kept * (max(gains) - least) + 1
     check_span(0, length - 1)
-    slot = total.bit_length() // 8 + 1
+    need = total.bit_length() // 8 + 1
+    # a short polynomial of short counts in machine words: unpacked at once
+    slot = 8 if need <= 8 and length <= 64 else need
     bits = slot * 8
-    work = keep_work(len(faces), kept, slot, length)
+    work = keep_work(len(faces), kept, need, length)
     if work > DEFAULT_LIMITS.max_keep_work:
         raise LimitError(
             f"exact odds of keeping {kept} of {n} dice with {len(faces)} faces would "
