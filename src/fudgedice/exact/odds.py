@@ -276,16 +276,14 @@ class Odds(Viewed):
         """``{value: chance of value or more}`` for every possible value."""
         self._charge_rows(self.rows(), 1, "the at-least table")
         lo, counts = self.dist.lo, self.dist.counts
-        ratio = self._fraction
         if self.dist.total != self.dist.mass:
             return {
                 lo + index: self.at_least(lo + index) for index, count in enumerate(counts) if count
             }
-        return {
-            lo + index: ratio(at_least)
-            for index, at_least in enumerate(self._at_least_counts)
-            if counts[index]
-        }
+        present = [index for index, count in enumerate(counts) if count]
+        above = self._at_least_counts
+        chances = self._fractions([above[index] for index in present])
+        return {lo + index: chance for index, chance in zip(present, chances, strict=True)}
 
     @cached_property
     def outcomes(self) -> list[Outcome]:
