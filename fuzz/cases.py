@@ -361,7 +361,8 @@ class CaseMaker:
 
     def cli(self) -> CliCase:
         command = self.rng.choices(
-            ("roll", "odds", "read", "table", "ladder", "other"), (30, 25, 20, 9, 7, 9)
+            ("roll", "odds", "read", "compare", "table", "ladder", "other"),
+            (30, 25, 20, 7, 9, 7, 9),
         )[0]
         rng = self.rng
         flag = rng.random
@@ -388,6 +389,13 @@ class CaseMaker:
                 plot = rng.choice((".png", ".svg", ".png", ".svg", ".pdf", "", ".SVG", "/x.png"))
             before, after = self._place(extra)
             return CliCase("odds", self.roll_text(), flag() < 0.3, before, after, plot=plot)
+        if command == "compare":
+            # the first roll is the case's text (the minimiser shortens it); the
+            # others follow it, and two alike are a refusal to check too
+            others = tuple(self.roll_text() for _ in range(rng.choice((0, 1, 1, 1, 2, 3))))
+            extra = [o for o, p in (("--json", 0.4), ("--exact", 0.3)) if flag() < p]
+            plot = rng.choice((".png", ".svg")) if flag() < 0.05 else None
+            return CliCase("compare", self.roll_text(), False, tuple(extra), others, plot=plot)
         if command == "read":
             extra = ["--json"] if flag() < 0.6 else []
             mutation = rng.randrange(1, 2**32) if flag() < 0.3 else None

@@ -532,8 +532,8 @@ def run_cli(case: CliCase, meter: Meter, api: Any) -> None:
             return
         if case.command == "roll" and case.seed is not None and "--json" in argv:
             _compare_roll(meter, api, case, run.stdout)
-        elif case.command == "odds" and "--json" in argv:
-            meter.check("cli odds", lambda: _strict_json(run.stdout))
+        elif case.command in ("odds", "compare") and "--json" in argv:
+            meter.check(entry, lambda: _strict_json(run.stdout))
         elif case.command == "read" and own_faces and rolled is not None and "--json" in argv:
             total = rolled.total
 

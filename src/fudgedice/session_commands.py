@@ -13,6 +13,7 @@ import click
 
 from .console import check_run, friendly
 from .errors import DiceValueError
+from .files import write_atomically
 from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,18 +212,16 @@ def export(path: str, output: str | None) -> None:
     Examples:
       fudgedice session export game.json -o log.json
     """
-    from .log.storage import (
-        load,
-        log_text,
-        write_atomically,
-    )  # the log: only a session's commands load it
+    from .log.storage import load, log_text  # the log: only a session's commands load it
 
     document = log_text(load(path).export())
     if output is None:
         click.echo(document, nl=False)
         return
     try:
-        write_atomically(Path(output), document.encode("utf-8"), private=False)
+        write_atomically(
+            Path(output), document.encode("utf-8"), mode=0o644
+        )  # anyone may read a log
     except OSError as error:
         raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None
     click.echo(f"log written to {output}", err=True)

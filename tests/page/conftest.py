@@ -198,6 +198,22 @@ class Seat:
         page.select_option("#roll-visibility", options.get("visibility", "public"))
         page.click("#roll-submit")
 
+    def assert_fits(self, width: int) -> None:
+        """Nothing on the page reaches past the right edge of a screen `width`
+        pixels wide (a caret line under a long roll may scroll inside its box)."""
+        widths = self.page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]"
+        )
+        assert widths[2] == width
+        assert max(widths[:2]) <= width, f"the page is wider than the screen: {widths}"
+        wide = self.page.evaluate(
+            """() => [...document.querySelectorAll('#main *')]
+                .filter(node => node.getBoundingClientRect().right > innerWidth + 0.5)
+                .filter(node => !node.closest('pre.caret'))
+                .map(node => node.tagName + '.' + node.className)"""
+        )
+        assert wide == [], f"elements past the right edge: {wide}"
+
     def stored(self) -> dict[str, Any]:
         """What the page keeps in localStorage: each room's token and who this is."""
         kept: dict[str, Any] = self.page.evaluate(

@@ -113,18 +113,7 @@ def test_the_phone_layout(server: Any, seats: Callable[..., Any]) -> None:
     phone.wait_for_roll(2)
     page.locator("#rolls .roll .explain summary").first.click()
     page.locator("#fairness summary").click()
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]"
-    )
-    assert widths[2] == 375
-    assert max(widths[:2]) <= 375, f"the page is wider than the phone: {widths}"
-    wide = page.evaluate(
-        """() => [...document.querySelectorAll('#main *')]
-            .filter(node => node.getBoundingClientRect().right > innerWidth + 0.5)
-            .filter(node => !node.closest('pre.caret'))
-            .map(node => node.tagName + '.' + node.className)"""
-    )
-    assert wide == [], f"elements past the right edge: {wide}"
+    phone.assert_fits(375)
 
 
 def test_the_page_runs_only_its_own_files(server: Any, seats: Callable[..., Any]) -> None:

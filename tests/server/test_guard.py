@@ -192,6 +192,13 @@ def test_each_address_has_an_allowance(
     assert answers == [201, 201, 201, 429]
     got = [table.client.get("/api/odds", params={"text": "4dF"}).status_code for _ in range(4)]
     assert got == [200, 200, 200, 429]
+    # a forwarding header names no other address: the table trusts none
+    forged = table.client.post(
+        "/api/rooms",
+        json={"name": "forged"},
+        headers={"X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9"},
+    )
+    assert forged.status_code == 429
 
 
 def test_a_name_taken_in_a_room_is_refused_whatever_its_case(served: Any) -> None:

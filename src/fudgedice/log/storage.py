@@ -14,12 +14,12 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import DiceValueError, LimitError
+from ..files import write_atomically
 from ..limits import DEFAULT_LIMITS
 from .canonical import FORMAT
 from .session import Session
@@ -111,34 +111,6 @@ def _encoded(session: Session) -> bytes:
     private = json.dumps({"format": SESSION_FORMAT, **state}, ensure_ascii=False)
     # the private fields first, then the log, whose entries keep one line each
     return (private[:-1] + ',\n"log":' + log.rstrip("\n") + "}\n").encode("utf-8")
-
-
-def write_atomically(path: Path, data: bytes, *, new: bool = False, private: bool = True) -> None:
-    """``data`` in ``path`` whole or not at all; with ``new``, never over a
-    file that exists. A private file is readable by its owner only."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        if not private:
-            os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if new:
-            os.link(temporary, path)  # fails if the path exists: no session is overwritten
-            os.unlink(temporary)
-        else:
-            os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    # the rename itself is durable once the folder is
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 def create(path: str | Path, session: Session) -> None:

@@ -56,6 +56,16 @@ def serve(
         address_burst=address_burst,
     )
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+        # proxy_headers off: a member's address is the connection's, never a
+        # forwarding header (which anyone on 127.0.0.1 could forge to slip the
+        # per-address limits); app.address() says so
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+            proxy_headers=False,
+        )
     finally:
         db.dispose()

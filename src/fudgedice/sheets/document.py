@@ -7,11 +7,8 @@ Nothing here knows a game system: :mod:`.model` reads the parsed document.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import stat
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +18,9 @@ import tomlkit
 from tomlkit.exceptions import ParseError, TOMLKitError
 from tomlkit.toml_document import TOMLDocument
 
+from .. import files
 from ..errors import DiceValueError, LimitError
+from ..files import OWNER_ONLY
 
 MAX_SHEET_BYTES = 32 * 1024
 """A character sheet is a page or two of text (a full one is about 3 KB); a
@@ -231,44 +230,17 @@ def write_atomically(path: str | Path, text: str, *, expected: str | None = None
                 source=str(path),
                 hint="run the command again",
             )
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        mode = stat.S_IMODE(path.stat().st_mode)  # an edit keeps the file's permissions
+    except FileNotFoundError:
+        mode = OWNER_ONLY
     except OSError as error:
         raise SheetError(
             f"can't write the sheet: {error.strerror or error}", source=str(path)
         ) from None
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
-        os.replace(temporary, path)
+        files.write_atomically(path, text.encode("utf-8"), mode=mode)
     except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
         raise SheetError(
             f"can't write the sheet: {error.strerror or error}", source=str(path)
         ) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _sync_folder(folder)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); a platform that can't open a
-    folder has nothing to sync."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

@@ -1,6 +1,8 @@
 // The table's HTTP API (docs/table.md), and where the page keeps each room's
 // member token: in this browser's localStorage, never in a URL sent to the server.
 
+import { problem } from "./dom.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     super((body && typeof body.error === "string" && body.error) || `error ${status}`);
@@ -23,6 +25,20 @@ function headers(token, json) {
   if (json) sent["Content-Type"] = "application/json";
   if (token) sent.Authorization = `Bearer ${token}`;
   return sent;
+}
+
+/** A runner of work for one panel: its status line is cleared, then shows the
+ * API's refusal the work ends in (any other error is a bug, and propagates). */
+export function guardIn(status) {
+  return async function guarded(work) {
+    status.replaceChildren();
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    }
+  };
 }
 
 /** One request; the answer's JSON, or an ApiError carrying the API's message. */

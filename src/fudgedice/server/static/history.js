@@ -2,8 +2,8 @@
 // demand, one player's only when filtered; every roll of the live feed added
 // as it comes; exports of what this reader may see.
 
-import { ApiError, api, download } from "./api.js";
-import { el, problem } from "./dom.js";
+import { api, download, guardIn } from "./api.js";
+import { el } from "./dom.js";
 import { rollCard } from "./dice.js";
 
 export const PAGE = 25;
@@ -21,6 +21,7 @@ export function historyPanel(room, seat, actions = null) {
   const older = el("button", { type: "button", id: "older", class: "quiet", text: "Older rolls" });
   const filter = el("select", { id: "filter", "aria-label": "whose rolls" });
   const status = el("div", { class: "status" });
+  const guarded = guardIn(status);
   const empty = el("p", { class: "muted empty", text: "No rolls yet." });
 
   function place(roll) {
@@ -59,15 +60,6 @@ export function historyPanel(room, seat, actions = null) {
     settle();
   }
 
-  async function guarded(work) {
-    status.replaceChildren();
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      status.replaceChildren(problem(error));
-    }
-  }
 
   /** The latest page again (after a change of filter, or of what a reveal verified). */
   async function reload() {

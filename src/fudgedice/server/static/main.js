@@ -9,6 +9,7 @@ import { fairnessPanel } from "./fairness.js";
 import { historyPanel } from "./history.js";
 import { follow } from "./live.js";
 import { rollBox } from "./rollbox.js";
+import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
 import { SYSTEMS } from "./language.js";
 
@@ -208,6 +209,7 @@ async function openRoom(roomId) {
     clientSeed: fairness.clientSeed,
     changed: history.redraw,
   });
+  const party = me.gm ? partyPanel(room, me) : null; // only the GM reads every sheet
   main.replaceChildren(
     el(
       "header",
@@ -222,19 +224,28 @@ async function openRoom(roomId) {
     el(
       "div",
       { class: "columns" },
-      el("div", { class: "left" }, el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box), sheet.panel),
+      el(
+        "div",
+        { class: "left" },
+        el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box),
+        party?.panel,
+        sheet.panel,
+      ),
       el("div", { class: "card" }, history.panel),
     ),
     fairness.panel,
   );
   showMembers(room.members);
   await sheet.load();
+  if (party) await party.load();
   await history.reload();
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
       // a change to this member's sheet (by the GM too) or a point spent: the sheet again
       if (roll.kind && roll.member === me.member) sheet.load();
+      // any sheet's change or spend: the GM's view of the party again
+      if (roll.kind && party) party.load();
       if (roll.member && !known.has(roll.member)) again();
     },
     async reveal(data) {

@@ -3,7 +3,7 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api } from "./api.js";
+import { ApiError, api, guardIn } from "./api.js";
 import { el, problem } from "./dom.js";
 
 /** The points a roll's card offers to spend, by the sheet's system. */
@@ -48,6 +48,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   const file = el("input", { id: "sheet-file", type: "file", accept: ".toml,text/plain", "aria-label": "upload a sheet" });
   const save = el("button", { type: "button", id: "sheet-save", class: "primary", text: "Save the sheet" });
   const status = el("div", { class: "status", id: "sheet-status", "aria-live": "polite" });
+  const guarded = guardIn(status);
   const editor = el(
     "details",
     { class: "sheet-editor", id: "sheet-editor" },
@@ -83,7 +84,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       traits.replaceChildren();
       rolling.hidden = true;
       page.textContent = "";
-      editor.open = true;
+      editor.open = !seat.gm; // a GM may play no character: the party's sheets come first
       return;
     }
     title.textContent = `${sheet.name} (${sheet.system})`;
@@ -103,15 +104,6 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     if (document.activeElement !== text) text.value = answer.text || "";
   }
 
-  async function guarded(work) {
-    status.replaceChildren();
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      status.replaceChildren(problem(error));
-    }
-  }
 
   async function load() {
     await guarded(async () => {
