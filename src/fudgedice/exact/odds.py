@@ -81,8 +81,7 @@ class Odds(Viewed):
         """``count`` out of every way, in lowest terms."""
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
-            # gcd of machine-sized numbers is cheapest (figures._ratio, inlined:
-            # a table builds thousands)
+            # gcd of machine-sized numbers is cheapest (figures._ratio, inlined)
             common = gcd(count, total)
             return _reduced(count // common, total // common)
         return self._reduce()(count)
@@ -92,11 +91,7 @@ class Odds(Viewed):
         total = self.dist.total
         if total.bit_length() > _SMALL_BITS:
             return [self._fraction(count) for count in counts]
-        out = []
-        for count in counts:
-            common = gcd(count, total)
-            out.append(_reduced(count // common, total // common))
-        return out
+        return [_reduced(count // (c := gcd(count, total)), total // c) for count in counts]
 
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
