@@ -54,6 +54,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.limits": 1,
     f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.stream": 1,
+    f"{PACKAGE}.records": 1,
     f"{PACKAGE}.files": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
@@ -81,10 +82,12 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas"})
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json"})
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
-than a roll takes to start."""
+than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
+(a d% table read from a file) and json (--json) are the standard library's, but
+each costs a command that starts milliseconds it would spend for nothing."""
 
 SAMPLERS = frozenset(
     {
@@ -101,10 +104,17 @@ SAMPLERS = frozenset(
 ``sample``, ``sample_events`` or ``float_odds`` method."""
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
-    f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.server"}),
+    # compare and --plot load comparisons and charts, which a roll never needs
+    f"{PACKAGE}.cli": frozenset(
+        {f"{PACKAGE}.server", f"{PACKAGE}.cli_compare", f"{PACKAGE}.render.plot"}
+    ),
+    # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
+    COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
-    f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log"}),
-    f"{PACKAGE}.dice.program": SAMPLERS,
+    f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
+    f"{PACKAGE}.dice.program": SAMPLERS | {f"{PACKAGE}.render.html"},
+    # each renderer loads when first shown: a command prints its own tables
+    f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
     f"{PACKAGE}.systems.fudge.program": SAMPLERS,
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
     f"{PACKAGE}.systems.d6.program": SAMPLERS,

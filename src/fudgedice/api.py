@@ -13,18 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from . import arguments
+from .budget import current as current_budget
 from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
+from .dice.quick import QuickRolls
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
-from .language.diagnostics import suggest
+from .language.diagnostics import another_systems_word, suggest, system_without_colon
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
@@ -34,16 +35,14 @@ from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
+from .systems import Catalogued
 from .systems import registry as registry
 from .systems.base import System as System
-from .systems.d6.outcomes import WOUNDS as D6_WOUND_BANDS
-from .systems.fate import stress as fate_stress
-from .systems.fate.ladders import FATE_CORE
-from .systems.fudge.ladders import FUDGE, POWER
 from .systems.fudge.program import use_d100_table
 from .systems.fudge.techniques import D100Table as D100Table
-from .systems.fudge3d6.rules import EP_COST as FUDGE3D6_EP_COST
-from .systems.fudge3d6.rules import LEVELS as FUDGE3D6_LEVELS
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Dice:
@@ -53,18 +52,35 @@ class Dice:
 
     def __init__(self, systems: Mapping[str, System]) -> None:
         self.systems = systems
+        self._words: Mapping[str, frozenset[str]] = (
+            systems.words
+            if isinstance(systems, Catalogued)  # known without importing a system
+            else {name: system.words for name, system in systems.items()}
+        )
         self.vocabulary: Vocabulary = frozenset(
-            KEYWORDS | set(systems) | {word for system in systems.values() for word in system.words}
+            KEYWORDS | set(systems) | {word for words in self._words.values() for word in words}
         )
         """Every word of the language, whichever system it belongs to: a
         misspelling gets the same hint on the first roll as on the thousandth."""
-        self.tables: Mapping[str, TableSpec] = MappingProxyType(
-            {name: spec for system in systems.values() for name, spec in system.tables.items()}
-        )
+        self._tables: Mapping[str, TableSpec] | None = None
         self.compile = lru_cache(maxsize=4096)(self._compile)
         """The checked program for a roll text (cached by text)."""
         self.compile_float = lru_cache(maxsize=256)(self._compile_float)
         """The same, for float odds only: pools may be far larger."""
+
+    @property
+    def tables(self) -> Mapping[str, TableSpec]:
+        """Every system's tables by name: built when first asked for, since it
+        loads every system (a roll needs only its own)."""
+        if self._tables is None:
+            self._tables = MappingProxyType(
+                {
+                    name: spec
+                    for system in self.systems.values()
+                    for name, spec in system.tables.items()
+                }
+            )
+        return self._tables
 
     def parse(self, text: str, max_dice: int = DEFAULT_LIMITS.max_dice) -> Expression:
         """The parse tree of a roll (cached), or the project's own error."""
@@ -77,7 +93,7 @@ class Dice:
         try:
             expression = self.parse(text, max_dice)
         except DiceSyntaxError:
-            prefix = self._prefix_hint(text)
+            prefix = system_without_colon(text, self.systems)
             if prefix is None:
                 raise
             # the expected-token list would only distract from the real slip
@@ -107,44 +123,8 @@ class Dice:
             # the roll here so that the position they give gets its ^.
             if error.text is None and error.position is not None:
                 error.text = text
-            error.hint = self._hint(expression, error)
+            error.hint = another_systems_word(expression, error, self._words)
             raise
-
-    def _prefix_hint(self, text: str) -> tuple[str, str] | None:
-        """ "d6 2D+3" and "3d6 fudge: Good": a system named, but not as the
-        grammar reads one (one word and a colon). The message and the hint."""
-        head, colon, rest = text.partition(":")
-        squeezed = "".join(head.split()).lower()
-        if colon and squeezed in self.systems and head.strip().lower() != squeezed:
-            return (
-                f"'{head.strip()}' names the {squeezed} system as more than one word",
-                f"write '{squeezed}: {rest.strip()}'",
-            )
-        words = text.split(None, 1)
-        if len(words) == 2 and words[0].lower() in self.systems:
-            system = words[0].lower()
-            return (
-                f"'{words[0]}' names a system without its colon",
-                f"write '{system}: {words[1]}'",
-            )
-        return None
-
-    def _hint(self, expression: Expression, error: DiceError) -> str | None:
-        """'Incredible' in a Fudge roll is a Power Fudge word: say whose word it
-        is, rather than which word of this system it is nearest to."""
-        own = error.hint
-        if error.position is None or error.text != expression.text:
-            return own
-        found = re.match(r"[A-Za-z][A-Za-z0-9_]*", expression.text[error.position :])
-        word = found.group(0) if found else ""
-        if not word or word.lower() in self.systems[expression.system].words:
-            return own
-        owners = [name for name, system in self.systems.items() if word.lower() in system.words]
-        if not owners:
-            return own
-        # the very word of another system says more than the nearest word of this one
-        whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
-        return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
 
     def program(self, text: object) -> Program:
         """The checked program of a roll's text (cached), the text checked first."""
@@ -246,7 +226,6 @@ def program_with_table(text: str, d100_table: str | Path | D100Table | None) -> 
     return use_d100_table(program, d100_table)
 
 
-@within_budget
 def roll(
     text: str,
     seed: int | str | None = None,
@@ -262,7 +241,29 @@ def roll(
     >>> 5 <= roll("4d6kh3+2", seed=7).total <= 20
     True
     """
-    return _rolled(program_with_table(text, d100_table), seed, stream)
+    if seed is None and stream is None and d100_table is None and type(text) is str:
+        quick = _QUICK.get(text)
+        if quick is not None and current_budget() is None:
+            # A text rolled before whose outcomes are kept (dice.quick): its one
+            # charge is checked against the whole budget, as the first charge
+            # of a request of its own would be, and an outcome it has not kept
+            # is rolled as a request of its own.
+            return quick.roll_fresh()
+    return _roll(text, seed, d100_table, stream)
+
+
+@within_budget
+def _roll(text: str, seed: object, d100_table: object, stream: object) -> Roll:
+    program = program_with_table(text, d100_table)  # type: ignore[arg-type]
+    if d100_table is None and program.quick is not None:
+        if len(_QUICK) >= 4096:
+            _QUICK.clear()
+        _QUICK[text] = program.quick
+    return _rolled(program, seed, stream)
+
+
+_QUICK: dict[str, QuickRolls] = {}
+"""The kept outcomes of texts rolled before (a few thousand texts at most)."""
 
 
 def _rolled(program: Program, seed: object, stream: object = None) -> Roll:
@@ -351,17 +352,29 @@ def clear_caches() -> None:
     """Forget every memoised distribution (parse trees stay cached)."""
     measure.clear_caches()
     pools.plan.cache_clear()
+    _QUICK.clear()
 
 
 # The rules a character sheet reads (fudgedice.sheets): re-exported here, since
-# only this module imports the systems. Plain data and pure functions.
-LADDERS = MappingProxyType({"fudge": FUDGE, "power": POWER, "fate": FATE_CORE})
-"""The ladder each ladder system's levels are named on."""
-THREE_D6_LEVELS = MappingProxyType(dict(FUDGE3D6_LEVELS))
-"""3d6 Fudge's level words (lower case) and numbers, Abysmal 1 .. Legendary 9."""
-THREE_D6_EP_COST = MappingProxyType(dict(FUDGE3D6_EP_COST))
-"""Seed 004's Experience Points to raise a skill to each level."""
-D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
-"""The D6 System's wound levels: (lowest damage over resistance, name)."""
-FATE_STRESS_BOXES = fate_stress.stress_boxes
-FATE_CONSEQUENCES = fate_stress.consequences
+# only this module imports the systems; loaded when a sheet first asks (PEP 562).
+if TYPE_CHECKING:
+    from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
+    from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
+    from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
+    from .systems.sheet_rules import LADDERS as LADDERS
+    from .systems.sheet_rules import THREE_D6_EP_COST as THREE_D6_EP_COST
+    from .systems.sheet_rules import THREE_D6_LEVELS as THREE_D6_LEVELS
+
+
+def __getattr__(name: str) -> Any:
+    """One of the rules a character sheet reads, loaded on first use and kept."""
+    if not name.isupper():  # a probe (doctest's, pickle's): no need to load anything
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # imported here: it loads every system, which a plain roll never needs
+    from .systems import sheet_rules
+
+    if name not in sheet_rules.NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(sheet_rules, name)
+    globals()[name] = value
+    return value

@@ -58,9 +58,9 @@ class Budget:
 _CURRENT: ContextVar[Budget | None] = ContextVar("fudgedice_budget", default=None)
 
 
-def current() -> Budget | None:
-    """The budget of the request under way in this thread (None: no request)."""
-    return _CURRENT.get()
+current: Callable[[], Budget | None] = _CURRENT.get
+"""The budget of the request under way in this thread (None: no request):
+the context variable's own ``get``, since every roll asks."""
 
 
 def within_budget(function: F) -> F:
@@ -146,6 +146,24 @@ class paid:
 
     def __exit__(self, *exc: object) -> None:
         _CURRENT.reset(self.token)
+
+
+class recorded:
+    """Every charge made inside, noted in the list it gives (and charged as
+    ever): for a step that must know what the steps inside it charged."""
+
+    __slots__ = ("budget", "charges")
+
+    def __enter__(self) -> list[Charge]:
+        self.budget = _CURRENT.get()
+        self.charges: list[Charge] = []
+        if self.budget is not None:
+            self.budget.recorders.append(self.charges)
+        return self.charges
+
+    def __exit__(self, *exc: object) -> None:
+        if self.budget is not None:
+            _forget(self.budget.recorders, self.charges)
 
 
 def seconds(work: float) -> str:
@@ -352,6 +370,7 @@ __all__ = [
     "paid",
     "pass_work",
     "power_work",
+    "recorded",
     "seconds",
     "str_work",
     "within_budget",

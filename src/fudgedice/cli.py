@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from difflib import get_close_matches as nearest
 from typing import Any
 
 import click
@@ -12,60 +10,17 @@ from . import api, arguments, session_commands
 from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
-from .cli_compare import compare
 from .cli_float import float_odds, suggesting_float
 from .cli_sheets import sheet, sheet_options, sheet_plan
-from .console import check_run, run_summary, unquoted
+from .console import RollCommand, check_run, json_text, run_summary, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
 from .dice.program import Program
 from .errors import DiceError
 from .render.odds_table import odds_text
-from .render.plot import check_plot_path, plot_odds
 from .render.table import table_text
 from .results.roll import Roll
 from .stream import fresh, seeded
-
-
-class RollCommand(click.Command):
-    """A command whose words form a roll, which may start with a minus sign
-    (``-1+4dF``, ``-(Legendary)``): a word is an option only when it is one of
-    the command's own; every other word belongs to the roll, wherever it
-    stands. A mistyped long option (``--sed 3``) is click's own "no such
-    option", never a piece of the roll."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        takes_value: dict[str, bool] = {}
-        for param in self.get_params(ctx):
-            if isinstance(param, click.Option):
-                for name in (*param.opts, *param.secondary_opts):
-                    takes_value[name] = not (param.is_flag or param.count)
-        longs = sorted(name for name in takes_value if name.startswith("--"))
-        options: list[str] = []
-        words: list[str] = []
-        rest = iter(args)
-        for arg in rest:
-            if arg == "--":
-                words.extend(rest)  # everything after it is the roll
-                break
-            # an option's name is letters: "--0d20" is minus minus 0d20
-            long = arg.startswith("--") and arg[2:3].isalpha()
-            name = arg.split("=", 1)[0] if long else arg[:2]
-            if long and name not in takes_value:
-                raise click.NoSuchOption(name, possibilities=nearest(name, longs, 1), ctx=ctx)
-            if name not in takes_value or (
-                len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
-            ):
-                words.append(arg)  # "-4dF", "-dh", "-(Legendary)": the roll's
-                continue
-            options.append(arg)
-            attached = "=" in arg if long else len(arg) > 2
-            if takes_value[name] and not attached:
-                value = next(rest, None)  # its value, which may look like a roll
-                if value is not None:
-                    options.append(value)
-        # options first, then '--': click reads no word of the roll as an option
-        return super().parse_args(ctx, [*options, "--", *words])
 
 
 def _expression(words: tuple[str, ...]) -> str:
@@ -92,6 +47,17 @@ class _Commands(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with collector_paused():
             return super().main(*args, **kwargs)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "compare" and cmd_name not in self.commands:
+            # here: comparisons load their tables and charts; a roll never needs them
+            from .cli_compare import compare
+
+            self.add_command(compare)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, "compare"})
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -183,7 +149,7 @@ def roll(
         for data, entry in zip(dicts, logged, strict=False):
             data["log"] = entry
         payload: Any = dicts[0] if times == 1 else dicts
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(json_text(payload, ensure_ascii=False))
         return
     blocks = [r.text for r in rolls]
     for index, entry in enumerate(logged):
@@ -265,15 +231,19 @@ def odds(
         float_odds(_expression(expression), as_json, plot_path, exact, all_rows, d100_table)
         return
     if plot_path:
+        from .render.plot import check_plot_path  # here: charts are for --plot alone
+
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
     with suggesting_float(plan.text, d100_table):
         result = measure_odds(plan.text, d100_table=d100_table)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict()))
     else:
         click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:
+        from .render.plot import plot_odds
+
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
 
@@ -387,7 +357,6 @@ def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     run(host, port, database, echo=click.echo, **limits)
 
 
-main.add_command(compare)
 main.add_command(sheet)
 main.add_command(session_commands.session)
 main.add_command(session_commands.verify_command)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from .comparisons import compare as measure
-from .console import friendly
+from .console import friendly, json_text
 from .render.compare_table import comparison_text
 from .render.plot import check_plot_path, plot_comparison
 
@@ -54,7 +52,7 @@ def compare(
         check_plot_path(plot_path)
     result = measure(*forms, d100_table=d100_table)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json_text(result.to_dict(), ensure_ascii=False))
     else:
         click.echo(comparison_text(result, show_exact=exact))
     if plot_path:

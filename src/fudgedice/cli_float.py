@@ -3,13 +3,13 @@ hint to ``--float`` when exact odds are refused for their size."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import click
 
 from . import api
+from .console import json_text
 from .errors import DiceValueError, LimitError
 from .render.float_table import float_odds_text
 
@@ -28,7 +28,7 @@ def float_odds(
             raise DiceValueError(f"{flag} is for exact odds: leave out --float")
     result = api.odds(text, exact=False)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict()))
     else:
         click.echo(float_odds_text(result, all_rows=all_rows))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -14,6 +13,7 @@ import click
 from .console import friendly as _friendly
 from .console import show as _show
 from .errors import DiceValueError
+from .records import dataclass, field
 from .results.roll import Roll
 
 if TYPE_CHECKING:

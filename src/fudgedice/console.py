@@ -6,7 +6,6 @@ spaces (``read d6: 3D+1 4 2``)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -27,6 +26,13 @@ from .results.roll import Roll
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def json_text(data: Any, *, ensure_ascii: bool = True) -> str:
+    """``json.dumps(data, indent=2)``: what ``--json`` prints."""
+    import json  # here: only --json prints it, and a roll that starts need not load it
+
+    return json.dumps(data, indent=2, ensure_ascii=ensure_ascii)
+
+
 def friendly(command: F) -> F:
     """Bad input ends with a message and exit code 2, never a traceback."""
 
@@ -45,7 +51,7 @@ def friendly(command: F) -> F:
 def show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> None:
     """A result as JSON or as text for people: only the one asked for is built."""
     if as_json:
-        click.echo(json.dumps(data(), indent=2, ensure_ascii=False))
+        click.echo(json_text(data(), ensure_ascii=False))
     else:
         click.echo(text())
 
@@ -152,3 +158,48 @@ def unquoted(form: str, dice: tuple[str, ...], d100_table: str | None) -> DiceEr
         f"'{form}' is only the start of the roll '{whole}': quote a roll that has spaces",
         hint=f"fudgedice read '{whole}' {' '.join(faces)}".rstrip(),
     )
+
+
+class RollCommand(click.Command):
+    """A command whose words form a roll, which may start with a minus sign
+    (``-1+4dF``, ``-(Legendary)``): a word is an option only when it is one of
+    the command's own; every other word belongs to the roll, wherever it
+    stands. A mistyped long option (``--sed 3``) is click's own "no such
+    option", never a piece of the roll."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value: dict[str, bool] = {}
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                for name in (*param.opts, *param.secondary_opts):
+                    takes_value[name] = not (param.is_flag or param.count)
+        longs = sorted(name for name in takes_value if name.startswith("--"))
+        options: list[str] = []
+        words: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)  # everything after it is the roll
+                break
+            # an option's name is letters: "--0d20" is minus minus 0d20
+            long = arg.startswith("--") and arg[2:3].isalpha()
+            name = arg.split("=", 1)[0] if long else arg[:2]
+            if long and name not in takes_value:
+                from difflib import get_close_matches  # here: only a mistyped option needs it
+
+                raise click.NoSuchOption(
+                    name, possibilities=get_close_matches(name, longs, 1), ctx=ctx
+                )
+            if name not in takes_value or (
+                len(arg) > 2 and not arg.startswith("--") and not takes_value[name]
+            ):
+                words.append(arg)  # "-4dF", "-dh", "-(Legendary)": the roll's
+                continue
+            options.append(arg)
+            attached = "=" in arg if long else len(arg) > 2
+            if takes_value[name] and not attached:
+                value = next(rest, None)  # its value, which may look like a roll
+                if value is not None:
+                    options.append(value)
+        # options first, then '--': click reads no word of the roll as an option
+        return super().parse_args(ctx, [*options, "--", *words])

@@ -7,8 +7,9 @@ which bound was hit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+
+from .records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

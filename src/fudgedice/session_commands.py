@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from .console import check_run, friendly
+from .console import check_run, friendly, json_text
 from .errors import DiceValueError
-from .files import write_atomically
 from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -159,6 +156,8 @@ def new(path: str, as_json: bool) -> None:
     started = Session.new(room=CLI_ROOM)
     create(path, started)
     if as_json:
+        import json  # here: a roll that starts need not load it
+
         click.echo(json.dumps({"file": path, "room": CLI_ROOM, "commitment": started.commitment}))
         return
     click.echo(f"commitment: {started.commitment}")
@@ -187,7 +186,7 @@ def reveal(path: str, new_seed: bool, as_json: bool) -> None:
     with updating(path) as current:
         revealed = current.reveal(new_seed=new_seed)
     if as_json:
-        click.echo(json.dumps(revealed.to_dict(), indent=2))
+        click.echo(json_text(revealed.to_dict()))
         return
     click.echo(f"server seed: {revealed.server_seed}")
     click.echo(f"commitment:  {revealed.commitment}")
@@ -219,9 +218,12 @@ def export(path: str, output: str | None) -> None:
         click.echo(document, nl=False)
         return
     try:
-        write_atomically(
-            Path(output), document.encode("utf-8"), mode=0o644
-        )  # anyone may read a log
+        from pathlib import Path  # here: a roll needs no paths, nor files.py's tempfile
+
+        from .files import write_atomically
+
+        # anyone may read a log
+        write_atomically(Path(output), document.encode("utf-8"), mode=0o644)
     except OSError as error:
         raise DiceValueError(f"can't write {output}: {error.strerror or error}") from None
     click.echo(f"log written to {output}", err=True)
@@ -260,7 +262,7 @@ def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
 
     report = verify(read_log(path), published=dict(_published(each) for each in hashes))
     if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json_text(report.to_dict(), ensure_ascii=False))
     else:
         click.echo(str(report))
     if not report.ok:

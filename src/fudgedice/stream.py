@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import struct
+from typing import TypeVar
 
 WORD_RANGE = 2**32
 """Draws are taken from 32-bit words: a die has at most this many sides."""
@@ -32,6 +32,8 @@ _OUTER = bytes(byte ^ 0x5C for byte in range(256))
 """HMAC's ipad and opad, as tables for ``bytes.translate``."""
 
 _sha256 = hashlib.sha256
+_BLOCK_NUMBERS = [str(block).encode("ascii") for block in range(64)]
+"""The first blocks' numbers as the message writes them (a roll needs block 0)."""
 
 SERVER_SEED_BYTES = 32
 """A fresh key or a room's server seed: 32 bytes from the operating system."""
@@ -66,10 +68,13 @@ class Stream:
 
     def _refill(self) -> tuple[int, ...]:
         """The next block's eight words, which the next draws read."""
-        message = self._prefix + str(self._block).encode("ascii")
+        block = self._block
+        message = self._prefix + (
+            _BLOCK_NUMBERS[block] if block < 64 else str(block).encode("ascii")
+        )
         inner = _sha256(self._inner + message).digest()
         self._words = _unpack_block(_sha256(self._outer + inner).digest())
-        self._block += 1
+        self._block = block + 1
         self._next = 0
         return self._words
 
@@ -101,8 +106,18 @@ class Stream:
         if not 1 <= n <= WORD_RANGE:
             raise ValueError(f"a draw is below 1..2**32, not {n}")
         limit = WORD_RANGE - WORD_RANGE % n
-        drawn: list[int] = []
         words, index = self._words, self._next
+        if index == _WORDS_PER_BLOCK and 0 < count <= _WORDS_PER_BLOCK:
+            words, index = self._refill(), 0
+        end = index + count
+        if end <= _WORDS_PER_BLOCK:
+            # the words of one block, none discarded: a small pool's draws
+            # nearly always (one word in a billion is discarded for a d6)
+            taken = words[index:end]
+            if max(taken, default=0) < limit:
+                self._next = end
+                return [word % n for word in taken]
+        drawn: list[int] = []
         while len(drawn) < count:
             if index == _WORDS_PER_BLOCK:
                 words, index = self._refill(), 0
@@ -112,6 +127,29 @@ class Stream:
                 drawn.append(word % n)
         self._next = index
         return drawn
+
+    def mark(self) -> Mark:
+        """Where the stream stands: :meth:`rewound` starts a copy there."""
+        return (self._block, self._words, self._next)
+
+    def rewound(self, mark: Mark, kind: type[S]) -> S:
+        """A new stream of ``kind`` (Stream or a subclass), of the same key and
+        context, standing at ``mark``: it draws what this one drew from
+        there, and this one is left as it is."""
+        copy = _new_stream(kind)
+        copy._inner, copy._outer = self._inner, self._outer
+        copy.context, copy._prefix = self.context, self._prefix
+        copy._block, copy._words, copy._next = mark
+        return copy
+
+    def follow(self, other: Stream) -> None:
+        """Stand where ``other`` (a rewound copy) stands now."""
+        self._block, self._words, self._next = other._block, other._words, other._next
+
+
+Mark = tuple[int, tuple[int, ...], int]
+"""A stream's position: the next block, the current block's words, the next word."""
+S = TypeVar("S", bound=Stream)
 
 
 def seed_key(seed: int | str) -> bytes:
@@ -144,6 +182,17 @@ def fresh() -> Stream:
     return stream
 
 
+def fresh_start() -> tuple[bytes, tuple[int, ...]]:
+    """A fresh key (32 bytes from the operating system) and the first eight
+    words of its stream, the empty context: what ``Stream(key)`` reads first,
+    for a roll whose draws all lie in that block (it builds the stream only
+    if it needs more)."""
+    key = _urandom(SERVER_SEED_BYTES)
+    padded = key + _KEY_PADDING
+    inner = _sha256(padded.translate(_INNER) + b":0").digest()
+    return key, _unpack_block(_sha256(padded.translate(_OUTER) + inner).digest())
+
+
 _new_stream = object.__new__
 _urandom = os.urandom
 _KEY_PADDING = bytes(_HMAC_BLOCK - SERVER_SEED_BYTES)
@@ -164,7 +213,9 @@ def room_stream(server_seed: bytes, room: str, client_seed: str, nonce: int) -> 
 
 def new_server_seed() -> bytes:
     """A server seed for a room or a session: 32 bytes from the operating system."""
-    return secrets.token_bytes(SERVER_SEED_BYTES)
+    # os.urandom is what secrets.token_bytes reads; importing secrets costs every
+    # command that starts its random, base64 and hmac modules
+    return os.urandom(SERVER_SEED_BYTES)
 
 
 def commitment(server_seed: bytes) -> str:

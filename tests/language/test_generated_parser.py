@@ -8,16 +8,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import lark
 import pytest
 
-from fudgedice.language import generated_parser
+from fudgedice.language import generated_parser, parser
 
 LANGUAGE = Path(generated_parser.__file__).parent
 SRC = LANGUAGE.parents[1]
@@ -40,6 +41,12 @@ TEXTS = (
     "fate: Good+2 vs Great",
     "d%",
     "3d6!>=5",
+    "4DF+2",
+    "GOOD VS GREAT",
+    "D6: 5d+2 NoWild",
+    "Power: 4dF+2 ADV vs 3",
+    "4DF@4D6 # \u017f\u212a\u0131\u0130 the label's own letters",
+    "3D6KH2+1",
 )
 BROKEN = ("4dF+", "4dF &", "vs", "(3d6", "3d6)", "d6: 5D++", "3d6 * * 2", "d6: 3D+1 opp")
 
@@ -47,6 +54,14 @@ BROKEN = ("4dF+", "4dF &", "vs", "(3d6", "3d6)", "d6: 5D++", "3d6 * * 2", "d6: 3
 def _generated() -> generated_parser.Lark:
     built: generated_parser.Lark = generated_parser.Lark_StandAlone()  # type: ignore[no-untyped-call]
     return built
+
+
+def _configured() -> generated_parser.Lark:
+    """The generated parser as the language loads it (ASCII case folding)."""
+    return parser._lark()
+
+
+PARSERS = {"generated": _generated, "as loaded": _configured}
 
 
 def _built() -> lark.Lark:
@@ -62,20 +77,73 @@ def test_the_generated_parser_is_of_the_grammar_as_it_stands() -> None:
     assert generated_parser.__version__ == lark.__version__, "lark changed: run 'make parser'"
 
 
+@pytest.mark.parametrize("made", PARSERS)
 @pytest.mark.parametrize("text", TEXTS)
-def test_it_parses_as_lark_building_the_grammar(text: str) -> None:
-    assert _generated().parse(text).pretty() == _built().parse(text).pretty()
+def test_it_parses_as_lark_building_the_grammar(text: str, made: str) -> None:
+    assert PARSERS[made]().parse(text).pretty() == _built().parse(text).pretty()
 
 
+@pytest.mark.parametrize("made", PARSERS)
 @pytest.mark.parametrize("text", BROKEN)
-def test_it_fails_as_lark_building_the_grammar(text: str) -> None:
+def test_it_fails_as_lark_building_the_grammar(text: str, made: str) -> None:
     with pytest.raises(lark.exceptions.UnexpectedInput) as built:
         _built().parse(text)
     with pytest.raises(generated_parser.UnexpectedInput) as generated:
-        _generated().parse(text)
+        PARSERS[made]().parse(text)
     assert type(generated.value).__name__ == type(built.value).__name__
     assert generated.value.column == built.value.column
     assert getattr(generated.value, "expected", None) == getattr(built.value, "expected", None)
+
+
+def test_ascii_folding_reads_every_roll_as_unicode_folding_does() -> None:
+    """The language checks a roll is ASCII up to its label before parsing: on
+    such texts the parser as loaded (ASCII case folding) and as generated agree,
+    tree for tree and error for error."""
+    rng = random.Random(14)
+    pieces = [
+        "4",
+        "d",
+        "D",
+        "F",
+        "f",
+        "k",
+        "H",
+        "vs",
+        "OPP",
+        "dmg",
+        "good",
+        "!",
+        "p",
+        ">=",
+        "+",
+        "-",
+        "*",
+        "(",
+        ")",
+        " ",
+        ":",
+        "@",
+        "%",
+        "=",
+        "x",
+        "_",
+        "3",
+        "6",
+        ",",
+        ".",
+    ]
+    label = ["#", "\u017f", "\u212a", "\u0131", "\u0130", "K", "s", "\u00e9"]
+    for _ in range(400):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        if rng.random() < 0.2:
+            text += "# " + "".join(rng.choice(label) for _ in range(rng.randint(1, 4)))
+        outcomes = []
+        for made in (_generated, _configured):
+            try:
+                outcomes.append(made().parse(text).pretty())
+            except generated_parser.UnexpectedInput as error:
+                outcomes.append(f"{type(error).__name__} {error.column}")
+        assert outcomes[0] == outcomes[1], text
 
 
 # ----------------------------------------------- the command line, a fresh process
@@ -90,9 +158,24 @@ HEAVY = (
     "fudgedice.sheets",
     "fudgedice.log",
     "fudgedice.server",
+    "fudgedice.comparisons",
+    "fudgedice.render.chart",
+    "fudgedice.render.html",
+    "fudgedice.render.plot",
+    "logging",
+    "pickle",
+    "difflib",
+    "pathlib",
+    "html",
+    "secrets",
+    "tempfile",
+    "fudgedice.files",
 )
 """Loaded by the commands that use them (sample, --plot, --sheet, session,
-verify, serve), never by a plain roll; lark never at all (only ``make parser``)."""
+verify, serve, compare; a misspelling's hint), never by a plain roll (json too,
+but this probe prints with it);
+lark never at all (only ``make parser``), nor the standard library's logging
+and pickle (the generated parser's, which ``make parser`` leaves out)."""
 
 _COMMAND = """
 import json, sys
@@ -106,13 +189,13 @@ print(json.dumps({"code": code, "heavy": heavy}))
 """
 
 
-def _command(*args: str) -> dict[str, object]:
+def _command(*args: str, heavy: tuple[str, ...] = HEAVY) -> dict[str, object]:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
     }
     done = subprocess.run(
-        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(HEAVY))), *args],
+        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(heavy))), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -132,6 +215,39 @@ def test_roll_and_odds_import_nothing_heavy(args: tuple[str, ...]) -> None:
     result = _command(*args)
     assert result["code"] == (2 if args[-1].endswith("+") else 0), result["out"]  # 2: a bad roll
     assert result["heavy"] == [], f"{' '.join(args)} imported {result['heavy']}"
+
+
+SYSTEM_PACKAGES = {
+    "fudge": "fudgedice.systems.fudge",
+    "3d6fudge": "fudgedice.systems.fudge3d6",
+    "d6": "fudgedice.systems.d6",
+    "fate": "fudgedice.systems.fate",
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [
+        (("roll", "4dF"), {"fudge"}),
+        (("odds", "4dF"), {"fudge"}),
+        (("roll", "d6: 5D+2"), {"fudge", "d6"}),  # fudge: the d% table option's
+        (("roll", "fate: Good vs Great"), {"fudge", "fate"}),
+    ],
+)
+def test_a_roll_loads_only_the_system_it_names(args: tuple[str, ...], loaded: set[str]) -> None:
+    result = _command(*args, heavy=(*HEAVY, *SYSTEM_PACKAGES.values()))
+    assert result["code"] == 0, result["out"]
+    imported = set(cast(list[str], result["heavy"]))
+    found = {name for name, package in SYSTEM_PACKAGES.items() if package in imported}
+    assert found == loaded
+
+
+def test_the_help_lists_every_command_loaded_or_not() -> None:
+    result = _command("--help")
+    assert result["code"] == 0
+    listed = str(result["out"]).split("Commands:")[1].split()
+    for command in ("compare", "ladder", "odds", "read", "roll", "session", "sheet", "table"):
+        assert command in listed
 
 
 def test_a_session_command_still_finds_the_log(tmp_path: Path) -> None:

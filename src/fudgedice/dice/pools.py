@@ -8,7 +8,6 @@ cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -16,6 +15,7 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import Die, Pool
 from ..limits import DEFAULT_LIMITS
+from ..records import dataclass
 
 
 def die_dist(die: Die) -> Dist:

@@ -24,7 +24,6 @@ from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
-from ..render.html import roll_html
 from ..results.dice import pools_of
 from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
@@ -34,7 +33,9 @@ from .arithmetic import WordValue
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
+from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
+from .schedule import Schedule, outcomes, plain_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
     import numpy as np
@@ -119,17 +120,39 @@ class Program:
     def roll(self, stream: Stream, seed: int | str | None, limits: Limits = DEFAULT_LIMITS) -> Roll:
         """Roll with every toss drawn from ``stream``; ``seed`` is only recorded.
         The roll's :attr:`~Roll.tosses` are the faces drawn, in order."""
+        if limits is DEFAULT_LIMITS:
+            quick = self.quick
+            if quick is not None:
+                return quick.roll(stream, seed)
         roller = Roller(stream, limits)
         result = self.roll_with(roller, seed)
         result.tosses = roller.drawn
-        return self._charged(_explained(result))
+        return self.charged(_explained(result))
+
+    @cached_property
+    def quick(self) -> QuickRolls | None:
+        """This program's outcomes, explained once each (:mod:`.quick`), if
+        its draws can be told in advance and are few enough to keep."""
+        schedule = self.schedule()
+        if schedule is None or outcomes(schedule) > MOST_OUTCOMES:
+            return None
+        return QuickRolls(self, schedule)
+
+    def schedule(self) -> Schedule | None:
+        """Every toss a roll makes, in order, when it can be told before
+        rolling (plain pools): see :mod:`.quick`. None: it can't."""
+        return plain_tosses([self.expression.side.expr])
+
+    def explained(self, result: Roll) -> Roll:
+        """``result`` (from :meth:`roll_with`), explained by the one renderer."""
+        return _explained(result)
 
     def read(self, faces: Sequence[str]) -> Roll:
         """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
         roller = HandRoller(faces)
         result = self.roll_with(roller, None)
         roller.finish()
-        return self._charged(_explained(result))
+        return self.charged(_explained(result))
 
     def roll_work(self, dice: int) -> float:
         """Estimated work of a roll that tossed ``dice`` dice: the plain pools
@@ -147,7 +170,7 @@ class Program:
             if isinstance(node, Pool) and plan(node).plain
         )
 
-    def _charged(self, result: Roll) -> Roll:
+    def charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
         if result.sides:
@@ -252,10 +275,17 @@ PLAIN_DIE_WORK = 1_500
 """The same for a die of a pool with no modifier (about 0.7 microseconds)."""
 
 
+def _roll_html(roll: Roll) -> str:
+    """The roll's explanation as HTML, for a notebook."""
+    from ..render.html import roll_html  # here: a command that starts never shows HTML
+
+    return roll_html(roll)
+
+
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    result.render, result.render_html = roll_text, roll_html
+    result.render, result.render_html = roll_text, _roll_html
     if result.sides:
         for side in result.sides:
-            side.render, side.render_html = roll_text, roll_html
+            side.render, side.render_html = roll_text, _roll_html
     return result

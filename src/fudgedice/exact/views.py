@@ -9,10 +9,10 @@ of a roll's text; odds built by hand have none, and say so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 from ..budget import within_budget
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from .odds import Odds

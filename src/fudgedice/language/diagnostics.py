@@ -3,10 +3,10 @@ expected, and the nearest real word."""
 
 from __future__ import annotations
 
-import difflib
 import re
+from collections.abc import Container, Mapping
 
-from ..errors import DiceSyntaxError
+from ..errors import DiceError, DiceSyntaxError
 from .generated_parser import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from .tree import BinOp, Expression, Neg, Node, Option, Pool
 from .words import Vocabulary
@@ -47,6 +47,8 @@ _MODIFIERS_EXPECTED = (
 def suggest(word: str, choices: tuple[str, ...] | list[str] | frozenset[str]) -> str | None:
     """'did you mean ...?' for the choice nearest to ``word``, or None."""
     ordered = sorted(choice.lower() for choice in choices)
+    import difflib  # here: only a misspelling needs it, not a roll that starts
+
     close = difflib.get_close_matches(word.lower(), ordered, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
@@ -89,6 +91,8 @@ def modifier_typo(expression: Expression, option: Option) -> DiceSyntaxError | N
     digits = typed[len(letters) :]
     hint = None
     if letters:
+        import difflib  # here: only a misspelling needs it, not a roll that starts
+
         scores = [
             (difflib.SequenceMatcher(None, letters, candidate).ratio(), -index, candidate)
             for index, candidate in enumerate(_MODIFIER_STEMS)
@@ -145,3 +149,44 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         elif check:
             hint = f"options such as '{word_here.group(0)}' go before 'vs' or 'opp'"
     return DiceSyntaxError(message, text=text, position=position, hint=hint)
+
+
+def system_without_colon(text: str, systems: Container[str]) -> tuple[str, str] | None:
+    """ "d6 2D+3" and "3d6 fudge: Good": a system named, but not as the
+    grammar reads one (one word and a colon). The message and the hint."""
+    head, colon, rest = text.partition(":")
+    squeezed = "".join(head.split()).lower()
+    if colon and squeezed in systems and head.strip().lower() != squeezed:
+        return (
+            f"'{head.strip()}' names the {squeezed} system as more than one word",
+            f"write '{squeezed}: {rest.strip()}'",
+        )
+    words = text.split(None, 1)
+    if len(words) == 2 and words[0].lower() in systems:
+        system = words[0].lower()
+        return (
+            f"'{words[0]}' names a system without its colon",
+            f"write '{system}: {words[1]}'",
+        )
+    return None
+
+
+def another_systems_word(
+    expression: Expression, error: DiceError, words: Mapping[str, frozenset[str]]
+) -> str | None:
+    """The hint of ``error``: 'Incredible' in a Fudge roll is a Power Fudge word,
+    so say whose word it is, rather than which word of this system it is nearest
+    to. ``words`` are each system's own."""
+    own = error.hint
+    if error.position is None or error.text != expression.text:
+        return own
+    found = re.match(r"[A-Za-z][A-Za-z0-9_]*", expression.text[error.position :])
+    word = found.group(0) if found else ""
+    if not word or word.lower() in words[expression.system]:
+        return own
+    owners = [name for name, each in words.items() if word.lower() in each]
+    if not owners:
+        return own
+    # the very word of another system says more than the nearest word of this one
+    whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
+    return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose

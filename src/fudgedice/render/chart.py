@@ -12,7 +12,6 @@ clear of the data. matplotlib is imported only when a chart is drawn.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from textwrap import fill
 from typing import Any
@@ -21,6 +20,7 @@ from .. import budget
 from ..budget import pass_work
 from ..errors import DiceValueError
 from ..exact.odds import Odds, approximate, decimal
+from ..records import dataclass
 from .numbers import percent
 
 EXACTLY, AT_LEAST = "#3b6ea5", "#c0392b"

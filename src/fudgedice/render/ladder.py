@@ -8,8 +8,7 @@ ladder (Fudge, Power Fudge, Fate), which must never confuse one another's:
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
+from ..records import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +51,8 @@ class Ladder:
     def suggest(self, word: str) -> str | None:
         """'did you mean ...?' with the nearest word of this ladder."""
         names = [known for known, _ in self.words]
+        import difflib  # here: only a misspelling needs it, not a roll that starts
+
         close = difflib.get_close_matches(word.strip().lower(), names, n=1, cutoff=0.5)
         if close:
             return f"did you mean '{close[0].capitalize()}'?"

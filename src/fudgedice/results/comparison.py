@@ -3,13 +3,13 @@ odds under its label, in the order given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
 from ..budget import within_budget
 from ..exact.figures import exact_text
 from ..exact.odds import Odds
+from ..records import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """The registry of game systems: every ``name:`` prefix the language knows.
 
-Built once, at import, from each system's own package, with no side effects:
-importing a system module registers nothing, and the registry never changes.
+Listed by name in :mod:`.catalog`, each system's package imported the first
+time a roll (or a table) names it, so that ``fudgedice roll 4dF`` loads Fudge
+alone. Importing a system module registers nothing, and the registry never
+changes: what it holds is fixed by the catalog, only when each is loaded is not.
 
 * :mod:`.fudge`: ``fudge:`` (the default) and ``power:``;
 * :mod:`.fudge3d6`: ``3d6fudge:``;
@@ -11,14 +13,12 @@ importing a system module registers nothing, and the registry never changes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from types import MappingProxyType
 
 from .base import System
-from .d6 import D6_SYSTEM
-from .fate import FATE_CONDENSED_SYSTEM, FATE_SYSTEM
-from .fudge import FUDGE_SYSTEM, POWER_SYSTEM
-from .fudge3d6 import FUDGE3D6_SYSTEM
+from .catalog import HOMES, WORDS
 
 
 def registry(*systems: System) -> Mapping[str, System]:
@@ -31,11 +31,38 @@ def registry(*systems: System) -> Mapping[str, System]:
     return MappingProxyType(index)
 
 
-SYSTEMS: Mapping[str, System] = registry(
-    FUDGE_SYSTEM, POWER_SYSTEM, FUDGE3D6_SYSTEM, D6_SYSTEM, FATE_SYSTEM, FATE_CONDENSED_SYSTEM
-)
+class Catalogued(Mapping[str, System]):
+    """The read-only index of the project's systems, each imported when first
+    looked up. ``words`` gives every system's words without importing any."""
+
+    words: Mapping[str, frozenset[str]] = WORDS
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, System] = {}
+
+    def __getitem__(self, name: str) -> System:
+        system = self._loaded.get(name)
+        if system is None:
+            package, attribute = HOMES[name]  # KeyError: no such system
+            # imported here: a roll loads only the system it names (the import
+            # lock makes this safe from any thread; a second load finds the same)
+            system = getattr(import_module(package, __name__), attribute)
+            self._loaded[name] = system
+        return system
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(HOMES)
+
+    def __len__(self) -> int:
+        return len(HOMES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in HOMES
+
+
+SYSTEMS: Mapping[str, System] = Catalogued()
 """Every system, in the order ``fudgedice --help`` lists them; ``fudge`` is the default."""
 
 DEFAULT_SYSTEM = "fudge"
 
-__all__ = ["DEFAULT_SYSTEM", "SYSTEMS", "System", "registry"]
+__all__ = ["DEFAULT_SYSTEM", "SYSTEMS", "Catalogued", "System", "registry"]

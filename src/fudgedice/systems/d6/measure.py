@@ -14,7 +14,6 @@ every rule against this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import log2
 from typing import Literal
@@ -26,6 +25,7 @@ from ...exact import dist
 from ...exact.dist import Cut, Dist, Shape, normal, scaled_cuts, shape_power, shape_sum
 from ...exact.kernels import power
 from ...language.tree import D6, Compare, Explode
+from ...records import dataclass
 
 CritRule = Literal["complication", "cancel", "ignore"]
 

@@ -7,7 +7,7 @@ tables print them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

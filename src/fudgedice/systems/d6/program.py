@@ -17,18 +17,19 @@ from typing import TYPE_CHECKING
 from ...dice.hand import HandRoller
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
 from ...exact.views import Check
-from ...language.tree import BinOp, Damage, Expression, Group, Number, Opposed, Versus
+from ...language.tree import D6, BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from ...results.sampled import Sampled
 from .margin import opposed_dist
-from .measure import CRITICAL_CHANCE, depth_for, side_dist
+from .measure import CRITICAL_CHANCE, SIDES, depth_for, side_dist
 from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
@@ -99,6 +100,31 @@ class D6Program(Program):
 
     # rolling ----------------------------------------------------------------------------
 
+    def schedule(self) -> Schedule:
+        """Each side's plain dice, then its Wild Die and each Character Point
+        die, each a chain that rolls again on a 6 (the left side first).
+
+        The plain dice count by their sum alone, shown in their own line,
+        unless a critical failure cancels the highest of them: outcomes are
+        then kept by that sum (tests/test_quick_rolls.py holds this to
+        the general path)."""
+        tosses: list[Toss] = []
+        for rules, prefix in ((self.left, ""), (self.right, self._prefix)):
+            if rules is None:
+                continue
+            shape = rules.shape()
+            six = len(D6.tossed)
+            line = f"{prefix}{shape.plain}D" if shape.crit != "cancel" else None
+            tosses.append((six, D6.tossed, shape.plain, None, line))
+            chains = int(rules.wild) + rules.character_points
+            tosses.append((six, D6.tossed, chains, SIDES, None))
+        return tuple(tosses)
+
+    @property
+    def _prefix(self) -> str:
+        """How the right side's pools are named: ``opp 3D``, ``resist 3D``."""
+        return "resist " if self.damage else "opp "
+
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
         expression = self.expression
         left_tokens: list[str] | None = None
@@ -109,7 +135,7 @@ class D6Program(Program):
         left = roll_side(self.left, _Faces(roller, left_tokens))
         if self.right is None:
             return self._single(left, seed)
-        prefix = "resist " if self.damage else "opp "
+        prefix = self._prefix
         right = roll_side(self.right, _Faces(roller, right_tokens), prefix)
         margin = left.total - right.total
         node = BinOp("-", Group(Number(left.total)), Group(Number(right.total)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import Expression, Opposed
 from ...language.words import Vocabulary
+from ...records import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.float_odds import FloatOdds

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
+
+from ...records import dataclass
 
 
 @dataclass(slots=True)

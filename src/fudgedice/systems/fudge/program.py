@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.program import Program
 from ...dice.roller import Roller, roll_node
+from ...dice.schedule import Schedule
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
@@ -49,14 +48,17 @@ from ...results.dice import Part
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from ...results.sampled import Sampled
-from .checking import PLAIN, CheckedRoll, SidePlan, check_roll, is_generic, side_texts
+from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
-from .rolling import roll_side
+from .notes import Bounds, measured_notes, reach_notes, side_bounds
+from .rolling import roll_side, side_schedule
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+    from pathlib import Path
+
     import numpy as np
     import numpy.typing as npt
 
@@ -99,6 +101,9 @@ class FudgeProgram(Program):
         return said
 
     # --------------------------------------------------------------- rolling
+
+    def schedule(self) -> Schedule | None:
+        return side_schedule(self.left, self.right)
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
         if not self._special.get(id(side), True):
@@ -225,6 +230,9 @@ class FudgeProgram(Program):
                 f"difficulty {FUDGE.describe(difficulty)} is below Terrible: "
                 "automatic for most characters, no roll needed"
             )
+        bounds = self._bounds
+        if bounds is not None:  # read from the pools: no odds measured
+            return notes + reach_notes(bounds, difficulty, bool(notes))
         try:
             with budget.capped(NOTE_WORK):
                 return notes + self._odds_notes(difficulty, bool(notes))
@@ -232,28 +240,12 @@ class FudgeProgram(Program):
             return notes  # the roll stands without them
 
     def _measured_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
-        """What the odds say of the difficulty: certain, impossible, or how
-        rolling would have done beside taking zero."""
-        notes: list[str] = []
-        degrees = self._side_dist(self.left)
-        if self.left.options.take_zero:
-            # Taking zero is a choice, never an impossibility: set it beside
-            # what rolling would have done.
-            rolled = self._side_dist(replace(self.left, options=PLAIN))
-            chance = Odds("", "", rolled).chance_between(difficulty, None).p
-            outcome = "succeeds" if degrees.lo >= difficulty else "fails"
-            notes.append(
-                f"taking zero {outcome} for certain; rolling would succeed with chance "
-                + chance_note(chance)
-            )
-            return notes
-        # a tail of exploding dice may reach further than the outcomes listed
-        lowest, highest = degrees.extent()
-        if lowest is not None and lowest >= difficulty and not below_terrible:
-            notes.append("no roll needed: every result succeeds")
-        elif highest is not None and highest < difficulty:
-            notes.append("no roll can reach this difficulty: it simply can't be done")
-        return notes
+        return measured_notes(self.left, self._side_dist, difficulty, below_terrible)
+
+    @cached_property
+    def _bounds(self) -> Bounds | None:
+        """The left side's least and greatest result, read from its tree."""
+        return side_bounds(self.left, self.word_value)
 
     # ------------------------------------------------------------- measuring
 
@@ -360,6 +352,7 @@ class FudgeProgram(Program):
             )
         custom = copy.copy(self)
         custom.d100 = table
+        custom.__dict__.pop("quick", None)  # outcomes read with the seed's table
         return custom
 
 

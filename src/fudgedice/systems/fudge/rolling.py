@@ -12,9 +12,11 @@ import re
 
 from ...dice.arithmetic import WordValue
 from ...dice.hand import HandRoller, written
+from ...dice.pools import plan
 from ...dice.roller import Roller, roll_node, roll_pool
+from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
-from ...language.tree import D6, D100, FUDGE_DIE, Pool
+from ...language.tree import D6, D100, FUDGE_DIE, Pool, walk
 from ...results.dice import DieRoll, Mark, Part, PoolRoll
 from . import power
 from .checking import SidePlan
@@ -40,6 +42,26 @@ def roll_side(
         return roll_pool(pool, roller)
 
     return roll_node(side.expr, roller, word_value, roll_one)
+
+
+def side_schedule(left: SidePlan, right: SidePlan | None) -> Schedule | None:
+    """Each side's pools, the left side first, when none is read by a
+    technique or has a modifier (advantage tosses its dice as they are; a
+    pool taking zero tosses none): see :mod:`fudgedice.dice.quick`."""
+    tosses: list[Toss] = []
+    for side in (left, right):
+        if side is None:
+            continue
+        for node in walk(side.expr):
+            if not isinstance(node, Pool):
+                continue
+            if node is side.fudge_pool and side.options.take_zero:
+                continue
+            if node.technique is not None or not plan(node).plain:
+                return None
+            tossed = node.die.tossed
+            tosses.append((len(tossed), tossed, node.count, None, None))
+    return tuple(tosses)
 
 
 def _roll_special(

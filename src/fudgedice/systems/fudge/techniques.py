@@ -14,14 +14,17 @@ forms or tiny maps, checked against brute force in the tests.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...dice.pools import die_dist
 from ...errors import DiceTypeError, DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import D6
+from ...records import dataclass
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TECHNIQUES = ("d6", "3d6", "d%", "4d6")
 """Techniques by the name written after ``@``."""
@@ -180,6 +183,8 @@ def load_d100_table(spec: str | Path | D100Table) -> D100Table:
         return spec
     if isinstance(spec, str) and "=" in spec:
         return parse_d100_table(spec)
+    from pathlib import Path  # here: only a table read from a file needs it
+
     if not isinstance(spec, (str, Path)):
         raise DiceTypeError(
             f"a d% table is inline text, a file path or a D100Table, not {type(spec).__name__}"

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice.program import Program
 from ...dice.roller import Roller
+from ...dice.schedule import Schedule
 from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
+from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
@@ -155,6 +157,11 @@ class Fudge3d6Program(Program):
             self.right = Skill.of(expression.check.other, text)
 
     # rolling (and reading by hand: the hand roller hands out the faces)
+
+    def schedule(self) -> Schedule:
+        """Three d6 a side, the left side first."""
+        sides = 1 if self.right is None else 2
+        return ((len(D6.tossed), D6.tossed, 3, None, None),) * sides
 
     def _roll_side(self, skill: Skill, roller: Roller) -> tuple[Reading, PoolRoll]:
         dice = (roller.toss(D6), roller.toss(D6), roller.toss(D6))
