@@ -24,6 +24,7 @@ from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
 from ...results.sampled import Sampled
+from .counts import outcome_counts, read_counts, read_round_counts
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -34,10 +35,8 @@ from .rules import (
     Outcome,
     Reading,
     Verdict,
-    outcome_counts,
     read_3d6,
     resolve_round,
-    round_counts,
 )
 from .skill import Skill
 
@@ -245,7 +244,7 @@ class Fudge3d6Program(Program):
 
     def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
         assert self.right is not None
-        return round_counts(outcome_counts(self.left.value), outcome_counts(self.right.value))
+        return read_round_counts(read_counts(self.left.value), read_counts(self.right.value))
 
     def dist(self) -> Dist:
         if self.right is not None:
