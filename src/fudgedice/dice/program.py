@@ -25,7 +25,6 @@ from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.dice import pools_of
-from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
 from ..results.sampled import Sampled
 from ..stream import Stream, seeded
@@ -37,9 +36,12 @@ from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
 from .schedule import Schedule, outcomes, plain_tosses
 
-if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for;
+    # float odds by their own programs (a roll never loads them)
     import numpy as np
     import numpy.typing as npt
+
+    from ..results.float_odds import FloatOdds
 
 
 class Program:

@@ -25,7 +25,6 @@ from ...exact.views import Check
 from ...language.tree import D6, BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
 from ...results.sampled import Sampled
 from .margin import opposed_dist
@@ -35,10 +34,11 @@ from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_p
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
     import numpy.typing as npt
 
+    from ...results.float_odds import FloatOdds
     from .sample import Array
 
 SYSTEM = "d6"

@@ -21,7 +21,6 @@ from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
 from ...results.sampled import Sampled
 from .rules import (
@@ -41,9 +40,11 @@ from .rules import (
 )
 from .skill import Skill
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
     import numpy.typing as npt
+
+    from ...results.float_odds import FloatOdds
 
 
 @dataclass(slots=True)
