@@ -106,6 +106,11 @@ SAMPLERS = frozenset(
 """The modules that compute with NumPy (samplers, float odds), imported by each
 ``sample``, ``sample_events`` or ``float_odds`` method."""
 
+SAMPLED = frozenset({f"{PACKAGE}.results.sampled"})
+"""What ``sample_events`` returns (a named tuple of NumPy arrays), made only
+when a sample is: building its class is a fraction of a millisecond of every
+roll's and odds' start-up."""
+
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
     # sheet, session and verify commands are built when named (their options and
@@ -125,12 +130,12 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli_sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
     f"{PACKAGE}.session_rolls": frozenset({f"{PACKAGE}.log"}),
-    f"{PACKAGE}.dice.program": SAMPLERS | {f"{PACKAGE}.render.html"},
+    f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"},
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
-    f"{PACKAGE}.systems.fudge.program": SAMPLERS,
+    f"{PACKAGE}.systems.fudge.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
-    f"{PACKAGE}.systems.d6.program": SAMPLERS,
+    f"{PACKAGE}.systems.d6.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fate.program": SAMPLERS,
 }
 """Modules of the package that one module may import inside a function, so

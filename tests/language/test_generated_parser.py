@@ -174,6 +174,7 @@ HEAVY = (
     "fudgedice.cli_sheet_commands",
     "fudgedice.session_commands",
     "fudgedice.results.float_odds",
+    "fudgedice.results.sampled",
     "hashlib",
 )
 """Loaded by the commands that use them (sample, --plot, --sheet, session,

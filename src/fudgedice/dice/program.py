@@ -26,7 +26,6 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.dice import pools_of
 from ..results.roll import Roll
-from ..results.sampled import Sampled
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
 from .hand import HandRoller
@@ -42,6 +41,7 @@ if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is a
     import numpy.typing as npt
 
     from ..results.float_odds import FloatOdds
+    from ..results.sampled import Sampled
 
 
 class Program:
@@ -234,6 +234,8 @@ class Program:
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
         """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
         rolls it happened in (a plain roll has none)."""
+        from ..results.sampled import Sampled  # here: a roll or odds never makes one
+
         return Sampled(self.sample(n, rng), {})
 
     def dice_per_roll(self) -> int:

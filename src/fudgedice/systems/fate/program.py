@@ -31,7 +31,6 @@ from ...records import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.roll import Roll, Verdict
-from ...results.sampled import Sampled
 from .checking import FatePlan, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
 from .measure import REROLL_EVENT, opposed_dist, outcome_counts, reroll_chance, side_dist
@@ -42,6 +41,7 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 _VERDICTS: dict[Outcome, Verdict] = {
     "fail": "failure",

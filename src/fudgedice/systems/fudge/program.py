@@ -46,7 +46,6 @@ from ...language.words import Vocabulary
 from ...render.numbers import chance_note
 from ...results.dice import Part
 from ...results.roll import Roll, Verdict
-from ...results.sampled import Sampled
 from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
@@ -62,6 +61,7 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 
 class FudgeProgram(Program):
@@ -335,6 +335,8 @@ class FudgeProgram(Program):
             events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
         elif self.left.coin:
             events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
+        from ...results.sampled import Sampled  # here: a roll or odds never makes one
+
         return Sampled(totals, events)
 
     # ------------------------------------------------------- custom d% table

@@ -22,7 +22,6 @@ from ...language.words import Vocabulary
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
-from ...results.sampled import Sampled
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -45,6 +44,7 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 
 @dataclass(slots=True)
