@@ -85,12 +85,14 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json"})
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib"})
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
 than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
-(a d% table read from a file) and json (--json) are the standard library's, but
-each costs a command that starts milliseconds it would spend for nothing."""
+(a d% table read from a file), json (--json) and hashlib (OpenSSL's SHA-256, which
+the dice stream takes over to after a process's first blocks) are the standard
+library's, but each costs a command that starts milliseconds it would spend for
+nothing."""
 
 SAMPLERS = frozenset(
     {

@@ -16,21 +16,43 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
-    from hashlib import sha256 as _sha256
+    from _hashlib import HASH
+    from hashlib import sha256 as _builtin_sha256
 else:
-    # The interpreter's own SHA-256 (the same digests): hashlib loads OpenSSL's,
-    # under a tenth of a microsecond faster a block but about 4 ms to load, which
-    # every command that starts would pay to roll one or two blocks.
     try:
-        from _sha2 import sha256 as _sha256  # Python 3.12 and later
+        from _sha2 import sha256 as _builtin_sha256  # Python 3.12 and later
     except ImportError:
         try:
-            from _sha256 import sha256 as _sha256  # Python 3.11
+            from _sha256 import sha256 as _builtin_sha256  # Python 3.11
         except ImportError:  # an interpreter built without it
-            from hashlib import sha256 as _sha256
+            from hashlib import sha256 as _builtin_sha256
+
+_OPENSSL_AFTER = 256
+"""Blocks hashed with the interpreter's own SHA-256 before OpenSSL's takes over."""
+_builtin_blocks = 0
+
+
+def _starting_sha256(data: bytes) -> HASH:
+    """SHA-256 of ``data`` (the same digest either way), by the interpreter's own
+    code for a process's first blocks, then by OpenSSL's. Loading ``hashlib``
+    (OpenSSL's library) costs about 4 ms, which a command that starts would pay to
+    hash one or two blocks; but OpenSSL hashes a block faster, a few percent of a
+    roll, so a process that rolls on loads it and calls it directly from then on."""
+    global _builtin_blocks, _sha256
+    _builtin_blocks += 1
+    if _builtin_blocks >= _OPENSSL_AFTER:
+        import hashlib  # here: see above
+
+        _sha256 = hashlib.sha256
+    return _builtin_sha256(data)
+
+
+_sha256: Callable[[bytes], HASH] = _starting_sha256
+"""The SHA-256 every hash of the stream calls (see :func:`_starting_sha256`)."""
 
 WORD_RANGE = 2**32
 """Draws are taken from 32-bit words: a die has at most this many sides."""
