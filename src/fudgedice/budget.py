@@ -287,7 +287,7 @@ def digits(bits: float) -> float:
 
 def linear_work(bits: float) -> float:
     """Adding, subtracting, shifting or copying a number: one pass."""
-    return 40 + digits(bits)
+    return 40 + (bits / DIGIT_BITS + 1)  # 40 + digits(bits), written out
 
 
 def pass_work(length: int, bits: float) -> float:
@@ -300,7 +300,9 @@ def mul_work(bits_a: float, bits_b: float) -> float:
     """Multiplying: schoolbook for short factors (about 1.6 ns a digit pair);
     Karatsuba (about 9 n**1.585) for long ones, cut into pieces of the shorter
     factor's length when lopsided."""
-    short, long = sorted((digits(bits_a), digits(bits_b)))
+    # digits() written out, and no sorted(): the estimate runs for every step
+    a, b = bits_a / DIGIT_BITS + 1, bits_b / DIGIT_BITS + 1
+    short, long = (a, b) if a <= b else (b, a)
     schoolbook = 1.6 * short * long
     if short < _KARATSUBA:
         return 60 + schoolbook

@@ -20,7 +20,7 @@ from fudgedice import budget
 from fudgedice.errors import LimitError
 from fudgedice.exact import dist
 from fudgedice.exact.dist import Dist
-from fudgedice.exact.keep import keep_extreme
+from fudgedice.exact.keep import face_work, faces_work, keep_extreme
 from fudgedice.limits import DEFAULT_LIMITS
 
 Weights = dict[int, int]
@@ -267,3 +267,45 @@ def test_keep_allows_the_same_span_as_apply() -> None:
     kept = keep_extreme(coin, 1, 1, True, lambda v: v * widest)
     assert (kept.lo, kept.hi, kept.total) == (0, widest, 2)
     assert outcomes(kept) == outcomes(applied)
+
+
+@given(
+    st.integers(min_value=1, max_value=3000),
+    st.integers(min_value=1, max_value=60),
+    st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=30),
+    st.integers(min_value=8, max_value=4000),
+)
+def test_faces_work_is_the_sum_of_each_face_work(
+    n: int, kept: int, weights: list[int], bits: int
+) -> None:
+    """The estimate written out charges exactly what face_work says, face by face."""
+    faces = [(value, weight) for value, weight in enumerate(weights)]
+    gains = [value % 7 for value, _ in faces]
+    least = min(gains)
+    expected = 12.5
+    below, ahead = sum(weights), 0
+    for (_, weight), gain in zip(faces, gains, strict=True):
+        below -= weight
+        expected += face_work(n, kept, ahead, weight, below, bits, gain - least)
+        ahead += 1 if weight else 0
+    assert faces_work(12.5, n, kept, faces, gains, least, bits) == expected
+
+
+@given(
+    st.integers(min_value=1, max_value=300),
+    st.integers(min_value=1, max_value=20),
+    st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=30),
+    st.integers(min_value=8, max_value=4000),
+)
+def test_a_face_at_its_costliest_bounds_every_face(
+    n: int, kept: int, weights: list[int], bits: int
+) -> None:
+    """What a small pool charges (each face as the last of the most ways and
+    the widest gain) is at least the exact sum over its faces."""
+    faces = [(value, weight) for value, weight in enumerate(weights)]
+    gains = [value % 7 for value, _ in faces]
+    least = min(gains)
+    worst = len(faces) * face_work(
+        n, kept, len(faces) - 1, sum(weights), 0, bits, max(gains) - least
+    )
+    assert worst >= faces_work(0.0, n, kept, faces, gains, least, bits)

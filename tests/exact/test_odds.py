@@ -12,6 +12,7 @@ import fudgedice
 from fudgedice import budget
 from fudgedice.exact.figures import _ratio
 from fudgedice.exact.ratios import Reducer, complement
+from fudgedice.exact.rows import exact_rows
 
 
 @given(st.integers(min_value=0, max_value=10**30), st.integers(min_value=1, max_value=10**30))
@@ -73,7 +74,14 @@ def test_odds_columns_are_consistent() -> None:
     assert odds.at_least_table() == {o.value: o.at_least for o in odds.outcomes}
 
 
-@pytest.mark.parametrize("text", ["4dF", "3d6", "5dF+2", "4d6kh3", "3dF.1", "d%", "400dF"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("4dF", "3d6", "5dF+2", "4d6kh3", "3dF.1", "d%", "400dF"),
+        # lopsided, nothing cut off: Fractions made in lists (and a long total)
+        *("3d6fudge: 6 opp 8", "d6*d6", "3d6kl2+d4", "120d6kh100"),
+    ],
+)
 def test_every_row_is_its_own_fraction(text: str) -> None:
     """Rows built by symmetry and by complement equal each count over the total."""
     odds = fudgedice.odds(text)
@@ -146,3 +154,10 @@ def test_a_guess_is_learnt_within_one_request_only() -> None:
     first = charged()
     assert reducer.hints == {3: 329}
     assert charged() == first
+
+
+@pytest.mark.parametrize("text", ["3d6fudge: 6 opp 8", "d6*d6", "4d6kh3", "120d6kh100"])
+def test_rows_made_in_lists_are_the_rows_made_one_by_one(text: str) -> None:
+    odds = fudgedice.odds(text)
+    one_by_one = exact_rows(odds.dist, odds._fraction, odds.at_least_counts(), [], None)
+    assert odds.outcomes == one_by_one

@@ -346,20 +346,23 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     """The sum of ``n`` independent copies of ``die``."""
     if n == 0:
         return Dist.constant(0)
-    check_repeat(die.shape(), n, what)
+    shape = die.shape()
+    check_repeat(shape, n, what)
+    counts = list(die.counts)
     try:
-        kernels.power_kernel(list(die.counts), n)
+        # one die is no power (nothing charged), but refused as one would be
+        planned = kernels.power_plan(counts, n, n > 1) if len(counts) > 1 else None
     except LimitError as error:
-        largest = kernels.largest_power(list(die.counts), n)
+        largest = kernels.largest_power(counts, n)
         error.hint = (
             f"{largest} such dice is the most whose exact odds fit in about a second"
             if largest
             else None
         )
         raise
-    cuts = shape_power(die.shape(), n).cuts if die.total != die.mass else ()
+    cuts = shape_power(shape, n).cuts if shape.total != shape.mass else ()
     # a Dist's end counts are non-zero, so the power's are too: no trimming
-    return Dist(n * die.lo, tuple(power(die.counts, n, what)), die.total**n, cuts)
+    return Dist(n * die.lo, tuple(power(counts, n, what, planned)), die.total**n, cuts)
 
 
 def mapped_cuts(cuts: tuple[Cut, ...], image: Image | None) -> tuple[Cut, ...]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from math import log2
 
 from .. import budget
-from ..budget import STEP, mul_work
+from ..budget import _KARATSUBA, DIGIT_BITS, STEP, mul_work
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
 from .dist import Bound, Cut, Dist, Image, check_span, check_total, normal, trimmed
@@ -55,9 +55,11 @@ def keep_extreme(
     least = min(gains)
     length = kept * (max(gains) - least) + 1
     check_span(0, length - 1)
-    slot = total.bit_length() // 8 + 1
+    need = total.bit_length() // 8 + 1
+    # a short polynomial of short counts in machine words: unpacked at once
+    slot = 8 if need <= 8 and length <= 64 else need
     bits = slot * 8
-    work = keep_work(len(faces), kept, slot, length)
+    work = keep_work(len(faces), kept, need, length)
     if work > DEFAULT_LIMITS.max_keep_work:
         raise LimitError(
             f"exact odds of keeping {kept} of {n} dice with {len(faces)} faces would "
@@ -67,8 +69,16 @@ def keep_extreme(
     what = f"exact odds of keeping {kept} of {n} dice"
     mass = sum(weight for _, weight in faces)
     # C(n, a) for a < kept and C(n - kept + r, r) for r <= kept, by their
-    # recurrences (math.comb for each took seconds for 994 of 1000): charged first
-    budget.charge(2 * kept * (3 * STEP + 10 * budget.digits(n)), what)
+    # recurrences (math.comb for each took seconds for 994 of 1000), and every
+    # face from its numbers as long as they will be: charged first, at once
+    charged = 2 * kept * (3 * STEP + 10 * budget.digits(n))
+    # a small pool charges every face as its costliest (one estimate, not one
+    # a face: for 3d6kl2 they cost as much as the work), a larger one exactly
+    most = max(gains) - least
+    worst = len(faces) * face_work(n, kept, len(faces) - 1, mass, 0, bits, most)
+    if worst > _SMALL_WORK:
+        worst = faces_work(0.0, n, kept, faces, gains, least, bits)
+    budget.charge(charged + worst, what)
     choose_n = [1] * kept
     for a in range(1, kept):
         choose_n[a] = choose_n[a - 1] * (n - a + 1) // a
@@ -82,7 +92,6 @@ def keep_extreme(
     for (_, weight), gain in zip(faces, gains, strict=True):
         below -= weight
         step = (gain - least) * bits
-        budget.charge(face_work(n, kept, len(before), weight, below, bits, gain - least), what)
         # tails[r] = B(spare + r, r), r = kept - a: from r = 1 up, by Pascal's rule
         both = weight + below
         low = below ** (spare + 1)
@@ -97,13 +106,18 @@ def keep_extreme(
             if horner:
                 grown = 0
                 for ahead, shift in before:
-                    grown += (horner << shift) * ahead
+                    # a face of one way (every plain die's) scales by nothing
+                    grown += horner << shift if ahead == 1 else (horner << shift) * ahead
                 horner = grown
             horner += (choose_n[a] * tails[kept - a]) << (step * (kept - a))
         result += horner
         if weight:
             before.append((weight, step))
     return trimmed(kept * least, unpack(result, slot, length), total, cuts)
+
+
+_SMALL_WORK = 200_000.0
+"""Below this (0.2 ms), keep/drop charges every face as its costliest."""
 
 
 def keep_work(faces: int, kept: int, slot: int, length: int) -> float:
@@ -128,6 +142,44 @@ def face_work(
     term = 4 * STEP + mul_work(both_bits, n) + 2 * budget.linear_work(polynomial)
     horner = kept * (term + ahead * (STEP + 3 * budget.linear_work(polynomial) + 60))
     return tails + horner
+
+
+def faces_work(
+    start: float,
+    n: int,
+    kept: int,
+    faces: list[tuple[int, int]],
+    gains: list[int],
+    least: int,
+    bits: int,
+) -> float:
+    """``start`` plus :func:`face_work` of every face in turn, as
+    :func:`keep_extreme` meets them (``ahead``: the faces with ways before
+    it): the same sum, its short products written out (for a small pool the
+    estimate cost as much as the work)."""
+    below = sum(weight for _, weight in faces)
+    ahead = 0
+    total = start
+    step_cost = 4 * STEP
+    for (_, weight), gain in zip(faces, gains, strict=True):
+        below -= weight
+        both_bits = n * max((weight + below).bit_length(), 1)
+        both = both_bits / DIGIT_BITS + 1
+        if both < _KARATSUBA:
+            # mul_work(both_bits, both_bits) and mul_work(both_bits, n), schoolbook
+            square = 60 + 1.6 * both * both
+            by_n = n / DIGIT_BITS + 1
+            scaled = 60 + (1.6 * both * by_n if both <= by_n else 1.6 * by_n * both)
+        else:
+            square, scaled = mul_work(both_bits, both_bits), mul_work(both_bits, n)
+        tails = kept * (step_cost + 3 * square)
+        polynomial = (kept * max(gain - least, 1) + 1) * bits
+        linear = 40 + (polynomial / DIGIT_BITS + 1)
+        term = step_cost + scaled + 2 * linear
+        horner = kept * (term + ahead * (STEP + 3 * linear + 60))
+        total += tails + horner
+        ahead += 1 if weight else 0
+    return total
 
 
 def kept_cuts(

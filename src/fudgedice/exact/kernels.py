@@ -178,21 +178,30 @@ def _power_kronecker(base: list[int], n: int) -> list[int]:
     return unpack(pack(base, slot) ** n, slot, length)
 
 
-def power(base: list[int] | tuple[int, ...], n: int, what: str | None = None) -> list[int]:
+PowerPlan = tuple[str, float]
+"""The kernel :func:`power` uses, and its estimated work."""
+
+
+def power(
+    base: list[int] | tuple[int, ...],
+    n: int,
+    what: str | None = None,
+    planned: PowerPlan | None = None,
+) -> list[int]:
     """Coefficients of base(x)**n (``base[0]`` non-zero), choosing the faster
-    kernel; ``what`` names the pool in a refusal."""
+    kernel; ``what`` names the pool in a refusal; ``planned``: what
+    :func:`power_plan` said of the same power (a caller that checked first)."""
     base = list(base)
     if n == 0:
         return [1]
     if n == 1 or len(base) == 1:
         return [c**n for c in base] if len(base) == 1 else base
-    kernel = power_kernel(base, n)
+    kernel, work = planned or power_plan(base, n)
 
     def fits(left: int) -> str | None:
         most = largest_power(base, n, left)
         return f"{most} such dice is the most whose exact odds fit" if most else None
 
-    work = power_work(base, n, kernel)
     budget.charge(work, f"exact odds of {what or f'{n} dice'}", fits)
     if kernel == "three faces":
         return _power_three_faces(base, n)
@@ -205,8 +214,15 @@ def power_kernel(base: list[int], n: int) -> str:
     """Which kernel raises ``base`` to the n-th power within about a second:
     ``three faces``, ``miller`` or ``kronecker``; a LimitError, before any
     work, when none would."""
+    return power_plan(base, n)[0]
+
+
+def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
+    """:func:`power_kernel` and the estimated work of its kernel, worked out
+    together (a small pool's odds spent more on estimates than on the power);
+    with ``estimate`` off, only the refusal of a power too big (work 0)."""
     if len(base) == 3 and n <= 64:
-        return "three faces"  # dF and d3 pools: the common case
+        return "three faces", power_work(base, n, "three faces") if estimate else 0.0
     terms = sum(1 for c in base[1:] if c)
     length = n * (len(base) - 1) + 1
     slot_bits = (int(n * math.log2(sum(base))) // 8 + 2) * 8
@@ -218,13 +234,14 @@ def power_kernel(base: list[int], n: int) -> str:
     kronecker_bits = slot_bits * length
     if miller_work > DEFAULT_LIMITS.max_recurrence_work:
         check_product(kronecker_bits)
-        return "kronecker"
+        return "kronecker", power_work(base, n, "kronecker") if estimate else 0.0
     if kronecker_bits > DEFAULT_LIMITS.max_product_bits:
-        return "miller"
+        return "miller", power_work(base, n, "miller") if estimate else 0.0
+    if not estimate:
+        return "miller", 0.0
     # both possible: the one estimated cheaper
-    if power_work(base, n, "kronecker") < power_work(base, n, "miller"):
-        return "kronecker"
-    return "miller"
+    kronecker, miller = power_work(base, n, "kronecker"), power_work(base, n, "miller")
+    return ("kronecker", kronecker) if kronecker < miller else ("miller", miller)
 
 
 def power_work(base: list[int], n: int, kernel: str) -> float:
@@ -255,10 +272,9 @@ def power_work(base: list[int], n: int, kernel: str) -> float:
 def fits_power(base: list[int], n: int, work: float) -> bool:
     """Whether ``base`` to the n-th power is accepted and takes at most ``work``."""
     try:
-        kernel = power_kernel(base, n)
+        return power_plan(base, n)[1] <= work
     except LimitError:
         return False
-    return power_work(base, n, kernel) <= work
 
 
 def largest_power(base: list[int], n: int, work: float | None = None) -> int:

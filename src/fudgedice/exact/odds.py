@@ -19,13 +19,14 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
+from math import gcd
 from typing import Any
 
 from .. import budget
 from ..budget import within_budget
 from .dist import Bound, Cut, Dist
 from .figures import (
-    _ratio,
+    _reduced,
     approximate,
     charge_json,
     decimal,
@@ -80,8 +81,17 @@ class Odds(Viewed):
         """``count`` out of every way, in lowest terms."""
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
-            return _ratio(count, total)  # gcd of machine-sized numbers is cheapest
+            # gcd of machine-sized numbers is cheapest (figures._ratio, inlined)
+            common = gcd(count, total)
+            return _reduced(count // common, total // common)
         return self._reduce()(count)
+
+    def _fractions(self, counts: list[int]) -> list[Fraction]:
+        """:meth:`_fraction` of each count, in one loop when the total is short."""
+        total = self.dist.total
+        if total.bit_length() > _SMALL_BITS:
+            return [self._fraction(count) for count in counts]
+        return [_reduced(count // (c := gcd(count, total)), total // c) for count in counts]
 
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
@@ -261,16 +271,14 @@ class Odds(Viewed):
         """``{value: chance of value or more}`` for every possible value."""
         self._charge_rows(self.rows(), 1, "the at-least table")
         lo, counts = self.dist.lo, self.dist.counts
-        ratio = self._fraction
         if self.dist.total != self.dist.mass:
             return {
                 lo + index: self.at_least(lo + index) for index, count in enumerate(counts) if count
             }
-        return {
-            lo + index: ratio(at_least)
-            for index, at_least in enumerate(self._at_least_counts)
-            if counts[index]
-        }
+        present = [index for index, count in enumerate(counts) if count]
+        above = self._at_least_counts
+        chances = self._fractions([above[index] for index in present])
+        return {lo + index: chance for index, chance in zip(present, chances, strict=True)}
 
     @cached_property
     def outcomes(self) -> list[Outcome]:
@@ -288,7 +296,9 @@ class Odds(Viewed):
         self._charge_rows(self.rows(), fractions + (1 if self._cuts else 0), "the exact rows")
         tails = self.tail_counts if self._cuts else None
         below = self._at_most_counts if self._cuts else []
-        return exact_rows(self.dist, self._fraction, self._at_least_counts, below, tails)
+        return exact_rows(
+            self.dist, self._fraction, self._at_least_counts, below, tails, self._fractions
+        )
 
     @cached_property
     def _moments(self) -> tuple[int, int, int]:

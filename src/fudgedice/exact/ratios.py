@@ -211,7 +211,8 @@ charges and their estimates, the hints."""
 def complement(fraction: Fraction) -> Fraction:
     """1 - ``fraction`` (between 0 and 1): the same denominator, and no
     reduction to do again (a common factor of both would divide the numerator)."""
-    return _reduced(fraction.denominator - fraction.numerator, fraction.denominator)
+    numerator, denominator = fraction.as_integer_ratio()  # one call, not two properties
+    return _reduced(denominator - numerator, denominator)
 
 
 def _strip(number: int, prime: int, cap: int | None = None, what: str = "") -> tuple[int, int]:

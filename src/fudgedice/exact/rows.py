@@ -82,6 +82,7 @@ def exact_rows(
     above: list[int],
     below: list[int],
     tails: Callable[[int | None, int | None], int] | None,
+    fractions: Callable[[list[int]], list[Fraction]] | None = None,
 ) -> list[Outcome]:
     """Every listed row of a distribution, built cheaply. ``above`` and
     ``below`` hold the at-least and at-most counts of the listed values;
@@ -93,11 +94,20 @@ def exact_rows(
     its upper half, as the mirror of one below: 1 less a known chance is a
     subtraction, where a new one is a reduction of numbers of thousands of
     digits. Only the values that have a chance are visited (``d%*722`` lists
-    100 of 72,200)."""
+    100 of 72,200). ``fractions``, if given, makes many at once (as
+    ``fraction`` would each): a lopsided pool with nothing cut off (an opposed
+    roll's margins) takes them in two lists."""
     counts, lo = dist.counts, dist.lo
     size = len(counts)
     present = [index for index, count in enumerate(counts) if count]
     symmetric = counts == counts[::-1]
+    if tails is None and not symmetric and fractions is not None:
+        return _plain_rows(
+            lo,
+            present,
+            fractions([counts[i] for i in present]),
+            fractions([above[i] for i in present]),
+        )
     chances: dict[int, Fraction] = {}  # by index: a symmetric pool's mirror
     at_least: list[Fraction] = []
 
@@ -130,3 +140,16 @@ def exact_rows(
             most = Fraction(1)
         outcomes.append(Outcome(value, rows[position], at_least[position], most))
     return outcomes
+
+
+def _plain_rows(
+    lo: int, present: list[int], chances: list[Fraction], at_least: list[Fraction]
+) -> list[Outcome]:
+    """:func:`exact_rows` with nothing cut off: at most v is 1 less at least
+    the next value listed, the last at most 1."""
+    at_most = [complement(chance) for chance in at_least[1:]]
+    at_most.append(Fraction(1))
+    return [
+        Outcome(lo + index, *row)
+        for index, *row in zip(present, chances, at_least, at_most, strict=True)
+    ]

@@ -22,6 +22,7 @@ from ...language.words import Vocabulary
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
+from .counts import outcome_counts, read_counts, read_round_counts
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -32,10 +33,8 @@ from .rules import (
     Outcome,
     Reading,
     Verdict,
-    outcome_counts,
     read_3d6,
     resolve_round,
-    round_counts,
 )
 from .skill import Skill
 
@@ -246,7 +245,7 @@ class Fudge3d6Program(Program):
 
     def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
         assert self.right is not None
-        return round_counts(outcome_counts(self.left.value), outcome_counts(self.right.value))
+        return read_round_counts(read_counts(self.left.value), read_counts(self.right.value))
 
     def dist(self) -> Dist:
         if self.right is not None:

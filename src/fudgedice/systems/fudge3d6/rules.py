@@ -15,7 +15,6 @@ reference, including the choices made where the seed is silent.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import product
 from typing import Literal
 
@@ -166,6 +165,12 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
 def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
     """What :func:`read_3d6` makes of three dice, without the dice: the
     verdict of the triples first, the margin of the two lowest dice."""
+    return Outcome(*read_pair(dice, skill))
+
+
+def read_pair(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, int]:
+    """:func:`read_outcome` as a plain pair (measuring counts them before
+    making an Outcome of each)."""
     first, second, third = dice
     margin = skill - (first + second + third - max(dice))
     if first == second == third:
@@ -176,8 +181,8 @@ def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
             margin = min(margin, -1)
         else:
             margin = 0 if skill >= 2 else -1
-        return Outcome(critical, margin)
-    return Outcome(None, margin)
+        return critical, margin
+    return None, margin
 
 
 # --- opposed rounds -------------------------------------------------------------------
@@ -293,62 +298,3 @@ def decide_round(left: Outcome, right: Outcome) -> tuple[Verdict, int, Rule]:
     if difference == 0:
         return "stand-off", 0, rule
     return "win" if difference > 0 else "loss", difference, rule
-
-
-# --- measuring ------------------------------------------------------------------------
-
-
-def outcome_counts(skill: int) -> dict[Outcome, int]:
-    """How many of the 216 rolls give each outcome at this skill."""
-    counts: dict[Outcome, int] = {}
-    for dice, ways in READ_CLASSES:
-        outcome = read_outcome(dice, skill)
-        counts[outcome] = counts.get(outcome, 0) + ways
-    return counts
-
-
-def success_chance(skill: int) -> Fraction:
-    """The seed's "Chances of Success" for a modified skill."""
-    counts = outcome_counts(skill)
-    return Fraction(sum(n for outcome, n in counts.items() if outcome.success), len(ALL_ROLLS))
-
-
-def round_counts(
-    left: dict[Outcome, int], right: dict[Outcome, int]
-) -> tuple[dict[int, int], dict[Verdict, int]]:
-    """How many of the rounds between two sides' outcomes (with how many rolls
-    give each) end at each margin, and in each verdict.
-
-    A pair with a critical on either side is decided by :func:`decide_round`.
-    Two plain reads are a stand-off when both failed and otherwise go by the
-    difference of the margins (what :func:`decide_round` does with them, as
-    tests/systems/fudge3d6 checks for every pair): so the plain pairs are
-    added up a side at a time, the failures of the other side in one sum.
-    """
-    margins: dict[int, int] = {}
-    plain_right = [(o.margin, ways) for o, ways in right.items() if o.critical is None]
-    made_right = [(margin, ways) for margin, ways in plain_right if margin >= 0]
-    failed_right = sum(ways for margin, ways in plain_right if margin < 0)
-    critical_right = [(o, ways) for o, ways in right.items() if o.critical is not None]
-    for mine, ways in left.items():
-        if mine.critical is None:
-            own = mine.margin
-            if own < 0:
-                margins[0] = margins.get(0, 0) + ways * failed_right
-                others = made_right
-            else:
-                others = plain_right
-            for margin, other_ways in others:
-                margins[own - margin] = margins.get(own - margin, 0) + ways * other_ways
-            against = critical_right
-        else:
-            against = list(right.items())
-        for theirs, other_ways in against:
-            margin = decide_round(mine, theirs)[1]
-            margins[margin] = margins.get(margin, 0) + ways * other_ways
-    # a round's margin is above 0 exactly when the left side wins, and 0 for a
-    # stand-off (Round.margin)
-    verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
-    for margin, ways in margins.items():
-        verdicts["win" if margin > 0 else "loss" if margin < 0 else "stand-off"] += ways
-    return margins, verdicts

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...results.table import Table, TableOptions
-from .rules import EP_COST, WORDS, success_chance
+from .counts import success_chance
+from .rules import EP_COST, WORDS
 
 
 def _chance_text(chance: Fraction, options: TableOptions) -> str:
