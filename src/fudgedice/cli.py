@@ -61,6 +61,17 @@ class _Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *_DEFERRED})
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.NoSuchCommand as error:
+            # click suggests from the commands built so far: suggest every one
+            raise click.NoSuchCommand(
+                error.command_name, possibilities=self.list_commands(ctx), ctx=ctx
+            ) from None
+
 
 _DEFERRED = ("compare", "session", "sheet", "verify")
 """The commands built when first named, each in its own module."""
