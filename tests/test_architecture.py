@@ -16,7 +16,8 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``;
    ``comparisons``: rolls measured side by side through ``api``
 9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-10. ``cli`` (with ``console``, ``session_commands``, ``cli_sheets`` and ``cli_compare``)
+10. ``cli`` (with ``console``, ``session_rolls``, ``session_commands``, ``cli_sheets``,
+    ``cli_sheet_commands``, ``cli_compare`` and ``cli_float``)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -72,8 +73,10 @@ LAYERS: Mapping[str, int] = {
     PACKAGE: 9,
     f"{PACKAGE}.console": 10,
     f"{PACKAGE}.session_commands": 10,
+    f"{PACKAGE}.session_rolls": 10,
     f"{PACKAGE}.cli": 10,
     f"{PACKAGE}.cli_sheets": 10,
+    f"{PACKAGE}.cli_sheet_commands": 10,
     f"{PACKAGE}.cli_compare": 10,
     f"{PACKAGE}.cli_float": 10,
 }
@@ -82,12 +85,14 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json"})
+LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib"})
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
 than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
-(a d% table read from a file) and json (--json) are the standard library's, but
-each costs a command that starts milliseconds it would spend for nothing."""
+(a d% table read from a file), json (--json) and hashlib (OpenSSL's SHA-256, which
+the dice stream takes over to after a process's first blocks) are the standard
+library's, but each costs a command that starts milliseconds it would spend for
+nothing."""
 
 SAMPLERS = frozenset(
     {
@@ -103,21 +108,36 @@ SAMPLERS = frozenset(
 """The modules that compute with NumPy (samplers, float odds), imported by each
 ``sample``, ``sample_events`` or ``float_odds`` method."""
 
+SAMPLED = frozenset({f"{PACKAGE}.results.sampled"})
+"""What ``sample_events`` returns (a named tuple of NumPy arrays), made only
+when a sample is: building its class is a fraction of a millisecond of every
+roll's and odds' start-up."""
+
 LAZY_OURS: Mapping[str, frozenset[str]] = {
-    # compare and --plot load comparisons and charts, which a roll never needs
+    # compare and --plot load comparisons and charts, which a roll never needs; the
+    # sheet, session and verify commands are built when named (their options and
+    # types are milliseconds of every roll's start-up)
     f"{PACKAGE}.cli": frozenset(
-        {f"{PACKAGE}.server", f"{PACKAGE}.cli_compare", f"{PACKAGE}.render.plot"}
+        {
+            f"{PACKAGE}.server",
+            f"{PACKAGE}.cli_compare",
+            f"{PACKAGE}.render.plot",
+            f"{PACKAGE}.cli_sheet_commands",
+            f"{PACKAGE}.session_commands",
+        }
     ),
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
+    f"{PACKAGE}.cli_sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
-    f"{PACKAGE}.dice.program": SAMPLERS | {f"{PACKAGE}.render.html"},
+    f"{PACKAGE}.session_rolls": frozenset({f"{PACKAGE}.log"}),
+    f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"},
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
-    f"{PACKAGE}.systems.fudge.program": SAMPLERS,
+    f"{PACKAGE}.systems.fudge.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
-    f"{PACKAGE}.systems.d6.program": SAMPLERS,
+    f"{PACKAGE}.systems.d6.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fate.program": SAMPLERS,
 }
 """Modules of the package that one module may import inside a function, so

@@ -74,13 +74,23 @@ def test_help_lists_every_command() -> None:
     assert "Examples:" in result.output
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", main.list_commands(click.Context(main)))
 def test_each_command_help_has_examples(command: str) -> None:
+    # every command, those built only when named (sheet, session, ...) included
     for flag in ("--help", "-h"):
         result = ok(command, flag)
         assert "Examples:" in result.output
         examples = result.output.split("Examples:", 1)[1]
         assert re.search(rf"^\s+fudgedice {command}\b", examples, re.MULTILINE), result.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("shet", "sheet"), ("verfy", "verify"), ("rol", "roll")]
+)
+def test_a_mistyped_command_is_suggested_loaded_or_not(typed: str, meant: str) -> None:
+    result = CliRunner().invoke(main, [typed])
+    assert result.exit_code == 2
+    assert f"Did you mean '{meant}'?" in result.output
 
 
 # --- roll ----------------------------------------------------------------------------

@@ -218,3 +218,24 @@ def test_a_run_rolls_seed_hash_i_and_unseeded_runs_fresh_bytes() -> None:
 
 def test_read_by_hand_draws_nothing() -> None:
     assert fudgedice.read("4dF", "+ - 0 +").tosses == []
+
+
+def test_blocks_agree_across_the_switch_to_openssl(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process hashes its first blocks with the interpreter's own SHA-256, then
+    with OpenSSL's: a stream that spans the switch reads every block as HMAC does."""
+    from fudgedice import stream as module
+
+    monkeypatch.setattr(module, "_builtin_blocks", 0)
+    monkeypatch.setattr(module, "_sha256", module._starting_sha256)
+    key, context = b"switch", "table:1"
+    drawn = Stream(key, context)
+    blocks = module._OPENSSL_AFTER  # two hashes a block: the switch comes halfway
+    words = [drawn.word() for _ in range(8 * blocks)]
+    assert module._sha256 is hashlib.sha256, "OpenSSL's SHA-256 never took over"
+    expected = [
+        int.from_bytes(digest[i : i + 4], "big")
+        for block in range(blocks)
+        for digest in [hmac.digest(key, f"{context}:{block}".encode(), "sha256")]
+        for i in range(0, 32, 4)
+    ]
+    assert words == expected

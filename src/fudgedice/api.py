@@ -30,7 +30,6 @@ from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .render.views import ODDS_RENDERERS
-from .results.float_odds import FloatOdds
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
@@ -43,6 +42,8 @@ from .systems.fudge.techniques import D100Table as D100Table
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from .results.float_odds import FloatOdds
 
 
 class Dice:

@@ -6,12 +6,12 @@ from typing import Any
 
 import click
 
-from . import api, arguments, session_commands
+from . import api, arguments, session_rolls
 from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
 from .cli_float import float_odds, suggesting_float
-from .cli_sheets import sheet, sheet_options, sheet_plan
+from .cli_sheets import sheet_options, sheet_plan
 from .console import RollCommand, check_run, json_text, run_summary, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
@@ -42,22 +42,54 @@ _d100_table = click.option(
 class _Commands(click.Group):
     """The command line, run with the cyclic garbage collector paused from
     the words it is given to what it prints (thousands of faces to ``read``
-    are thousands of objects before the command's own request begins)."""
+    are thousands of objects before the command's own request begins).
+
+    The commands a roll never runs are built when named (click's lazily
+    loaded subcommands): their modules, options and types are a few
+    milliseconds of every ``roll`` and ``odds`` that starts. The help lists
+    them all, loading each for its line."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with collector_paused():
             return super().main(*args, **kwargs)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name == "compare" and cmd_name not in self.commands:
-            # here: comparisons load their tables and charts; a roll never needs them
-            from .cli_compare import compare
-
-            self.add_command(compare)
+        if cmd_name in _DEFERRED and cmd_name not in self.commands:
+            self.add_command(_deferred(cmd_name), cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, "compare"})
+        return sorted({*self.commands, *_DEFERRED})
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.NoSuchCommand as error:
+            # click suggests from the commands built so far: suggest every one
+            raise click.NoSuchCommand(
+                error.command_name, possibilities=self.list_commands(ctx), ctx=ctx
+            ) from None
+
+
+_DEFERRED = ("compare", "session", "sheet", "verify")
+"""The commands built when first named, each in its own module."""
+
+
+def _deferred(name: str) -> click.Command:
+    """The command ``name`` of :data:`_DEFERRED`, its module imported."""
+    if name == "compare":  # comparisons load their tables and charts
+        from .cli_compare import compare
+
+        return compare
+    if name == "sheet":
+        from .cli_sheet_commands import sheet
+
+        return sheet
+    from . import session_commands
+
+    return session_commands.session if name == "session" else session_commands.verify_command
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -98,7 +130,7 @@ def main() -> None:
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rolls as JSON.")
 @_d100_table
-@session_commands.roll_options
+@session_rolls.roll_options
 @sheet_options
 @_friendly
 def roll(
@@ -131,7 +163,7 @@ def roll(
     text = (plan := sheet_plan(_expression(expression), times, **sheet)).text
     logged: list[dict[str, Any]] = []
     if session_file is not None:
-        rolls, logged = session_commands.roll_into(
+        rolls, logged = session_rolls.roll_into(
             session_file,
             text,
             times,
@@ -141,7 +173,7 @@ def roll(
             refused={"--seed": seed, "--d100-table": d100_table},
         )
     else:
-        session_commands.refuse_without_session(roller=roller, secret=secret, client=client_seed)
+        session_rolls.refuse_without_session(roller=roller, secret=secret, client=client_seed)
         rolls = _rolled(program_with_table(text, d100_table), seed, times, as_json)
     plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
     if as_json:
@@ -153,7 +185,7 @@ def roll(
         return
     blocks = [r.text for r in rolls]
     for index, entry in enumerate(logged):
-        blocks[index] += "\n" + session_commands.logged_line(entry)
+        blocks[index] += "\n" + session_rolls.logged_line(entry)
     if times > 1:
         blocks.append(run_summary([r.total for r in rolls]))
     click.echo(plan.page(blocks))
@@ -355,8 +387,3 @@ def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     from .server import serve as run  # here: FastAPI and uvicorn load slower than others run
 
     run(host, port, database, echo=click.echo, **limits)
-
-
-main.add_command(sheet)
-main.add_command(session_commands.session)
-main.add_command(session_commands.verify_command)

@@ -1,16 +1,15 @@
-"""The ``fudgedice sheet`` commands, and ``--sheet``/``--spend`` for ``roll``
-and ``odds``: character sheets as TOML files, read, rolled by trait name and
-changed atomically (docs/sheets.md)."""
+"""``--sheet``/``--spend`` for ``roll``, ``odds`` and ``read``: character
+sheets as TOML files, rolled by trait name and paid from atomically
+(docs/sheets.md). The ``fudgedice sheet`` commands are in
+:mod:`fudgedice.cli_sheet_commands`."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .console import friendly as _friendly
 from .console import show as _show
 from .errors import DiceValueError
 from .records import dataclass, field
@@ -99,111 +98,3 @@ def sheet_plan(
         raise DiceValueError("points are spent on one roll at a time: drop -n or --spend")
     plan = sheets.resolve(text, [sheets.load_file(path) for path in sheet_files], spends)
     return SheetRoll(plan.text, plan)
-
-
-def _write(path: str, edit: sheets.Edit, before: str) -> None:
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    sheets.write_atomically(path, edit.text, expected=before)
-    for line in edit.log:
-        click.echo(line)
-
-
-@click.group()
-def sheet() -> None:
-    """Character sheets: TOML files, one character each (docs/sheets.md).
-
-    \b
-    Examples:
-      fudgedice sheet new 3d6fudge "Ashley the Alert" ashley.toml
-      fudgedice sheet show ashley.toml
-      fudgedice roll --sheet ashley.toml "Melee-1"
-      fudgedice sheet raise ashley.toml Melee
-      fudgedice sheet hit ashley.toml 3
-      fudgedice sheet spend ashley.toml fudge
-    """
-
-
-@sheet.command()
-@click.argument("system")
-@click.argument("name")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--force", is_flag=True, help="Replace a file that is already there.")
-@_friendly
-def new(system: str, name: str, file: str, force: bool) -> None:
-    """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate) for the
-    character NAME to FILE, with the system's defaults."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    text = sheets.new_sheet(system, name)
-    if os.path.exists(file) and not force:
-        raise sheets.SheetError(
-            "the file is already there", source=file, hint="--force replaces it"
-        )
-    sheets.write_atomically(file, text)
-    click.echo(f"{file}: a new {system.lower()} sheet for {name}")
-
-
-@sheet.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@_friendly
-def show(file: str) -> None:
-    """Show the sheet FILE as a page, with each trait's chance."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    click.echo(sheets.show(sheets.load_file(file)))
-
-
-@sheet.command(name="raise")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("trait")
-@_friendly
-def raise_(file: str, trait: str) -> None:
-    """Raise TRAIT one level, paying Experience Points (Fudge, 3d6 Fudge:
-    seed 004's costs, or the sheet's [ep_costs]) or Character Points (D6)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    loaded = sheets.load_file(file)
-    _write(file, sheets.raise_trait(loaded, trait), loaded.document.text)
-
-
-@sheet.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("amount", type=click.IntRange(min=0, max=10_000))
-@click.option("--track", type=click.Choice(["physical", "mental"]), help="Fate: the stress track.")
-@click.option("--aspect", help="Fate: the text of a consequence taken.")
-@_friendly
-def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:
-    """Take a hit of AMOUNT: Fudge damage on the wound track, D6 damage over
-    resistance, or Fate shifts on stress and consequences."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    loaded = sheets.load_file(file)
-    _write(file, sheets.hit(loaded, amount, track, aspect), loaded.document.text)
-
-
-@sheet.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("what", required=False)
-@_friendly
-def heal(file: str, what: str | None) -> None:
-    """Heal every wound, or WHAT: a level of the track (Fudge), the wound
-    left (D6), or stress, a track or a consequence (Fate)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    loaded = sheets.load_file(file)
-    _write(file, sheets.heal(loaded, what), loaded.document.text)
-
-
-@sheet.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("point")
-@click.argument("count", required=False, default=1, type=click.IntRange(1, 1_000_000))
-@_friendly
-def spend(file: str, point: str, count: int) -> None:
-    """Spend COUNT (1) of POINT: fudge (Fudge Points), fate (Fate's fate
-    points, D6 Fate Points), cp (Character Points)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
-
-    loaded = sheets.load_file(file)
-    _write(file, sheets.spend(loaded, point, count), loaded.document.text)

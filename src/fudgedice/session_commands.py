@@ -1,104 +1,23 @@
-"""The commands of rolls anyone can check: ``session new``, ``roll --session``,
-``session reveal``, ``session export`` and ``verify`` (docs/fairness.md)."""
+"""The commands of rolls anyone can check: ``session new``, ``session
+reveal``, ``session export`` and ``verify`` (docs/fairness.md). ``roll
+--session`` is :mod:`fudgedice.session_rolls`; the command line loads this
+module when ``session`` or ``verify`` is named (or the help lists the
+commands), so a roll builds none of these commands."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
 
 import click
 
-from .console import check_run, friendly, json_text
+from .console import friendly, json_text
 from .errors import DiceValueError
-from .results.roll import Roll
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 VERIFY_FAILED = 1
 """``verify``'s exit code when an entry fails (2 is a file it can't read)."""
 VERIFY_PENDING = 3
 """``verify``'s exit code when nothing fails but some rolls wait for their
 seed's reveal."""
-
-
-def roll_options(command: F) -> F:
-    """The options ``roll`` takes for a roll into a session."""
-    for option in reversed(
-        (
-            click.option(
-                "--session",
-                "session_file",
-                metavar="FILE",
-                help="Roll from this session's committed seed and add the roll to its log.",
-            ),
-            click.option(
-                "--as",
-                "roller",
-                metavar="NAME",
-                help="Who rolls, as the session's log records it (default GM).",
-            ),
-            click.option(
-                "--secret",
-                is_flag=True,
-                help="A GM secret roll: the log shows a placeholder until the reveal.",
-            ),
-            click.option(
-                "--client-seed",
-                metavar="TEXT",
-                help="The roller's client seed, chosen after the commitment was published.",
-            ),
-        )
-    ):
-        command = option(command)
-    return command
-
-
-def refuse_without_session(*, roller: str | None, secret: bool, client: str | None) -> None:
-    given = [
-        name
-        for name, value in (("--as", roller), ("--secret", secret), ("--client-seed", client))
-        if value is not None and value is not False
-    ]
-    if given:
-        raise click.UsageError(f"{', '.join(given)} only go with a roll into a --session FILE")
-
-
-def roll_into(
-    path: str,
-    text: str,
-    times: int,
-    *,
-    roller: str | None,
-    secret: bool,
-    client_seed: str | None,
-    refused: Mapping[str, str | None],
-) -> tuple[list[Roll], list[dict[str, Any]]]:
-    """``times`` rolls of ``text`` from the session in ``path``, each added to
-    its log; the file is replaced once, when every roll is made."""
-    from .log.storage import updating  # the log: only a session's commands load it
-
-    for option, value in refused.items():
-        if value is not None:
-            raise DiceValueError(
-                f"{option} can't go with --session: the log records the roll text alone, "
-                "and the session's seed decides the dice"
-            )
-    rolls: list[Roll] = []
-    entries: list[dict[str, Any]] = []
-    with updating(path) as session:
-        for index in range(times):
-            logged = session.roll(
-                text,
-                roller="GM" if roller is None else roller,
-                visibility="secret" if secret else "public",
-                client_seed="" if client_seed is None else client_seed,
-            )
-            rolls.append(logged.roll)
-            entries.append(logged.entry)
-            if index == 0:
-                check_run(logged.roll, times)
-    return rolls, entries
 
 
 def _published(text: str) -> tuple[int, str]:
@@ -108,14 +27,6 @@ def _published(text: str) -> tuple[int, str]:
     if not colon or not (seq.isascii() and seq.isdigit() and len(seq) <= 9):
         raise DiceValueError(f"--hash takes SEQ:HASH, such as 3:6f225f62b968cb6c, not {text!r}")
     return int(seq), shown.strip()
-
-
-def logged_line(entry: Mapping[str, Any]) -> str:
-    """The line under a roll that says where the log holds it."""
-    where = f"logged: seq {entry['seq']}, nonce {entry['nonce']}, hash {entry['hash'][:16]}"
-    if entry.get("hidden"):
-        return f"{where} (secret: the log shows a placeholder until the reveal)"
-    return where
 
 
 @click.group()

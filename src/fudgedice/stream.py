@@ -14,10 +14,45 @@ it (a table server rolling a room's nonce included).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import struct
-from typing import TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from _hashlib import HASH
+    from hashlib import sha256 as _builtin_sha256
+else:
+    try:
+        from _sha2 import sha256 as _builtin_sha256  # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256 as _builtin_sha256  # Python 3.11
+        except ImportError:  # an interpreter built without it
+            from hashlib import sha256 as _builtin_sha256
+
+_OPENSSL_AFTER = 256
+"""Blocks hashed with the interpreter's own SHA-256 before OpenSSL's takes over."""
+_builtin_blocks = 0
+
+
+def _starting_sha256(data: bytes) -> HASH:
+    """SHA-256 of ``data`` (the same digest either way), by the interpreter's own
+    code for a process's first blocks, then by OpenSSL's. Loading ``hashlib``
+    (OpenSSL's library) costs about 4 ms, which a command that starts would pay to
+    hash one or two blocks; but OpenSSL hashes a block faster, a few percent of a
+    roll, so a process that rolls on loads it and calls it directly from then on."""
+    global _builtin_blocks, _sha256
+    _builtin_blocks += 1
+    if _builtin_blocks >= _OPENSSL_AFTER:
+        import hashlib  # here: see above
+
+        _sha256 = hashlib.sha256
+    return _builtin_sha256(data)
+
+
+_sha256: Callable[[bytes], HASH] = _starting_sha256
+"""The SHA-256 every hash of the stream calls (see :func:`_starting_sha256`)."""
 
 WORD_RANGE = 2**32
 """Draws are taken from 32-bit words: a die has at most this many sides."""
@@ -31,7 +66,6 @@ _INNER = bytes(byte ^ 0x36 for byte in range(256))
 _OUTER = bytes(byte ^ 0x5C for byte in range(256))
 """HMAC's ipad and opad, as tables for ``bytes.translate``."""
 
-_sha256 = hashlib.sha256
 _BLOCK_NUMBERS = [str(block).encode("ascii") for block in range(64)]
 """The first blocks' numbers as the message writes them (a roll needs block 0)."""
 
@@ -54,7 +88,7 @@ class Stream:
         if not isinstance(context, str):
             raise TypeError(f"a stream's context is text, not {type(context).__name__}")
         if len(key) > _HMAC_BLOCK:
-            key = hashlib.sha256(key).digest()  # HMAC's rule for long keys
+            key = _sha256(key).digest()  # HMAC's rule for long keys
         padded = bytes(key).ljust(_HMAC_BLOCK, b"\0")
         # HMAC written out (RFC 2104) with the key's pads made once: a roll
         # costs one HMAC, and this is a third cheaper than hmac.digest's setup.
@@ -220,4 +254,4 @@ def new_server_seed() -> bytes:
 
 def commitment(server_seed: bytes) -> str:
     """What is published before play: SHA-256 of the server seed, in hex."""
-    return hashlib.sha256(server_seed).hexdigest()
+    return _sha256(server_seed).hexdigest()

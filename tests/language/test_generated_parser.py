@@ -170,10 +170,17 @@ HEAVY = (
     "secrets",
     "tempfile",
     "fudgedice.files",
+    "fudgedice.cli_compare",
+    "fudgedice.cli_sheet_commands",
+    "fudgedice.session_commands",
+    "fudgedice.results.float_odds",
+    "fudgedice.results.sampled",
+    "hashlib",
 )
 """Loaded by the commands that use them (sample, --plot, --sheet, session,
-verify, serve, compare; a misspelling's hint), never by a plain roll (json too,
-but this probe prints with it);
+verify, serve, compare, sheet, --float; a misspelling's hint), never by a plain
+roll (json too, but this probe prints with it); nor hashlib (OpenSSL's, some
+milliseconds to load: the dice stream uses the interpreter's own SHA-256);
 lark never at all (only ``make parser``), nor the standard library's logging
 and pickle (the generated parser's, which ``make parser`` leaves out)."""
 

@@ -25,9 +25,7 @@ from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.dice import pools_of
-from ..results.float_odds import FloatOdds
 from ..results.roll import Roll
-from ..results.sampled import Sampled
 from ..stream import Stream, seeded
 from .arithmetic import WordValue
 from .hand import HandRoller
@@ -37,9 +35,13 @@ from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
 from .schedule import Schedule, outcomes, plain_tosses
 
-if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for;
+    # float odds by their own programs (a roll never loads them)
     import numpy as np
     import numpy.typing as npt
+
+    from ..results.float_odds import FloatOdds
+    from ..results.sampled import Sampled
 
 
 class Program:
@@ -232,6 +234,8 @@ class Program:
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
         """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
         rolls it happened in (a plain roll has none)."""
+        from ..results.sampled import Sampled  # here: a roll or odds never makes one
+
         return Sampled(self.sample(n, rng), {})
 
     def dice_per_roll(self) -> int:

@@ -4,8 +4,12 @@ bound every chance is within."""
 
 from __future__ import annotations
 
-from ..results.float_odds import FloatOdds
+from typing import TYPE_CHECKING
+
 from .numbers import percent, signed
+
+if TYPE_CHECKING:  # a roll loads this module's command, never float odds
+    from ..results.float_odds import FloatOdds
 
 _BAR_WIDTH = 32
 _MAX_ROWS = 61

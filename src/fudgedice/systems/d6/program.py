@@ -25,9 +25,7 @@ from ...exact.views import Check
 from ...language.tree import D6, BinOp, Damage, Expression, Group, Number, Opposed, Versus
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from ...results.sampled import Sampled
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, SIDES, depth_for, side_dist
 from .options import Ties
@@ -35,10 +33,12 @@ from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_p
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
     import numpy.typing as npt
 
+    from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
     from .sample import Array
 
 SYSTEM = "d6"
@@ -364,6 +364,8 @@ class D6Program(Program):
                 events[f"{prefix}critical failure"] = flags
                 if shape.crit == "complication":
                     events[f"{prefix}complication"] = flags
+        from ...results.sampled import Sampled  # here: a roll or odds never makes one
+
         return Sampled(totals, events)
 
 

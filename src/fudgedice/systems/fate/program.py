@@ -30,17 +30,18 @@ from ...language.words import Vocabulary
 from ...records import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from ...results.sampled import Sampled
 from .checking import FatePlan, check_fate
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
 from .measure import REROLL_EVENT, opposed_dist, outcome_counts, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
     import numpy.typing as npt
+
+    from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 _VERDICTS: dict[Outcome, Verdict] = {
     "fail": "failure",

@@ -45,9 +45,7 @@ from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...render.numbers import chance_note
 from ...results.dice import Part
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll, Verdict
-from ...results.sampled import Sampled
 from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
@@ -56,11 +54,14 @@ from .notes import Bounds, measured_notes, reach_notes, side_bounds
 from .rolling import roll_side, side_schedule
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     from pathlib import Path
 
     import numpy as np
     import numpy.typing as npt
+
+    from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 
 class FudgeProgram(Program):
@@ -334,6 +335,8 @@ class FudgeProgram(Program):
             events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
         elif self.left.coin:
             events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
+        from ...results.sampled import Sampled  # here: a roll or odds never makes one
+
         return Sampled(totals, events)
 
     # ------------------------------------------------------- custom d% table

@@ -21,9 +21,7 @@ from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
-from ...results.float_odds import FloatOdds
 from ...results.roll import Roll
-from ...results.sampled import Sampled
 from .counts import outcome_counts, read_counts, read_round_counts
 from .rules import (
     ALL_ROLLS,
@@ -40,9 +38,12 @@ from .rules import (
 )
 from .skill import Skill
 
-if TYPE_CHECKING:  # NumPy is imported when a sample is asked for
+if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
     import numpy.typing as npt
+
+    from ...results.float_odds import FloatOdds
+    from ...results.sampled import Sampled
 
 
 @dataclass(slots=True)
