@@ -23,8 +23,8 @@ a power of ``T`` an outcome. The answer is the same Dist, count for count
 
 from __future__ import annotations
 
-from math import log2
 import struct
+from math import log2
 from operator import mul
 
 from .. import budget
