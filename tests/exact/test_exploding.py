@@ -5,12 +5,15 @@ tests (tests/dice/test_oracle.py) check against enumeration."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from fudgedice import parse
 from fudgedice.dice import measure
 from fudgedice.dice.pools import chain_depth, plan
 from fudgedice.exact import dist, exploding
+from fudgedice.exact.kernels import pack
 from fudgedice.language.tree import Pool
 
 FORMS = [
@@ -22,6 +25,9 @@ FORMS = [
     "5d10!",
     "3d20!",
     "4d8!!",
+    "4d6!!",
+    "2d20!",
+    "20d6!",
     "4d6r1!",
     "4d6ro1!",
     "3d6!>=5",
@@ -107,3 +113,26 @@ def test_the_pool_is_the_power_of_its_chain(
     assert die.total - die.mass == ways**depth
     fast = exploding.exploding_pool(stop, step, ways, total, depth, n, "the pool")
     assert fast == dist.repeat(die, n)
+
+
+@pytest.mark.parametrize("slot", [8, 9, 10, 12, 16, 24])
+def test_scaled_reading_matches_unpacking(slot: int) -> None:
+    """The flat read (a word, a short part added after the product for the
+    few that have one) gives every coefficient times its scale, as unpacking
+    one by one would: numbers filling the slot, numbers of one word, zeros."""
+    rng = random.Random(slot)
+    bits = [min(b, slot * 8) for b in (1, 30, 64, 65, slot * 8)]
+    values = [rng.getrandbits(rng.choice(bits)) for _ in range(40)]
+    values[3] = 0
+    values[-1] = (1 << slot * 8) - 1
+    scales = [6**k for k in range(30, 5, -1)]
+    head, rest = exploding._unpacked_times(pack(values, slot), slot, len(values), scales)
+    assert head == [v * s for v, s in zip(values, scales, strict=False)]
+    assert rest == values[len(scales) :]
+
+
+@pytest.mark.parametrize(("narrow", "wide"), [(6, 10), (8, 8), (3, 16), (9, 24)])
+def test_a_power_widened_is_packed_in_the_wide_slots(narrow: int, wide: int) -> None:
+    rng = random.Random(narrow)
+    values = [rng.getrandbits(narrow * 8) for _ in range(17)]
+    assert exploding._widened((pack(values, narrow), narrow), wide, 17) == pack(values, wide)

@@ -23,8 +23,9 @@ a power of ``T`` an outcome. The answer is the same Dist, count for count
 
 from __future__ import annotations
 
+import struct
 from math import log2
-from struct import iter_unpack
+from operator import mul
 
 from .. import budget
 from ..budget import STEP, mul_work
@@ -88,7 +89,27 @@ def _power(base: list[int], n: int) -> list[int]:
     return unpack(pack(base, slot) ** n, slot, n * (len(base) - 1) + 1)
 
 
-_RECORDS = {9: "<QB", 10: "<QH", 12: "<QI", 16: "<QQ"}
+def _power_packed(base: list[int], n: int) -> tuple[int, int]:
+    """``base`` to the n-th power in slots just wide enough for its
+    coefficients (at most ``sum(base)**n``): the power costs as its size to
+    about the 1.6th, so narrow slots pay for the widening after it."""
+    slot = (sum(base) ** n).bit_length() // 8 + 1
+    return pack(base, slot) ** n, slot
+
+
+def _widened(packed: tuple[int, int], slot: int, length: int) -> int:
+    """A packed polynomial moved to wider slots, byte column by byte column."""
+    number, narrow = packed
+    if narrow == slot:
+        return number
+    raw = number.to_bytes(narrow * length, "little")
+    wide = bytearray(slot * length)
+    for k in range(narrow):
+        wide[k::slot] = raw[k::narrow]
+    return int.from_bytes(wide, "little")
+
+
+_RECORDS = {9: "QB", 10: "QH", 12: "QI", 16: "QQ"}
 """Slots of 9 to 16 bytes read as a machine word and a short one (struct)."""
 
 
@@ -105,15 +126,21 @@ def _unpacked_times(
     number: int, slot: int, length: int, scales: list[int]
 ) -> tuple[list[int], list[int]]:
     """:func:`~fudgedice.exact.kernels.unpack`, the first ``len(scales)``
-    coefficients each times its scale (in the same pass), and the rest."""
+    coefficients each times its scale, and the rest."""
     cut = len(scales)
     record = _RECORDS.get(slot)
     if record is None:
         values = unpack(number, slot, length)
-        return [v * scale for v, scale in zip(values, scales, strict=False)], values[cut:]
-    pairs = list(iter_unpack(record, number.to_bytes(slot * length, "little")))
-    head = [(low | high << 64) * scale for (low, high), scale in zip(pairs, scales, strict=False)]
-    return head, [low | high << 64 for low, high in pairs[cut:]]
+        return list(map(mul, values[:cut], scales)), values[cut:]
+    # one flat unpack, words and short parts apart: most coefficients fit one
+    # word, so each scaled count is one product (joining the words cost as
+    # much as the product), and the few with a short part add it after
+    flat = struct.unpack("<" + record * length, number.to_bytes(slot * length, "little"))
+    lows, highs = flat[0::2], flat[1::2]
+    head = list(map(mul, lows[:cut], scales))
+    for i in [i for i, high in enumerate(highs[:cut]) if high]:
+        head[i] += highs[i] * scales[i] << 64
+    return head, [low | high << 64 for low, high in zip(lows[cut:], highs[cut:], strict=True)]
 
 
 def exploding_pool(
@@ -148,7 +175,7 @@ def exploding_pool(
     # coefficient of omega at most sum(levels)**n: omega is raised in its slots
     bound = max(sigma) * powers[span - 1] * sum(levels) ** n * span
     slot = _slot(bound.bit_length())
-    packed_omega = pack(levels, slot) ** n
+    packed_omega = _widened(_power_packed(levels, n), slot, top + 1)
     descending = powers[top::-1]
     counts: list[int] = [0] * (len(sigma) + step * top)
     for residue in range(step):
