@@ -59,7 +59,7 @@ def _show(row: Measured, ratio: str = "") -> None:
 
 
 def cold_cli() -> tuple[list[Measured], list[Goal]]:
-    medians = startup.whole_processes()
+    medians = startup.whole_processes_apart()
     base = medians.pop("python -c pass")
     rows, goals = [], []
     for name, seconds in medians.items():
