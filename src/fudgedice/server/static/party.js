@@ -5,14 +5,7 @@
 
 import { api, guardIn } from "./api.js";
 import { el } from "./dom.js";
-
-const POINT_NAMES = {
-  fudge_points: "Fudge Points",
-  ep: "EP",
-  character_points: "Character Points",
-  fate_points: "Fate Points",
-  refresh: "refresh",
-};
+import { pointsLine } from "./sheets.js";
 
 /** What a heal with its field left empty does, by system (the API's `what`). */
 const HEAL_HINT = {
@@ -55,9 +48,7 @@ export function partyPanel(room, seat) {
     hit.addEventListener("click", () => change("hit", { amount: Number(amount.value) || 0 }));
     const heal = el("button", { type: "button", class: "quiet heal", text: "Heal" });
     heal.addEventListener("click", () => change("heal", what.value.trim() ? { what: what.value.trim() } : {}));
-    const points = Object.entries(sheet.points || {})
-      .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
-      .join(" \u00b7 ");
+    const points = pointsLine(sheet.points);
     return el(
       "article",
       { class: "party-sheet", dataset: { member: answer.member } },

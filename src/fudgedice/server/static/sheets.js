@@ -23,6 +23,13 @@ const POINT_NAMES = {
   refresh: "refresh",
 };
 
+/** A sheet's points as one line: "Character Points: 2 · Fate Points: 1". */
+export function pointsLine(points) {
+  return Object.entries(points || {})
+    .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
+    .join(" \u00b7 ");
+}
+
 /**
  * The sheet panel of `seat` in `room`. `rolled(roll)` takes each roll or spend
  * the server accepted; `visibility()` and `clientSeed()` are the roll box's;
@@ -88,9 +95,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       return;
     }
     title.textContent = `${sheet.name} (${sheet.system})`;
-    points.textContent = Object.entries(sheet.points || {})
-      .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
-      .join(" \u00b7 ");
+    points.textContent = pointsLine(sheet.points);
     rolling.hidden = false;
     traits.replaceChildren(
       ...(sheet.traits || []).map((trait) =>
