@@ -132,6 +132,16 @@ def test_json_holds_each_rolls_odds_and_the_exact_difference() -> None:
     assert data["forms"][0]["events"]["success"]["exact"] == "31/81"
     assert data["difference"]["events"]["success"]["exact"] == "19/81"  # 50/81 - 31/81
     assert data["difference"]["mean"]["exact"] == "1/1"
+    assert data["difference"]["mean"]["p"] == 1.0
+
+
+def test_json_writes_a_difference_past_the_float_range_as_text() -> None:
+    # fuzz seed 21: float() of this mean's difference overflowed, a traceback
+    huge = "fudge:+1" + "0" * 320
+    result = run("compare", "--json", huge, "d6:8d+ 1-5")
+    assert result.exit_code == 0, result.output
+    mean = json.loads(result.stdout)["difference"]["mean"]
+    assert mean["p"].startswith("-1.0000000000000000e+320") and mean["exact"].startswith("-")
 
 
 def test_svg_chart(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..budget import within_budget
-from ..exact.figures import exact_text
+from ..exact.figures import decimal, exact_text, json_number
 from ..exact.odds import Odds
 from ..records import dataclass, field
 
@@ -104,4 +104,5 @@ class Comparison:
 
 
 def _exact(p: Fraction) -> dict[str, Any]:
-    return {"p": float(p), "exact": exact_text(p)}
+    # a mean's difference may lie past the float range, as a mean may (odds --json)
+    return {"p": json_number(decimal(p)), "exact": exact_text(p)}
