@@ -80,7 +80,8 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.cli_compare": 10,
     f"{PACKAGE}.cli_float": 10,
     f"{PACKAGE}.cli_checks": 10,
-    f"{PACKAGE}.entry": 11,
+    f"{PACKAGE}.cli_quick": 11,
+    f"{PACKAGE}.entry": 12,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 
@@ -123,7 +124,9 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # sheet, session and verify commands are built when named (their options and
     # types are milliseconds of every roll's start-up)
     # the console script gives every command line but a plain roll or odds to click
-    f"{PACKAGE}.entry": frozenset({f"{PACKAGE}.cli"}),
+    # (cli_quick, the plain roll and odds, without it), each loaded with the
+    # collector paused
+    f"{PACKAGE}.entry": frozenset({f"{PACKAGE}.cli", f"{PACKAGE}.cli_quick"}),
     f"{PACKAGE}.cli": frozenset(
         {
             f"{PACKAGE}.server",

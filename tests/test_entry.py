@@ -4,6 +4,7 @@ command does; every other command line goes to click."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import fudgedice.cli
+import fudgedice.cli_quick
 import fudgedice.entry
 from fudgedice.entry import quick_text
 from fudgedice.stream import seeded
@@ -94,7 +96,7 @@ def test_quick_and_click_say_the_same(
     line: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the same dice for both ways: the stream each takes is seeded
-    monkeypatch.setattr(fudgedice.entry, "fresh", lambda: seeded("entry"))
+    monkeypatch.setattr(fudgedice.cli_quick, "fresh", lambda: seeded("entry"))
     monkeypatch.setattr(fudgedice.cli, "fresh", lambda: seeded("entry"))
     words = list(line)
     assert quick_text(words) is not None
@@ -110,7 +112,7 @@ def test_ctrl_c_ends_as_under_click(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fudgedice.entry, "program_with_table", interrupted)
+    monkeypatch.setattr(fudgedice.cli_quick, "program_with_table", interrupted)
     monkeypatch.setattr(fudgedice.cli, "program_with_table", interrupted)
     quick = _run(fudgedice.entry.main, ["roll", "4dF"], capsys)
     clicked = _run(fudgedice.cli.main, ["roll", "4dF"], capsys)
@@ -191,3 +193,14 @@ def _into_closed_pipe(module: str) -> tuple[int, str]:
 
 def test_a_broken_pipe_ends_as_under_click() -> None:
     assert _into_closed_pipe("entry") == _into_closed_pipe("cli") == (1, "")
+
+
+@pytest.mark.parametrize("words", [["roll", "4dF"], ["odds", "4dF+"], ["ladder"]])
+def test_a_caller_gets_the_collector_back_as_it_was(
+    words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the console script (no args) keeps it paused to the process's end; a
+    # program that calls main with its words goes on running
+    assert gc.isenabled()
+    _run(fudgedice.entry.main, words, capsys)
+    assert gc.isenabled()
