@@ -12,7 +12,7 @@ pass, ...) so that a busy machine slows every command alike; the median of
 each is compared.
 
 `breakdown()` is where the start-up time goes: `python -X importtime` of the
-console script's module, its self times summed by top-level package, and the
+modules a plain roll loads, their self times summed by top-level package, and the
 grammar's generated parser timed alone (imported and loaded).
 """
 
@@ -119,9 +119,9 @@ def _parser_seconds() -> float:
     return float(done.stdout)
 
 
-ENTRY = "fudgedice.entry"
-"""The console script's module: what a plain `roll` or `odds` imports (click
-only for the other command lines, `fudgedice.cli`)."""
+ENTRY = "fudgedice.cli_quick"
+"""What the console script (`fudgedice.entry`) imports for a plain `roll` or
+`odds` (click, `fudgedice.cli`, only for the other command lines)."""
 
 
 def breakdown(runs: int = 5) -> dict[str, float]:
