@@ -5,6 +5,7 @@ command does; every other command line goes to click."""
 from __future__ import annotations
 
 import gc
+import io
 import json
 import os
 import subprocess
@@ -58,6 +59,23 @@ def test_which_command_lines_are_quick(words: list[str], text: str | None) -> No
 def test_shell_completion_goes_to_click(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_FUDGEDICE_COMPLETE", "bash_source")
     assert quick_text(["roll", "4dF"]) is None
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        None,
+        io.BytesIO(),  # binary
+        io.TextIOWrapper(io.BytesIO(), encoding="ascii"),  # click rewraps it as UTF-8
+    ],
+)
+def test_an_output_click_would_change_goes_to_click(
+    stream: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert quick_text(["roll", "4dF"]) is None
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    assert quick_text(["roll", "4dF"]) == "4dF"
 
 
 LINES = [
