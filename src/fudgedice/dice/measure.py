@@ -199,7 +199,8 @@ def _divide(x: int, y: int) -> int:
 def measure_pool(pool: Pool, exploding: int) -> Dist:
     """Exact distribution of one pool of the generic language, memoised;
     ``exploding`` dice of the whole roll share the truncation budget."""
-    depth = chain_depth(plan(pool).explode_chance, exploding)
+    # a pool that can't explode is one toss a die (no chance to work out)
+    depth = 1 if pool.explode is None else chain_depth(plan(pool).explode_chance, exploding)
     return pool_dist(pool, depth)
 
 
