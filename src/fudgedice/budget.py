@@ -238,7 +238,11 @@ class CostedCache(Generic[P, R]):
         try:
             result = self.function(*args, **kwargs)
         finally:
-            _forget(budget.recorders, recorder)
+            recorders = budget.recorders
+            if recorders and recorders[-1] is recorder:  # the usual case: no search
+                del recorders[-1]
+            else:
+                _forget(recorders, recorder)
         if len(self.store) >= self.maxsize:
             self.store.pop(next(iter(self.store)))  # the oldest: enough for a bound
         self.store[args] = (result, recorder)

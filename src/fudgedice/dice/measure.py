@@ -23,6 +23,8 @@ from .pools import chain_depth, plan
 
 def exploding_dice(node: Node) -> int:
     """How many dice in an expression can explode: they share the 1e-12 budget."""
+    if isinstance(node, Pool):  # the roll of one pool, the commonest, without a walk
+        return node.count if node.explode is not None else 0
     return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
 
 

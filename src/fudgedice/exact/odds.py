@@ -62,9 +62,9 @@ class Odds(Viewed):
         self.system = system
         self.dist = dist
         self.events: dict[str, Fraction] = dict(events or {})
-        self.uncertain: dict[str, Fraction] = {
-            name: p for name, p in (uncertain or {}).items() if p
-        }
+        self.uncertain: dict[str, Fraction] = (
+            {name: p for name, p in uncertain.items() if p} if uncertain else {}
+        )
         """For an event whose chance is not exact (a tail straddles it): how
         much more it may be. The chance in :attr:`events` is what surely
         belongs; an event not named here is exact."""
