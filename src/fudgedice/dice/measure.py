@@ -131,6 +131,8 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
     """Exact distribution of a pool; explosion chains cut at ``depth`` tosses
     (memoised: a pool served again charges what it cost, :mod:`fudgedice.budget`)."""
     pool_plan = plan(pool)
+    if pool_plan.plain:  # NdX and nothing more: the power of one toss
+        return dist.repeat(pool_plan.toss, pool.count, pool.source)
     counting = pool.counting
     explode = pool.explode
     penetrate = explode is not None and explode.mode == "!p"
