@@ -349,8 +349,10 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     counts = list(die.counts)
     total, width = die.total, n * (len(counts) - 1)
     bits, limits = n * total.bit_length(), DEFAULT_LIMITS  # bit_length >= log2
-    if width >= limits.max_span or bits > limits.max_total_bits or (
-        (width + 1) * bits > limits.max_measure_bits
+    if (
+        width >= limits.max_span
+        or bits > limits.max_total_bits
+        or ((width + 1) * bits > limits.max_measure_bits)
     ):
         # near a limit: the checks themselves, to refuse with their message
         # (a small pool is plainly inside them, and a few comparisons say so)
