@@ -177,7 +177,8 @@ def charge(work: float, what: str, fits: Fits | None = None) -> None:
     step is measured against the whole budget alone."""
     budget = _CURRENT.get()
     limit = DEFAULT_LIMITS.max_request_work
-    left = budget.left if budget is not None else limit
+    # Budget.left written out: every step of every request charges
+    left = budget.limit - budget.spent if budget is not None else limit
     if work > left:
         _refuse(work, what, fits, left, limit)
     if budget is not None:
@@ -223,7 +224,8 @@ class CostedCache(Generic[P, R]):
         wraps(function)(self)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if _CURRENT.get() is None:
+        budget = _CURRENT.get()
+        if budget is None:
             return within_budget(self.__call__)(*args, **kwargs)
         hit = self.store.get(args)
         if hit is not None:
@@ -231,14 +233,16 @@ class CostedCache(Generic[P, R]):
             for work, what, fits in charges:
                 charge(work, what, fits)
             return result
-        budget = _CURRENT.get()
-        assert budget is not None
         recorder: list[Charge] = []
         budget.recorders.append(recorder)
         try:
             result = self.function(*args, **kwargs)
         finally:
-            _forget(budget.recorders, recorder)
+            recorders = budget.recorders
+            if recorders and recorders[-1] is recorder:  # the usual case: no search
+                del recorders[-1]
+            else:
+                _forget(recorders, recorder)
         if len(self.store) >= self.maxsize:
             self.store.pop(next(iter(self.store)))  # the oldest: enough for a bound
         self.store[args] = (result, recorder)

@@ -20,6 +20,7 @@ import dataclasses as _dataclasses
 from collections.abc import Callable
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -138,7 +139,13 @@ def _init(cls: type, frozen: bool) -> Callable[..., None]:
             annotations[each.name] = each.type
         elif value == each.name:
             continue  # outside __init__, with no default: left unset
-        if frozen:
+        slot = getattr(cls, each.name, None)
+        if frozen and type(slot) is MemberDescriptorType:
+            # the slot's own setter: what object.__setattr__ finds and calls,
+            # without looking it up again for every field of every instance
+            names[f"_set_{each.name}"] = slot.__set__
+            body.append(f"    _set_{each.name}(self, {value})")
+        elif frozen:
             body.append(f"    _object.__setattr__(self, {each.name!r}, {value})")
         else:
             body.append(f"    self.{each.name} = {value}")

@@ -345,3 +345,12 @@ def test_power_refusal_names_the_limit_in_force(monkeypatch: pytest.MonkeyPatch)
     )
     with pytest.raises(LimitError, match=r"more than the limit of 1,000 "):
         kernels.power([1] * 6, 30)
+
+
+@pytest.mark.parametrize("base", [[1, 1, 1], [1, 2, 3], [3, 0, 1], [7, 5, 9], [1, 1, 2**20]])
+def test_a_short_power_of_three_faces_is_charged_at_least_its_estimate(base: list[int]) -> None:
+    # short powers are charged a bound worked out once: it must err high
+    for n in range(1, 65):
+        kernel, work = kernels.power_plan(base, n)
+        assert kernel == "three faces"
+        assert work >= kernels.power_work(base, n, "three faces")

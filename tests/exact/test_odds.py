@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 
 import pytest
 from hypothesis import given
@@ -161,3 +162,42 @@ def test_rows_made_in_lists_are_the_rows_made_one_by_one(text: str) -> None:
     odds = fudgedice.odds(text)
     one_by_one = exact_rows(odds.dist, odds._fraction, odds.at_least_counts(), [], None)
     assert odds.outcomes == one_by_one
+
+
+@pytest.mark.parametrize("text", ["4dF", "3d6kl2", "2d6-2", "4d6 * 2", "300dF", "30d100"])
+def test_at_least_table_is_each_value_or_more_counted_by_brute_force(text: str) -> None:
+    # short totals (a gcd a row, in one loop) and long ones (by primes) alike
+    odds = fudgedice.odds(text)
+    counts, total, lo = odds.dist.counts, odds.dist.total, odds.dist.lo
+    expected = {
+        lo + index: Fraction(sum(counts[index:]), total)
+        for index, count in enumerate(counts)
+        if count
+    }
+    table = odds.at_least_table()
+    assert table == expected
+    assert list(table) == list(expected)  # lowest value first
+    assert all(gcd(p.numerator, p.denominator) == 1 for p in table.values())
+
+
+def test_at_least_table_with_tails_counts_what_surely_belongs() -> None:
+    odds = fudgedice.odds("3d6!")
+    assert odds.tails
+    assert odds.at_least_table() == {value: odds.at_least(value) for value in odds.dist.support()}
+
+
+def test_at_least_table_charges_its_sums_once_with_its_rows() -> None:
+    # one charge for both (the sums were a charge of their own): the same
+    # work in all, and none again for sums another view already built
+    @budget.within_budget
+    def spent(first: bool) -> tuple[float, int]:
+        odds = fudgedice.odds("5dF")
+        if first:
+            odds.at_least(0)
+        with budget.recorded() as charges:
+            odds.at_least_table()
+        return sum(work for work, _, _ in charges), len(charges)
+
+    (rows_only, charged_once), (both, charged_together) = spent(True), spent(False)
+    assert 0 < rows_only < both
+    assert charged_once == charged_together == 1

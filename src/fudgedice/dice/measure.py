@@ -23,6 +23,8 @@ from .pools import chain_depth, plan
 
 def exploding_dice(node: Node) -> int:
     """How many dice in an expression can explode: they share the 1e-12 budget."""
+    if isinstance(node, Pool):  # the roll of one pool, the commonest, without a walk
+        return node.count if node.explode is not None else 0
     return sum(sub.count for sub in walk(node) if isinstance(sub, Pool) and sub.explode is not None)
 
 
@@ -129,6 +131,8 @@ def pool_dist(pool: Pool, depth: int) -> Dist:
     """Exact distribution of a pool; explosion chains cut at ``depth`` tosses
     (memoised: a pool served again charges what it cost, :mod:`fudgedice.budget`)."""
     pool_plan = plan(pool)
+    if pool_plan.plain:  # NdX and nothing more: the power of one toss
+        return dist.repeat(pool_plan.toss, pool.count, pool.source)
     counting = pool.counting
     explode = pool.explode
     penetrate = explode is not None and explode.mode == "!p"
@@ -199,7 +203,8 @@ def _divide(x: int, y: int) -> int:
 def measure_pool(pool: Pool, exploding: int) -> Dist:
     """Exact distribution of one pool of the generic language, memoised;
     ``exploding`` dice of the whole roll share the truncation budget."""
-    depth = chain_depth(plan(pool).explode_chance, exploding)
+    # a pool that can't explode is one toss a die (no chance to work out)
+    depth = 1 if pool.explode is None else chain_depth(plan(pool).explode_chance, exploding)
     return pool_dist(pool, depth)
 
 

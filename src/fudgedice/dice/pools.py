@@ -48,6 +48,9 @@ def _chance_too_high(chance: Fraction) -> bool:
 def plan(pool: Pool) -> PoolPlan:
     """Check a pool's modifiers and work out what both interpreters need."""
     base = die_dist(pool.die)
+    if pool.reroll is None and pool.explode is None and pool.keep is None:
+        # nothing to check (a count of successes alone is read die by die)
+        return PoolPlan(base, _NEVER, False, pool.counting is None)
     toss = base
     if pool.reroll is not None:
         on = pool.reroll.on

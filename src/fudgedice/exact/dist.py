@@ -346,9 +346,17 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
     """The sum of ``n`` independent copies of ``die``."""
     if n == 0:
         return Dist.constant(0)
-    shape = die.shape()
-    check_repeat(shape, n, what)
     counts = list(die.counts)
+    total, width = die.total, n * (len(counts) - 1)
+    bits, limits = n * total.bit_length(), DEFAULT_LIMITS  # bit_length >= log2
+    if (
+        width >= limits.max_span
+        or bits > limits.max_total_bits
+        or ((width + 1) * bits > limits.max_measure_bits)
+    ):
+        # near a limit: the checks themselves, to refuse with their message
+        # (a small pool is plainly inside them, and a few comparisons say so)
+        check_repeat(die.shape(), n, what)
     try:
         # one die is no power (nothing charged), but refused as one would be
         planned = kernels.power_plan(counts, n, n > 1) if len(counts) > 1 else None
@@ -360,9 +368,9 @@ def repeat(die: Dist, n: int, what: str = "the pool") -> Dist:
             else None
         )
         raise
-    cuts = shape_power(shape, n).cuts if shape.total != shape.mass else ()
+    cuts = shape_power(die.shape(), n).cuts if total != die.mass else ()
     # a Dist's end counts are non-zero, so the power's are too: no trimming
-    return Dist(n * die.lo, tuple(power(counts, n, what, planned)), die.total**n, cuts)
+    return Dist(n * die.lo, tuple(power(counts, n, what, planned)), total**n, cuts)
 
 
 def mapped_cuts(cuts: tuple[Cut, ...], image: Image | None) -> tuple[Cut, ...]:

@@ -137,5 +137,31 @@ def _ratio(numerator: int, denominator: int) -> Fraction:
     return _reduced(numerator // common, denominator // common)
 
 
-if set(getattr(Fraction, "__slots__", ())) != {"_numerator", "_denominator"}:
+def chance_table(
+    lo: int, counts: tuple[int, ...], ways: list[int], total: int
+) -> dict[int, Fraction]:
+    """``{lo + i: ways[i] / total}`` in lowest terms for every ``i`` whose
+    count is not 0: the table of a short total (one gcd a row), built in one
+    loop, each Fraction filled as :func:`_reduced` fills it (a small pool's
+    at-least table spent more on calls around its Fractions than on them)."""
+    table: dict[int, Fraction] = {}
+    if not _SLOTS_KNOWN:
+        for index, count in enumerate(counts):
+            if count:
+                table[lo + index] = Fraction(ways[index], total)
+        return table
+    new = object.__new__
+    for index, count in enumerate(counts):
+        if count:
+            way = ways[index]
+            common = math.gcd(way, total)
+            chance = new(Fraction)
+            chance._numerator = way // common  # type: ignore[attr-defined]
+            chance._denominator = total // common  # type: ignore[attr-defined]
+            table[lo + index] = chance
+    return table
+
+
+_SLOTS_KNOWN = set(getattr(Fraction, "__slots__", ())) == {"_numerator", "_denominator"}
+if not _SLOTS_KNOWN:
     _reduced = Fraction  # an unfamiliar fractions module: take the public road

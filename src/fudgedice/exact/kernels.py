@@ -222,7 +222,13 @@ def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
     together (a small pool's odds spent more on estimates than on the power);
     with ``estimate`` off, only the refusal of a power too big (work 0)."""
     if len(base) == 3 and n <= 64:
-        return "three faces", power_work(base, n, "three faces") if estimate else 0.0
+        if not estimate:
+            return "three faces", 0.0
+        if n * sum(base).bit_length() <= _SHORT_BITS:
+            # a bound a step, worked out once: the estimate itself cost more
+            # than raising 4dF to its power
+            return "three faces", (2 * n + 1) * _SHORT_THREE_FACES_STEP
+        return "three faces", power_work(base, n, "three faces")
     terms = sum(1 for c in base[1:] if c)
     length = n * (len(base) - 1) + 1
     slot_bits = (int(n * math.log2(sum(base))) // 8 + 2) * 8
@@ -267,6 +273,20 @@ def power_work(base: list[int], n: int, kernel: str) -> float:
         return steps * (STEP + terms * (2 * STEP + term) + divide)
     slot_bits = (int(coefficient_bits) // 8 + 2) * 8
     return budget.power_work(slot_bits * length) + length * (4 * STEP + slot_bits / 32)
+
+
+_SHORT_BITS = 60
+"""Coefficients of at most this many bits (two CPython digits): short powers."""
+_SHORT_THREE_FACES_STEP = (
+    4 * STEP
+    # a short power of three faces, at most 64 dice: the coefficients have at
+    # most 61 bits, the weights 60 + 14 (the largest face count times
+    # length x n <= 129 x 64), the divisor 60 + 8 (length x the first count)
+    + 2 * (mul_work(74, 61) + digits(61))
+    + max(div_work(61, divisor_bits) for divisor_bits in range(1, 69))
+)
+"""The most one step of :func:`power_work`'s three-faces estimate can cost in a
+short power; with 2n + 1 steps (every one, symmetric or not), a bound of it."""
 
 
 def fits_power(base: list[int], n: int, work: float) -> bool:

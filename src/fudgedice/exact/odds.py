@@ -20,7 +20,6 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
 from math import gcd
-from typing import Any
 
 from .. import budget
 from ..budget import within_budget
@@ -28,10 +27,9 @@ from .dist import Bound, Cut, Dist
 from .figures import (
     _reduced,
     approximate,
-    charge_json,
+    chance_table,
     decimal,
     exact_text,
-    json_number,
 )
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, exact_rows
@@ -64,9 +62,9 @@ class Odds(Viewed):
         self.system = system
         self.dist = dist
         self.events: dict[str, Fraction] = dict(events or {})
-        self.uncertain: dict[str, Fraction] = {
-            name: p for name, p in (uncertain or {}).items() if p
-        }
+        self.uncertain: dict[str, Fraction] = (
+            {name: p for name, p in uncertain.items() if p} if uncertain else {}
+        )
         """For an event whose chance is not exact (a tail straddles it): how
         much more it may be. The chance in :attr:`events` is what surely
         belongs; an event not named here is exact."""
@@ -110,9 +108,9 @@ class Odds(Viewed):
             return 3_000 + budget.gcd_work(bits)
         return 3_000 + self._reduce().work()
 
-    def _charge_rows(self, rows: int, fractions: float, what: str) -> None:
+    def _charge_rows(self, rows: int, fractions: float, what: str, more: float = 0) -> None:
         """Charge ``rows`` rows of ``fractions`` Fractions each (and a few
-        passes), naming the view in a refusal."""
+        passes, and ``more`` work done with them), naming the view in a refusal."""
         # a row's Fractions, a few passes over its counts, and the Python steps
         # around them (about 3 microseconds, measured)
         digits = self.dist.total.bit_length() / 30
@@ -125,7 +123,7 @@ class Odds(Viewed):
                 "probability(v) give any one value's chance"
             )
 
-        work = rows * each + budget.pass_work(len(self.dist.counts), 0)
+        work = rows * each + budget.pass_work(len(self.dist.counts), 0) + more
         budget.charge(work, f"{what} of {self.notation}", fits)
 
     def at_least_counts(self) -> list[int]:
@@ -252,8 +250,10 @@ class Odds(Viewed):
         return list(accumulate(self.dist.counts))
 
     def _charge_sums(self) -> None:
-        work = budget.pass_work(len(self.dist.counts), self.dist.total.bit_length())
-        budget.charge(work, f"the cumulative chances of {self.notation}")
+        budget.charge(self._sums_work(), f"the cumulative chances of {self.notation}")
+
+    def _sums_work(self) -> float:
+        return budget.pass_work(len(self.dist.counts), self.dist.total.bit_length())
 
     def at_least(self, value: int) -> Fraction:
         """Chance of ``value`` or more ("X or better"): exact up to where the
@@ -269,12 +269,21 @@ class Odds(Viewed):
     @within_budget
     def at_least_table(self) -> dict[int, Fraction]:
         """``{value: chance of value or more}`` for every possible value."""
-        self._charge_rows(self.rows(), 1, "the at-least table")
-        lo, counts = self.dist.lo, self.dist.counts
-        if self.dist.total != self.dist.mass:
+        dist = self.dist
+        lo, counts, total = dist.lo, dist.counts, dist.total
+        short = total.bit_length() <= _SMALL_BITS
+        # a short total: one charge for the sums and the rows, before either
+        # is built (a small pool's table cost more in charges than in Fractions)
+        sums = self._sums_work() if short and self._above is None else 0.0
+        self._charge_rows(self.rows(), 1, "the at-least table", sums)
+        if sums:
+            self._above = list(accumulate(reversed(counts)))[::-1]
+        if total != dist.mass:
             return {
                 lo + index: self.at_least(lo + index) for index, count in enumerate(counts) if count
             }
+        if short:
+            return chance_table(lo, counts, self._at_least_counts, total)
         present = [index for index, count in enumerate(counts) if count]
         above = self._at_least_counts
         chances = self._fractions([above[index] for index in present])
@@ -354,32 +363,6 @@ class Odds(Viewed):
     @property
     def high(self) -> int:
         return self.dist.hi
-
-    @within_budget
-    def to_dict(self) -> dict[str, Any]:
-        # every row's exact fraction written out: refused, or charged, before any is built
-        charge_json(self.rows(), len(self.dist.counts), self.dist.total, self.notation)
-        return {
-            "notation": self.notation,
-            "system": self.system,
-            "value_title": self.value_title,
-            "mean": json_number(decimal(self.mean)),
-            "stdev": json_number(self.spread),
-            "truncated": float(self.truncated),
-            "outcomes": self._outcome_dicts(),
-            "tails": [tail.to_dict() for tail in self.tails],
-            "events": {name: self._event_dict(name, p) for name, p in self.events.items()},
-        }
-
-    def _event_dict(self, name: str, p: Fraction) -> dict[str, Any]:
-        out: dict[str, Any] = {"p": float(p), "exact": exact_text(p)}
-        if name in self.uncertain:
-            out["uncertain"] = exact_text(self.uncertain[name])
-        return out
-
-    def _outcome_dicts(self) -> list[dict[str, Any]]:
-        rows, naming = self.outcomes, self.value_name
-        return [{**o.to_dict(), "name": naming and naming(o.value)} for o in rows]
 
     def _key(self) -> tuple[object, ...]:
         return (self.notation, self.system, self.dist, self.events, self.uncertain)

@@ -9,10 +9,12 @@ of a roll's text; odds built by hand have none, and say so.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 from ..budget import within_budget
 from ..records import dataclass
+from .figures import charge_json, decimal, exact_text, json_number
 
 if TYPE_CHECKING:
     from .odds import Odds
@@ -90,3 +92,32 @@ class Viewed:
         """A pandas DataFrame of every value's chance, at least and at most
         (pandas is the optional extra ``fudgedice[frames]``)."""
         return self._views().frame(self._odds())
+
+    @within_budget
+    def to_dict(self) -> dict[str, Any]:
+        odds = self._odds()
+        # every row's exact fraction written out: refused, or charged, before any is built
+        charge_json(odds.rows(), len(odds.dist.counts), odds.dist.total, odds.notation)
+        return {
+            "notation": odds.notation,
+            "system": odds.system,
+            "value_title": odds.value_title,
+            "mean": json_number(decimal(odds.mean)),
+            "stdev": json_number(odds.spread),
+            "truncated": float(odds.truncated),
+            "outcomes": self._outcome_dicts(),
+            "tails": [tail.to_dict() for tail in odds.tails],
+            "events": {name: self._event_dict(name, p) for name, p in odds.events.items()},
+        }
+
+    def _event_dict(self, name: str, p: Fraction) -> dict[str, Any]:
+        out: dict[str, Any] = {"p": float(p), "exact": exact_text(p)}
+        uncertain = self._odds().uncertain
+        if name in uncertain:
+            out["uncertain"] = exact_text(uncertain[name])
+        return out
+
+    def _outcome_dicts(self) -> list[dict[str, Any]]:
+        odds = self._odds()
+        rows, naming = odds.outcomes, odds.value_name
+        return [{**o.to_dict(), "name": naming and naming(o.value)} for o in rows]

@@ -262,11 +262,13 @@ class FudgeProgram(Program):
     def odds(self) -> Odds:
         expression = self.expression
         exact = self.dist()
-        # a chance is exact unless a tail of exploding dice straddles it
-        measured = Odds(expression.text, expression.system, exact)
         chances: dict[str, Chance] = {}
         title = "rolled degree" if self.ladder is FUDGE else "result"
         naming = self.ladder.name
+        # a chance is exact unless a tail of exploding dice straddles it; the
+        # odds that measure them are built only for a roll that has any
+        if self.right is not None or self.difficulty is not None or self.left.coin:
+            measured = Odds(expression.text, expression.system, exact)
         if self.right is not None:
             chances["success"] = measured.chance_between(1, None)
             chances["tie"] = measured.chance_between(0, 0)
