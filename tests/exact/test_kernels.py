@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from math import comb
 from typing import Any
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +27,7 @@ from fudgedice.errors import LimitError
 from fudgedice.exact import kernels
 from fudgedice.limits import DEFAULT_LIMITS, Limits
 
-KERNELS = ("_power_miller", "_power_three_faces", "_power_kronecker", "pack")
+KERNELS = ("_power_word", "_power_miller", "_power_three_faces", "_power_kronecker", "pack")
 
 
 def schoolbook(a: Sequence[int], b: Sequence[int]) -> list[int]:
@@ -326,7 +328,9 @@ def test_power_packs_when_the_recurrence_would_take_too_long(
     with spying(monkeypatch) as record:
         result = kernels.power(base, n)
     assert result == repeated(base, n)
-    if len(base) == 3 and n <= 64:
+    if n * sum(base).bit_length() <= 64:
+        assert record == ["_power_word"]  # a power in machine words is never costed
+    elif len(base) == 3 and n <= 64:
         assert record == ["_power_three_faces"]  # the unrolled case is never costed
     else:
         assert record == ["_power_kronecker", "pack"]
@@ -352,5 +356,24 @@ def test_a_short_power_of_three_faces_is_charged_at_least_its_estimate(base: lis
     # short powers are charged a bound worked out once: it must err high
     for n in range(1, 65):
         kernel, work = kernels.power_plan(base, n)
-        assert kernel == "three faces"
-        assert work >= kernels.power_work(base, n, "three faces")
+        # a power whose total fits a machine word is packed into words
+        expected = "word" if n * sum(base).bit_length() <= 64 else "three faces"
+        assert kernel == expected
+        if kernel == "three faces":
+            assert work >= kernels.power_work(base, n, "three faces")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_power_in_machine_words_equals_the_recurrence(seed: int) -> None:
+    # every coefficient below 2**8 (bytes) or 2**64 (words), at the edges too
+    rng = random.Random(seed)
+    for _ in range(50):
+        base = [rng.randint(0, 40) for _ in range(rng.randint(2, 14))]
+        base[0] = base[0] or 1
+        for n in (1, 2, 8 // sum(base).bit_length() or 1, 64 // sum(base).bit_length() or 1):
+            kernel, work = kernels.power_plan(base, n)
+            if n > 1 and kernel == "word":
+                assert work > 0
+                assert kernels.power(base, n) == kernels._power_miller(base, n)
+    assert kernels.power_plan([1] * 6, 10)[0] == "word"  # 10d6
+    assert kernels.power_plan([1] * 6, 25)[0] != "word"  # 6**25 passes 2**64

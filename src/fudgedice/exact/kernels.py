@@ -172,6 +172,21 @@ def _power_three_faces(base: list[int], n: int) -> list[int]:
     return coefficients
 
 
+def _power_word(base: list[int], n: int) -> list[int]:
+    """Kronecker substitution in machine words: every coefficient of the power
+    is at most ``sum(base)**n`` < 2**64, so one byte (below 2**8) or one
+    64-bit word holds it with no carry into the next, and CPython's own
+    power and its byte conversions do all the work (for 4dF or 10d6 a few
+    C calls, where a recurrence took a Python step per coefficient)."""
+    length = n * (len(base) - 1) + 1
+    if n * sum(base).bit_length() <= 8:
+        return list((int.from_bytes(bytes(base), "little") ** n).to_bytes(length, "little"))
+    packed = int.from_bytes(array("Q", base).tobytes(), "little")
+    words = array("Q")
+    words.frombytes((packed**n).to_bytes(8 * length, "little"))
+    return words.tolist()
+
+
 def _power_kronecker(base: list[int], n: int) -> list[int]:
     slot = slot_bytes((sum(base) ** n).bit_length())
     length = n * (len(base) - 1) + 1
@@ -203,6 +218,8 @@ def power(
         return f"{most} such dice is the most whose exact odds fit" if most else None
 
     budget.charge(work, f"exact odds of {what or f'{n} dice'}", fits)
+    if kernel == "word":
+        return _power_word(base, n)
     if kernel == "three faces":
         return _power_three_faces(base, n)
     if kernel == "miller":
@@ -221,6 +238,11 @@ def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
     """:func:`power_kernel` and the estimated work of its kernel, worked out
     together (a small pool's odds spent more on estimates than on the power);
     with ``estimate`` off, only the refusal of a power too big (work 0)."""
+    length = n * (len(base) - 1) + 1
+    if n * sum(base).bit_length() <= _WORD_BITS and length <= _WORD_LENGTH:
+        # the total's power fits a machine word: a bound worked out once a
+        # coefficient (packing, one short power, unpacking)
+        return "word", (length + len(base)) * _WORD_STEP if estimate else 0.0
     if len(base) == 3 and n <= 64:
         if not estimate:
             return "three faces", 0.0
@@ -230,7 +252,6 @@ def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
             return "three faces", (2 * n + 1) * _SHORT_THREE_FACES_STEP
         return "three faces", power_work(base, n, "three faces")
     terms = sum(1 for c in base[1:] if c)
-    length = n * (len(base) - 1) + 1
     slot_bits = (int(n * math.log2(sum(base))) // 8 + 2) * 8
     # Miller costs about outcomes x terms big-integer steps (a symmetric die's
     # pool is built from its lower half); packing wins when the die has many
@@ -274,6 +295,15 @@ def power_work(base: list[int], n: int, kernel: str) -> float:
     slot_bits = (int(coefficient_bits) // 8 + 2) * 8
     return budget.power_work(slot_bits * length) + length * (4 * STEP + slot_bits / 32)
 
+
+_WORD_BITS = 64
+"""A power whose total has at most this many bits: :func:`_power_word`."""
+_WORD_LENGTH = 256
+"""...and at most this many coefficients (a longer one is a big power)."""
+_WORD_STEP = 2 * STEP + budget.power_work(64 * _WORD_LENGTH) / _WORD_LENGTH
+"""What :func:`_power_word` costs a coefficient, at most: packing and
+unpacking one word, and its share of a power of up to ``_WORD_LENGTH`` words
+(the power's cost grows faster than its length, so the longest bounds all)."""
 
 _SHORT_BITS = 60
 """Coefficients of at most this many bits (two CPython digits): short powers."""
