@@ -27,6 +27,7 @@ from ...exact.dist import Dist
 from ...exact.geometric import complete
 from ...exact.kernels import convolve_signed
 from ...limits import DEFAULT_LIMITS
+from .cancelling import against_plain, cancels
 from .measure import SIDES, SideShape, all_but_highest, depth_for, explode_counts, plain_dice
 
 Counts = tuple[int, list[int], int]
@@ -79,6 +80,12 @@ def numerator(shape: SideShape, depth: int) -> tuple[Counts, int]:
     return (lo, counts, SIDES * total), shape.character_points
 
 
+def _total(shape: SideShape, depth: int) -> int:
+    """The total of a side's numerator (:func:`numerator`'s third number)."""
+    dice = SIDES**shape.plain
+    return SIDES * dice * SIDES**depth if cancels(shape) else dice
+
+
 def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
     """Left total less right total, exactly: listed where the numerator lives,
     and one tail on each side beyond (when anything explodes).
@@ -96,6 +103,16 @@ def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
         )
         lo, counts, total = core.lo, list(core.counts), core.total
         left_passes, right_passes = left.exploding, right.exploding
+    elif cancels(left) and left.plain and not cancels(right):
+        lo, counts = against_plain(left, right, depth)
+        total = _total(left, depth) * _total(right, depth)
+        left_passes, right_passes = left.character_points, right.exploding
+    elif cancels(right) and right.plain and not cancels(left):
+        # the mirror of the same product: left against right is right against left, reversed
+        mirrored, counts = against_plain(right, left, depth)
+        lo, counts = -(mirrored + len(counts) - 1), counts[::-1]
+        total = _total(left, depth) * _total(right, depth)
+        left_passes, right_passes = left.exploding, right.character_points
     else:
         (left_lo, left_counts, left_total), left_passes = numerator(left, depth)
         (right_lo, right_counts, right_total), right_passes = numerator(right, depth)
