@@ -14,7 +14,9 @@ from fudgedice.systems.d6.margin import _total, numerator
 from fudgedice.systems.d6.measure import SideShape
 
 
-def _shape(plain: int, cancel: bool, modifier: int = 0, cp: int = 0, wild: bool = True) -> SideShape:
+def _shape(
+    plain: int, cancel: bool, modifier: int = 0, cp: int = 0, wild: bool = True
+) -> SideShape:
     return SideShape(plain, wild, cp, modifier, "cancel" if cancel else "complication")
 
 

@@ -82,7 +82,7 @@ def numerator(shape: SideShape, depth: int) -> tuple[Counts, int]:
 
 def _total(shape: SideShape, depth: int) -> int:
     """The total of a side's numerator (:func:`numerator`'s third number)."""
-    dice = SIDES**shape.plain
+    dice: int = SIDES**shape.plain
     return SIDES * dice * SIDES**depth if cancels(shape) else dice
 
 
