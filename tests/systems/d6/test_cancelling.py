@@ -4,12 +4,11 @@ cancelling side's numerator convolved with the other side's, mirrored."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 from fudgedice.exact.kernels import convolve_signed
-from fudgedice.systems.d6.cancelling import against_plain, numerator_span
+from fudgedice.systems.d6 import margin
+from fudgedice.systems.d6.cancelling import SAME_DICE_FROM, against_plain, numerator_span, worth_it
 from fudgedice.systems.d6.margin import _total, numerator
 from fudgedice.systems.d6.measure import SideShape
 
@@ -53,15 +52,15 @@ def test_the_span_is_the_numerators(depth: int) -> None:
 
 
 @pytest.mark.parametrize("depth", [1, 2, 4])
-def test_powers_give_the_product_count_for_count(depth: int) -> None:
-    compared = 0
-    for cancelling, other in itertools.product(SHAPES, SHAPES):
-        if not (cancelling.crit == "cancel" and cancelling.plain) or other.crit == "cancel":
-            continue
+@pytest.mark.parametrize("dice", [1, 2, 3, 5, 8])
+def test_powers_give_the_product_count_for_count(depth: int, dice: int) -> None:
+    for cancelling, other in [
+        (_shape(dice, True), _shape(dice, False)),
+        (_shape(dice, True, 3, 2), _shape(dice, False, -2, 1)),
+        (_shape(dice, True, -1, 1), _shape(dice, False, 4, 0, False)),
+    ]:
         lo, counts, _ = _product(cancelling, other, depth)
         assert against_plain(cancelling, other, depth) == (lo, counts)
-        compared += 1
-    assert compared == 4 * 6
 
 
 @pytest.mark.parametrize("dice", [10, 30, 99])
@@ -70,3 +69,35 @@ def test_wide_equal_sides_match_the_product(dice: int) -> None:
     other = _shape(dice, False, -2)
     lo, counts, _ = _product(cancelling, other, 2)
     assert against_plain(cancelling, other, 2) == (lo, counts)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        (_shape(60, True, 2, 1), _shape(60, False, -1)),
+        (_shape(60, False, 0, 0, False), _shape(60, True, 3)),
+    ],
+)
+def test_the_margin_is_the_same_by_either_path(
+    monkeypatch: pytest.MonkeyPatch, left: SideShape, right: SideShape
+) -> None:
+    taken: list[int] = []
+
+    def spy(cancelling: SideShape, other: SideShape, depth: int) -> tuple[int, list[int]]:
+        taken.append(depth)
+        return against_plain(cancelling, other, depth)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(margin, "against_plain", spy)
+        fast = margin.margin_dist(left, right, 2)
+    assert taken == [2]
+    with monkeypatch.context() as patch:
+        patch.setattr(margin, "worth_it", lambda cancelling, other: False)
+        assert margin.margin_dist(left, right, 2) == fast
+
+
+def test_small_or_unequal_sides_keep_the_product() -> None:
+    assert worth_it(_shape(SAME_DICE_FROM, True), _shape(SAME_DICE_FROM, False))
+    assert not worth_it(_shape(SAME_DICE_FROM - 1, True), _shape(SAME_DICE_FROM - 1, False))
+    assert not worth_it(_shape(80, True), _shape(79, False))
+    assert not worth_it(_shape(80, True), _shape(80, True))
