@@ -85,14 +85,17 @@ LAYERS: Mapping[str, int] = {
 APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
-LAZY_ALLOWED = frozenset({"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib"})
+LAZY_ALLOWED = frozenset(
+    {"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib", "decimal"}
+)
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
 than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
 (a d% table read from a file), json (--json) and hashlib (OpenSSL's SHA-256, which
-the dice stream takes over to after a process's first blocks) are the standard
-library's, but each costs a command that starts milliseconds it would spend for
-nothing."""
+the dice stream takes over to after a process's first blocks) and decimal (the
+widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
+the standard library's, but each costs a command that starts milliseconds it
+would spend for nothing."""
 
 SAMPLERS = frozenset(
     {
