@@ -79,6 +79,9 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.cli_sheet_commands": 10,
     f"{PACKAGE}.cli_compare": 10,
     f"{PACKAGE}.cli_float": 10,
+    f"{PACKAGE}.cli_checks": 10,
+    f"{PACKAGE}.cli_quick": 11,
+    f"{PACKAGE}.entry": 12,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 
@@ -86,7 +89,18 @@ APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
 LAZY_ALLOWED = frozenset(
-    {"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib", "decimal"}
+    {
+        "matplotlib",
+        "numpy",
+        "pandas",
+        "difflib",
+        "pathlib",
+        "json",
+        "hashlib",
+        "click",
+        "gettext",
+        "decimal",
+    }
 )
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
@@ -95,7 +109,9 @@ than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
 the dice stream takes over to after a process's first blocks) and decimal (the
 widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
 the standard library's, but each costs a command that starts milliseconds it
-would spend for nothing."""
+would spend for nothing. click (and its gettext) is imported inside a function by
+the console script alone (``entry``), which answers a plain ``roll``/``odds``
+without it."""
 
 SAMPLERS = frozenset(
     {
@@ -120,6 +136,10 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
     # sheet, session and verify commands are built when named (their options and
     # types are milliseconds of every roll's start-up)
+    # the console script gives every command line but a plain roll or odds to click
+    # (cli_quick, the plain roll and odds, without it), each loaded with the
+    # collector paused
+    f"{PACKAGE}.entry": frozenset({f"{PACKAGE}.cli", f"{PACKAGE}.cli_quick"}),
     f"{PACKAGE}.cli": frozenset(
         {
             f"{PACKAGE}.server",

@@ -103,6 +103,26 @@ def test_the_legend_covers_no_data(text: str) -> None:
     assert names[:2] == ["exactly", "at least"]
 
 
+def test_long_rolls_wrap_and_keep_the_chart_its_width(tmp_path: Path) -> None:
+    """Two rolls with a difficulty of 131 digits (fuzz seed 21): their legend
+    row was wider than the figure, and matplotlib's "Tight layout not
+    applied" warning is an error here. Wrapped, the names fit, and a long
+    title keeps the odds chart its width."""
+    from PIL import Image
+
+    from fudgedice.render.plot import plot_comparison
+
+    huge = "9" * 131
+    rolls = [f"4dF vs {huge}", f"4dF@3d6 vs {huge}"]
+    target = plot_comparison(rolls, [fudgedice.odds(roll) for roll in rolls], tmp_path / "a.png")
+    wide = plot_odds(fudgedice.odds(f"4dF vs 3 # {'a long label ' * 12}"), tmp_path / "b.png")
+    plain = plot_odds(fudgedice.odds("4dF vs 3"), tmp_path / "c.png")
+    with Image.open(target) as chart:
+        assert chart.width <= 1000
+    with Image.open(wide) as chart, Image.open(plain) as short:
+        assert chart.width <= short.width + 40
+
+
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
 def test_files_of_both_kinds(tmp_path: Path, suffix: str) -> None:
     target = plot_odds(fudgedice.odds("Good vs Great"), tmp_path / f"chart{suffix}")

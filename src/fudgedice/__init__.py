@@ -15,9 +15,14 @@ below.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
+"""``typing.TYPE_CHECKING`` without importing :mod:`typing` (type checkers read
+the name as theirs): the console script pauses the collector before its
+modules load, and typing is the first and largest of them."""
 if TYPE_CHECKING:
+    from typing import Any
+
     from .api import SYSTEMS as SYSTEMS
     from .api import Dice as Dice
     from .api import System as System

@@ -10,9 +10,10 @@ from . import api, arguments, session_rolls
 from .api import odds as measure_odds
 from .api import program_with_table
 from .budget import collector_paused
-from .cli_float import float_odds, suggesting_float
+from .cli_checks import check_run, run_summary, suggesting_float
+from .cli_float import float_odds
 from .cli_sheets import sheet_options, sheet_plan
-from .console import RollCommand, check_run, json_text, run_summary, unquoted
+from .console import RollCommand, json_text, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
 from .dice.program import Program

@@ -1,16 +1,14 @@
-"""``fudgedice odds --float``: float odds shown as JSON or as a table, and the
-hint to ``--float`` when exact odds are refused for their size."""
+"""``fudgedice odds --float``: float odds shown as JSON or as a table (the hint
+to ``--float`` when exact odds are refused for their size is in
+:mod:`fudgedice.cli_checks`)."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import click
 
 from . import api
 from .console import json_text
-from .errors import DiceValueError, LimitError
+from .errors import DiceValueError
 from .render.float_table import float_odds_text
 
 
@@ -31,15 +29,3 @@ def float_odds(
         click.echo(json_text(result.to_dict()))
     else:
         click.echo(float_odds_text(result, all_rows=all_rows))
-
-
-@contextmanager
-def suggesting_float(text: str, d100_table: str | None) -> Iterator[None]:
-    """Exact odds refused for their size: say that ``--float`` answers, when it does."""
-    try:
-        yield
-    except LimitError as error:
-        if d100_table is None and api.float_ready(text):
-            more = f"fudgedice odds '{text}' --float gives float64 odds within a stated bound"
-            error.hint = f"{error.hint}; {more}" if error.hint else more
-        raise

@@ -1,14 +1,13 @@
 """What the commands of the ``fudgedice`` CLI share: each command one request
 of the work budget, bad input shown as a message with its exit code, results
-as JSON or as text for people, the bound and summary of an ``-n`` run of rolls
-(with or without a session), and the hint for a roll the shell split at its
-spaces (``read d6: 3D+1 4 2``)."""
+as JSON or as text for people, and the hint for a roll the shell split at its
+spaces (``read d6: 3D+1 4 2``). What a roll's and the odds' commands check
+without click is in :mod:`fudgedice.cli_checks`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -17,11 +16,9 @@ import click
 from . import budget
 from .api import program_with_table
 from .budget import within_budget
-from .dice.program import ROLL_DIE_WORK, Program
-from .errors import DiceError, LimitError, OverBudget
-from .exact.odds import approximate, decimal
+from .dice.program import ROLL_DIE_WORK
+from .errors import DiceError, OverBudget
 from .limits import DEFAULT_LIMITS
-from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,47 +51,6 @@ def show(as_json: bool, data: Callable[[], Any], text: Callable[[], str]) -> Non
         click.echo(json_text(data(), ensure_ascii=False))
     else:
         click.echo(text())
-
-
-TEXT_DIE_WORK = 1_000
-"""Estimated work of explaining one die in text."""
-JSON_DIE_WORK = 13_000
-"""Estimated work of one die as JSON: its dictionary, and json.dumps of it."""
-
-
-def check_run(
-    first: Roll, times: int, *, as_json: bool = False, program: Program | None = None
-) -> None:
-    """Refuse an ``-n`` run whose dice, at the first roll's count, would be
-    more than one request may roll or show: each roll is in bounds, their sum
-    not. The showing is charged now; each roll charges its own dice (as
-    ``program`` estimates them: without it, as the slowest dice)."""
-    limit = DEFAULT_LIMITS.max_request_dice
-    each = max(1, len(first.dice))
-    if each * times > limit:
-        raise LimitError(
-            f"{times} rolls of {first.notation} would roll about {each * times:,} dice, "
-            f"more than the limit of {limit:,} in one request",
-            hint=f"at most -n {max(1, limit // each)} for this roll",
-        )
-    shown = each * (JSON_DIE_WORK if as_json else TEXT_DIE_WORK)
-    rolled = program.roll_work(each) if program is not None else each * ROLL_DIE_WORK
-    what = f"{times} rolls of {first.notation}"
-
-    def fits(left: int) -> str:
-        return f"at most -n {max(1, int((left + rolled) // (rolled + shown)))} for this roll"
-
-    budget.check((times - 1) * rolled + times * shown, what, fits)
-    budget.charge(times * shown, what, fits)
-
-
-def run_summary(totals: list[int]) -> str:
-    """One line over a run of rolls: every total, their mean and range."""
-    mean = approximate(decimal(Fraction(sum(totals), len(totals))))
-    return (
-        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
-        f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
-    )
 
 
 HINT_WORK = 200_000_000

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .console import check_run
+from .cli_checks import check_run
 from .errors import DiceValueError
 from .results.roll import Roll
 

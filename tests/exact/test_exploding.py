@@ -13,7 +13,7 @@ from fudgedice import parse
 from fudgedice.dice import measure
 from fudgedice.dice.pools import chain_depth, plan
 from fudgedice.exact import dist, exploding
-from fudgedice.exact.kernels import pack
+from fudgedice.exact.kernels import pack, unpack
 from fudgedice.language.tree import Pool
 
 FORMS = [
@@ -116,19 +116,33 @@ def test_the_pool_is_the_power_of_its_chain(
 
 
 @pytest.mark.parametrize("slot", [8, 9, 10, 12, 16, 24])
-def test_scaled_reading_matches_unpacking(slot: int) -> None:
-    """The flat read (a word, a short part added after the product for the
-    few that have one) gives every coefficient times its scale, as unpacking
-    one by one would: numbers filling the slot, numbers of one word, zeros."""
+def test_the_flat_read_matches_unpacking(slot: int) -> None:
+    """The flat read (a word, a short part added after for the few that have
+    one) gives every coefficient, as unpacking one by one would: numbers
+    filling the slot, numbers of one word, of a word and a bit, zeros."""
     rng = random.Random(slot)
     bits = [min(b, slot * 8) for b in (1, 30, 64, 65, slot * 8)]
     values = [rng.getrandbits(rng.choice(bits)) for _ in range(40)]
     values[3] = 0
     values[-1] = (1 << slot * 8) - 1
-    scales = [6**k for k in range(30, 5, -1)]
-    head, rest = exploding._unpacked_times(pack(values, slot), slot, len(values), scales)
-    assert head == [v * s for v, s in zip(values, scales, strict=False)]
-    assert rest == values[len(scales) :]
+    assert exploding._read(pack(values, slot), slot, len(values)) == values
+    assert exploding._read(pack(values, slot), slot, len(values) + 3) == values + [0] * 3
+
+
+@pytest.mark.parametrize(("bits", "slot"), [(1, 8), (64, 8), (65, 9), (72, 9), (73, 10), (81, 12)])
+def test_a_slot_holds_its_bound(bits: int, slot: int) -> None:
+    bound = (1 << bits) - 1
+    assert exploding._slot(bound) == slot
+    assert bound < 1 << 8 * slot
+
+
+@pytest.mark.parametrize(
+    ("base", "n"), [([1] * 17, 10), ([1, 3, 9, 27], 6), ([5], 3), ([2, 1], 40), ([7], 1)]
+)
+def test_a_narrow_power_is_the_power(base: list[int], n: int) -> None:
+    number, slot = exploding._power_packed(base, n)
+    length = n * (len(base) - 1) + 1
+    assert unpack(number, slot, length) == dist_power(base, n)
 
 
 @pytest.mark.parametrize(("narrow", "wide"), [(6, 10), (8, 8), (3, 16), (9, 24)])
@@ -136,3 +150,15 @@ def test_a_power_widened_is_packed_in_the_wide_slots(narrow: int, wide: int) -> 
     rng = random.Random(narrow)
     values = [rng.getrandbits(narrow * 8) for _ in range(17)]
     assert exploding._widened((pack(values, narrow), narrow), wide, 17) == pack(values, wide)
+
+
+def dist_power(base: list[int], n: int) -> list[int]:
+    """``base`` to the n-th power by schoolbook products."""
+    out = [1]
+    for _ in range(n):
+        step = [0] * (len(out) + len(base) - 1)
+        for i, x in enumerate(out):
+            for j, y in enumerate(base):
+                step[i + j] += x * y
+        out = step
+    return out

@@ -24,8 +24,9 @@ a power of ``T`` an outcome. The answer is the same Dist, count for count
 from __future__ import annotations
 
 import struct
+from itertools import accumulate, compress, repeat
 from math import log2
-from operator import mul
+from operator import lshift, mul
 
 from .. import budget
 from ..budget import STEP, mul_work
@@ -91,9 +92,12 @@ def _power(base: list[int], n: int) -> list[int]:
 
 def _power_packed(base: list[int], n: int) -> tuple[int, int]:
     """``base`` to the n-th power in slots just wide enough for its
-    coefficients (at most ``sum(base)**n``): the power costs as its size to
-    about the 1.6th, so narrow slots pay for the widening after it."""
-    slot = (sum(base) ** n).bit_length() // 8 + 1
+    coefficients: the power costs as its size to about the 1.6th, so narrow
+    slots pay for the widening after it. A coefficient of ``P * Q`` is at
+    most ``max(P) * sum(Q)``, so every one is at most
+    ``max(base) * sum(base)**(n - 1)`` (a byte less than ``sum(base)**n``
+    for a chain of 17 tosses and 10 dice)."""
+    slot = _bytes_for(max(base) * sum(base) ** (n - 1))
     return pack(base, slot) ** n, slot
 
 
@@ -109,38 +113,41 @@ def _widened(packed: tuple[int, int], slot: int, length: int) -> int:
     return int.from_bytes(wide, "little")
 
 
-_RECORDS = {9: "QB", 10: "QH", 12: "QI", 16: "QQ"}
-"""Slots of 9 to 16 bytes read as a machine word and a short one (struct)."""
+def _bytes_for(bound: int) -> int:
+    """Bytes that hold every number from 0 to ``bound``."""
+    return (bound.bit_length() + 7) // 8 or 1
 
 
-def _slot(bits: int) -> int:
-    """Bytes of a slot for numbers of ``bits`` bits: a size :data:`_RECORDS`
-    reads (or 8) when one is at most a few bytes more, else just enough."""
-    need = bits // 8 + 1
+_HIGHS = {9: "B", 10: "H", 12: "I", 16: "Q"}
+"""Slots of 9 to 16 bytes read as a machine word and a short part (struct)."""
+
+
+def _slot(bound: int) -> int:
+    """Bytes of a slot for numbers up to ``bound``: 8, or a size
+    :data:`_HIGHS` reads when one is at most a few bytes more, else just
+    enough."""
+    need = _bytes_for(bound)
     if need <= 8:
         return 8
-    return next((size for size in _RECORDS if size >= need), need) if need <= 16 else need
+    return next((size for size in _HIGHS if size >= need), need) if need <= 16 else need
 
 
-def _unpacked_times(
-    number: int, slot: int, length: int, scales: list[int]
-) -> tuple[list[int], list[int]]:
-    """:func:`~fudgedice.exact.kernels.unpack`, the first ``len(scales)``
-    coefficients each times its scale, and the rest."""
-    cut = len(scales)
-    record = _RECORDS.get(slot)
-    if record is None:
-        values = unpack(number, slot, length)
-        return list(map(mul, values[:cut], scales)), values[cut:]
-    # one flat unpack, words and short parts apart: most coefficients fit one
-    # word, so each scaled count is one product (joining the words cost as
-    # much as the product), and the few with a short part add it after
-    flat = struct.unpack("<" + record * length, number.to_bytes(slot * length, "little"))
-    lows, highs = flat[0::2], flat[1::2]
-    head = list(map(mul, lows[:cut], scales))
-    for i in [i for i, high in enumerate(highs[:cut]) if high]:
-        head[i] += highs[i] * scales[i] << 64
-    return head, [low | high << 64 for low, high in zip(lows[cut:], highs[cut:], strict=True)]
+def _read(number: int, slot: int, length: int) -> list[int]:
+    """:func:`~fudgedice.exact.kernels.unpack`, a machine word a slot where
+    it can: most coefficients fit one word, so one flat read gives them, and
+    the few with a short part above it take it after (a slice and a join
+    each would cost as much as the product they feed)."""
+    high = _HIGHS.get(slot)
+    if high is None:
+        return unpack(number, slot, length)
+    raw = number.to_bytes(slot * length, "little")
+    words = list(struct.unpack("<" + f"Q{slot - 8}x" * length, raw))
+    highs: bytes | tuple[int, ...] = (
+        raw[8::9] if slot == 9 else struct.unpack("<" + ("8x" + high) * length, raw)
+    )
+    for i in compress(range(length), highs):
+        words[i] |= highs[i] << 64
+    return words
 
 
 def exploding_pool(
@@ -168,24 +175,25 @@ def exploding_pool(
     levels = [ways**k for k in range(depth)]
     top = n * (depth - 1)
     span = (len(sigma) - 1) // step + 1
-    powers = [1] * (max(top, span) + 1)
-    for exponent in range(1, len(powers)):
-        powers[exponent] = powers[exponent - 1] * total
-    # every u_b[q] is at most max(sigma) T**(span-1) max(omega) span, and every
-    # coefficient of omega at most sum(levels)**n: omega is raised in its slots
-    bound = max(sigma) * powers[span - 1] * sum(levels) ** n * span
-    slot = _slot(bound.bit_length())
+    powers = list(accumulate(repeat(total, max(top, span - 1)), mul, initial=1))
+    residues = [list(map(mul, sigma[residue::step], powers)) for residue in range(step)]
+    # u_b[q] is at most the sum of its residue's scaled counts times omega's
+    # largest coefficient (at most max(levels) sum(levels)**(n - 1)): omega is
+    # raised in its own narrow slots, then widened
+    bound = max(map(sum, residues)) * max(levels) * sum(levels) ** (n - 1)
+    slot = _slot(bound)
     packed_omega = _widened(_power_packed(levels, n), slot, top + 1)
     descending = powers[top::-1]
+    shifts = range(0, 8 * slot * span, 8 * slot)
     counts: list[int] = [0] * (len(sigma) + step * top)
-    for residue in range(step):
-        scaled = sigma[residue::step]
+    for residue, scaled in enumerate(residues):
         if not any(scaled):
             continue
-        packed = pack([count * powers[alpha] for alpha, count in enumerate(scaled)], slot)
-        head, rest = _unpacked_times(packed * packed_omega, slot, len(scaled) + top, descending)
+        packed = sum(map(lshift, scaled, shifts))
+        values = _read(packed * packed_omega, slot, len(scaled) + top)
         # q <= top: times T**(top - q); beyond, every term holds T**(q - top)
-        tail = [value // powers[q] for q, value in enumerate(rest, 1)]
+        head = list(map(mul, values, descending))
+        tail = [value // powers[q] for q, value in enumerate(values[top + 1 :], 1)]
         counts[residue::step] = head + tail
     # a pool is cut off when any die is: then it adds at least that die's
     # least cut-off outcome and the least of every other die (shape_power)

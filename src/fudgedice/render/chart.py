@@ -117,10 +117,18 @@ def value_ticks(axes: Any, values: Sequence[int], naming: Callable[[int], str] |
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
+LEGEND_CHARACTERS = 96
+"""Characters of legend a row holds at the charts' width: a longer name (a
+roll's whole text, a difficulty of a hundred digits) is wrapped to its share
+of them, or the legend would be wider than the figure and no layout fits it."""
+
+
 def legend_above(axes: Any, handles: list[Any], columns: int) -> None:
     """The legend in a row above the axes, under the title: never over the data."""
+    width = max(16, LEGEND_CHARACTERS // max(1, columns))
     axes.legend(
         handles=handles,
+        labels=[fill(handle.get_label(), width) for handle in handles],
         loc="lower center",
         bbox_to_anchor=(0.5, 1.0),
         ncol=max(1, columns),
@@ -170,7 +178,8 @@ def draw_odds(odds: Odds, axes: Any) -> Any:
     axes.set_ylabel("chance of exactly (%)")
     axes.set_ylim(bottom=0)
     value_ticks(axes, values, odds.value_name)
-    axes.set_title(f"{one_line(odds.notation)}   {summary(odds)}", pad=22)
+    # a long roll is wrapped as the legend is, so the chart keeps its width
+    axes.set_title(fill(f"{one_line(odds.notation)}   {summary(odds)}", LEGEND_CHARACTERS), pad=22)
     second = axes.twinx()
     marker = "." if len(values) <= MAX_BARS else None
     (line,) = second.plot(values, data.at_least, color=AT_LEAST, marker=marker, label="at least")
