@@ -89,16 +89,29 @@ APART = (frozenset({f"{PACKAGE}.language", f"{PACKAGE}.exact"}),)
 """Units of one layer that must not import each other."""
 
 LAZY_ALLOWED = frozenset(
-    {"matplotlib", "numpy", "pandas", "difflib", "pathlib", "json", "hashlib", "click", "gettext"}
+    {
+        "matplotlib",
+        "numpy",
+        "pandas",
+        "difflib",
+        "pathlib",
+        "json",
+        "hashlib",
+        "click",
+        "gettext",
+        "decimal",
+    }
 )
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
 NumPy (sampling) and pandas (frames, an optional extra) take longer to import
 than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
 (a d% table read from a file), json (--json) and hashlib (OpenSSL's SHA-256, which
-the dice stream takes over to after a process's first blocks) are the standard
-library's, but each costs a command that starts milliseconds it would spend for
-nothing. click (and its gettext) is imported inside a function by the console
-script alone (``entry``), which answers a plain ``roll``/``odds`` without it."""
+the dice stream takes over to after a process's first blocks) and decimal (the
+widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
+the standard library's, but each costs a command that starts milliseconds it
+would spend for nothing. click (and its gettext) is imported inside a function by
+the console script alone (``entry``), which answers a plain ``roll``/``odds``
+without it."""
 
 SAMPLERS = frozenset(
     {

@@ -20,6 +20,7 @@ from .. import budget
 from ..budget import STEP, digits, div_work, mul_work
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
+from . import wide
 
 _NAIVE_WORK = 2048
 """Below this many coefficient products, plain loops beat packing big integers."""
@@ -99,6 +100,8 @@ def convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> 
     check_product((bound.bit_length() // 8 + 1) * 8 * len(a))
     slot = slot_bytes(bound.bit_length())
     _charge_product(packed_work(len(a), len(b), slot))
+    if wide.fits(slot * 8 * len(b), len(b), digits := wide.slot_digits(bound, False)):
+        return wide.product(a, b, digits, False)
     return unpack(pack(a, slot) * pack(b, slot), slot, length)
 
 
@@ -353,6 +356,8 @@ def convolve_signed(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ..
     slot = bound.bit_length() // 8 + 1
     check_product(slot * 8 * len(a))
     _charge_product(2 * packed_work(len(a), len(b), slot))
+    if wide.fits(slot * 8 * len(b), len(b), digits := wide.slot_digits(bound, True)):
+        return wide.product(a, b, digits, True)
 
     def signed_pack(coefficients: list[int] | tuple[int, ...]) -> int:
         plus = pack([max(c, 0) for c in coefficients], slot)

@@ -27,6 +27,7 @@ from ...exact.dist import Dist
 from ...exact.geometric import complete
 from ...exact.kernels import convolve_signed
 from ...limits import DEFAULT_LIMITS
+from .cancelling import against_plain, cancels, worth_it
 from .measure import SIDES, SideShape, all_but_highest, depth_for, explode_counts, plain_dice
 
 Counts = tuple[int, list[int], int]
@@ -60,10 +61,11 @@ def numerator(shape: SideShape, depth: int) -> tuple[Counts, int]:
     (the 1 that explodes nothing is cancelled instead), and the numerator
     ``6 C - z (K - x P)``, ``z = x**(6 depth)``, over ``6`` times ``C``'s total.
     """
-    base = dist.add(plain_dice(shape.plain), Dist.constant(shape.modifier))
+    dice = plain_dice(shape.plain)
+    base = dist.add(dice, Dist.constant(shape.modifier))
     if not (shape.wild and shape.crit == "cancel"):
         return (base.lo, list(base.counts), base.total), shape.exploding
-    cancelled = dist.add(all_but_highest(shape.plain), Dist.constant(shape.modifier))
+    cancelled = dist.add(all_but_highest(shape.plain, dice), Dist.constant(shape.modifier))
     full_lo, full, total = explode_counts(base.lo, base.counts, base.total, 1, depth)
     # K - x P, then 6 P E + 6**depth (K - x P) - z (K - x P)
     lo, difference = _sum([(cancelled.lo, cancelled.counts, 1), (base.lo + 1, base.counts, -1)])
@@ -77,6 +79,12 @@ def numerator(shape: SideShape, depth: int) -> tuple[Counts, int]:
         ]
     )
     return (lo, counts, SIDES * total), shape.character_points
+
+
+def _total(shape: SideShape, depth: int) -> int:
+    """The total of a side's numerator (:func:`numerator`'s third number)."""
+    dice: int = SIDES**shape.plain
+    return SIDES * dice * SIDES**depth if cancels(shape) else dice
 
 
 def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
@@ -96,9 +104,24 @@ def margin_dist(left: SideShape, right: SideShape, depth: int) -> Dist:
         )
         lo, counts, total = core.lo, list(core.counts), core.total
         left_passes, right_passes = left.exploding, right.exploding
+    elif worth_it(left, right):
+        lo, counts = against_plain(left, right, depth)
+        total = _total(left, depth) * _total(right, depth)
+        left_passes, right_passes = left.character_points, right.exploding
+    elif worth_it(right, left):
+        # the mirror of the same product: left against right is right against left, reversed
+        mirrored, counts = against_plain(right, left, depth)
+        lo, counts = -(mirrored + len(counts) - 1), counts[::-1]
+        total = _total(left, depth) * _total(right, depth)
+        left_passes, right_passes = left.exploding, right.character_points
     else:
         (left_lo, left_counts, left_total), left_passes = numerator(left, depth)
-        (right_lo, right_counts, right_total), right_passes = numerator(right, depth)
+        # two sides alike (100D against 100D) have one numerator: built once
+        (right_lo, right_counts, right_total), right_passes = (
+            ((left_lo, left_counts, left_total), left_passes)
+            if right == left
+            else numerator(right, depth)
+        )
         counts = convolve_signed(left_counts, right_counts[::-1])
         lo = left_lo - (right_lo + len(right_counts) - 1)
         total = left_total * right_total

@@ -79,14 +79,16 @@ def plain_dice(count: int) -> Dist:
     return dist.repeat(_ONE_DIE, count, f"{count}D")
 
 
-def all_but_highest(count: int) -> Dist:
+def all_but_highest(count: int, dice: Dist | None = None) -> Dist:
     """The sum of ``count`` d6 less the highest of them (``crit=cancel``).
 
     With ``S_m = x + ... + x**m``, the dice all show at most ``m`` and at least
     one shows ``m`` in ``S_m**n - S_(m-1)**n`` ways; dropping that highest die
     shifts those sums down by ``m``. Six polynomial powers (Miller's
     recurrence, as for any pool) instead of a keep-highest walk: linear in the
-    number of outcomes, so 100D cancels as fast as it sums.
+    number of outcomes, so 100D cancels as fast as it sums. ``dice``: the
+    sum of the same ``count`` d6 (``plain_dice(count)``), when the caller has
+    it: the last of the six powers.
     """
     if count == 0:
         return Dist.constant(0)
@@ -97,12 +99,19 @@ def all_but_highest(count: int) -> Dist:
     )
     below: list[int] = []
     for highest in range(1, SIDES + 1):
-        # coefficient i of (1 + x + ... + x**(m-1))**n: the dice sum to n + i
-        current = power([1] * highest, count)
-        for index, ways in enumerate(current):
-            exact = ways - (below[index] if index < len(below) else 0)
-            if exact:
-                counts[count + index - highest - lo] += exact
+        # coefficient i of (1 + x + ... + x**(m-1))**n: the dice sum to n + i;
+        # those that reach the highest m are the difference from m - 1
+        if highest == SIDES and dice is not None:
+            current = list(dice.counts)
+        else:
+            current = power([1] * highest, count)
+        # (the first m - 1 are none: some die shows m, each at least 1)
+        exact = [ways - less for ways, less in zip(current, below, strict=False)]
+        exact += current[len(below) :]
+        del exact[: highest - 1]
+        start = count - 1 - lo
+        end = start + len(exact)
+        counts[start:end] = [x + y for x, y in zip(counts[start:end], exact, strict=True)]
         below = current
     return Dist(lo, tuple(counts), SIDES**count)
 
@@ -284,7 +293,8 @@ def side_dist(shape: SideShape, depth: int) -> SideDist:
     ``6**depth``) is the critical failure branch, resolved by the crit rule,
     and the steady branch is all the rest.
     """
-    base = dist.add(plain_dice(shape.plain), Dist.constant(shape.modifier))
+    dice = plain_dice(shape.plain)
+    base = dist.add(dice, Dist.constant(shape.modifier))
     others = with_exploding(base, shape.character_points, depth)
     if not shape.wild:
         return SideDist(others, None)
@@ -296,7 +306,7 @@ def side_dist(shape: SideShape, depth: int) -> SideDist:
     steady = _less(full, wild_one)
     if shape.crit == "cancel":
         # the Wild Die's 1 and the highest other die are both removed
-        kept = dist.add(all_but_highest(shape.plain), Dist.constant(shape.modifier))
+        kept = dist.add(all_but_highest(shape.plain, dice), Dist.constant(shape.modifier))
         kept = with_exploding(kept, shape.character_points, depth)
         return SideDist(steady, _scaled(kept, 0, one, full.total))
     return SideDist(steady, wild_one)
