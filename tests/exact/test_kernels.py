@@ -11,12 +11,11 @@ that each branch of the choice between kernels is seen to run.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from math import comb
 from typing import Any
-
-import random
 
 import pytest
 from hypothesis import given, settings
