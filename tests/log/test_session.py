@@ -283,6 +283,17 @@ def test_not_a_log_is_a_failure(log: object) -> None:
     assert report.failure is not None and report.failure.seq is None
 
 
+@pytest.mark.parametrize("seq", [-1, -10**20])
+def test_a_head_naming_a_seq_below_zero_is_the_heads_failure(seq: int) -> None:
+    """Found by the mangling test above: the head's seq -1 was reported as a
+    failure of entry 0, which no log has."""
+    log = copy.deepcopy(LOG)
+    log["head"]["seq"] = seq
+    report = verify(log)
+    assert report.failure is not None and report.failure.seq is None
+    assert f"its head names seq {seq}" in report.failure.reason
+
+
 def test_a_log_past_the_limits_is_refused() -> None:
     many = {**LOG, "entries": [{}] * 100_001}
     with pytest.raises(LimitError, match="100,001 entries"):

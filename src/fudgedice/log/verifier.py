@@ -328,6 +328,8 @@ class _Checker:
         if not isinstance(head, dict) or not whole(head.get("seq")):
             raise Failed(None, "its head is not an object with the last seq and hash")
         last = head["seq"]
+        if last < 0:  # no entry is named by it, so the failure is the head's own
+            raise Failed(None, f"its head names seq {last}, and seqs count from 1")
         if last > self.entries:
             raise Failed(
                 self.entries + 1,
