@@ -283,7 +283,7 @@ def test_not_a_log_is_a_failure(log: object) -> None:
     assert report.failure is not None and report.failure.seq is None
 
 
-@pytest.mark.parametrize("seq", [-1, -10**20])
+@pytest.mark.parametrize("seq", [-1, -(10**20)])
 def test_a_head_naming_a_seq_below_zero_is_the_heads_failure(seq: int) -> None:
     """Found by the mangling test above: the head's seq -1 was reported as a
     failure of entry 0, which no log has."""
