@@ -17,7 +17,7 @@ first outcome and turns itself off. Nothing here measures odds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import budget
 from ..limits import DEFAULT_LIMITS
@@ -44,9 +44,8 @@ MOST_REFUSED = 16
 """Outcomes a program may fail to keep before it rolls the long way for good
 (a note that measures odds, charged on every roll, keeps every outcome out)."""
 
-_Served = tuple[tuple[Any, ...], float, str, tuple[int, ...], str]
-"""A roll's fields (its head and :meth:`QuickRolls._again` among them), the
-work and what it charges, its dice and its text."""
+_Served = tuple["_Outcome", tuple[int, ...], str]
+"""A roll's outcome, its dice and its text."""
 
 _kept = [0, 0]
 """Outcomes kept by every program, and the generation (bumped when cleared)."""
@@ -209,25 +208,9 @@ class QuickRolls:
         served = self.served.get(drawn)
         if served is not None and self.generation == _kept[1]:
             # these very draws served before: the commonest roll of all
-            fields, work, what, faces_drawn, text = served
-            budget.charge(work, what)
-            roll = _new(DeferredRoll)
-            (
-                roll.notation,
-                roll.system,
-                roll.total,
-                roll.label,
-                roll.verdict,
-                roll.margin,
-                roll.result,
-                roll.title,
-                roll.quick_read,
-                roll.render,
-                roll.render_html,
-                roll._head,
-                roll._expand,
-                roll.seed,
-            ) = fields
+            outcome, faces_drawn, text = served
+            budget.charge(outcome.work, outcome.what)
+            roll = self._kept_roll(outcome, None)
             roll.tosses = list(faces_drawn)
             roll._text = text
             roll._replay = (key_bytes, None, None)
@@ -250,6 +233,27 @@ class QuickRolls:
         key, lines = self._by_sum(faces, count, line)
         no_chain = drawn if len(faces) == len(drawn) else None
         return self._serve(key, faces, lines, None, key_bytes, None, no_chain)
+
+    def _kept_roll(self, outcome: _Outcome, seed: int | str | None) -> DeferredRoll:
+        """A roll of a kept outcome's fields, to be given its dice and text."""
+        roll = _new(DeferredRoll)
+        (
+            roll.notation,
+            roll.system,
+            roll.total,
+            roll.label,
+            roll.verdict,
+            roll.margin,
+            roll.result,
+            roll.title,
+            roll.quick_read,
+            roll.render,
+            roll.render_html,
+        ) = outcome.fields
+        roll.seed = seed
+        roll._head = outcome.head
+        roll._expand = self.again
+        return roll
 
     def _by_sum(
         self, faces: list[int], count: int, line: str | None
@@ -290,21 +294,7 @@ class QuickRolls:
             start = stream.mark() if mark is None else mark
             return self._general(stream, start, seed, key, faces, lines)
         budget.charge(outcome.work, outcome.what)
-        roll = _new(DeferredRoll)
-        (
-            roll.notation,
-            roll.system,
-            roll.total,
-            roll.label,
-            roll.verdict,
-            roll.margin,
-            roll.result,
-            roll.title,
-            roll.quick_read,
-            roll.render,
-            roll.render_html,
-        ) = outcome.fields
-        roll.seed = seed
+        roll = self._kept_roll(outcome, seed)
         roll.tosses = faces
         pieces = outcome.pieces
         if not lines:
@@ -315,12 +305,9 @@ class QuickRolls:
             roll._text = pieces[0] + "".join(
                 [line + piece for line, piece in zip(lines, pieces[1:], strict=True)]
             )
-        roll._head = outcome.head
-        roll._expand = self.again
         roll._replay = (source, mark, seed)
         if drawn is not None and len(self.served) < MOST_OUTCOMES and _kept[0] < MOST_KEPT:
-            fields = (*outcome.fields, outcome.head, self.again, None)
-            self.served[drawn] = (fields, outcome.work, outcome.what, tuple(faces), roll._text)
+            self.served[drawn] = (outcome, tuple(faces), roll._text)
             _kept[0] += 1
         return roll
 
