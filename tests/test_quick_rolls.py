@@ -71,7 +71,12 @@ SEEDS = range(300)
 
 def general(program: Program, seed: int) -> Roll:
     """The general path's roll, with no kept outcome in the way."""
-    roller = Roller(seeded(seed))
+    return walked_roll(program, seeded(seed), seed)
+
+
+def walked_roll(program: Program, stream: Stream, seed: int | None) -> Roll:
+    """The general path's roll of ``stream``'s draws."""
+    roller = Roller(stream)
     result = program.roll_with(roller, seed)
     result.tosses = roller.drawn
     return program.explained(result)
@@ -302,10 +307,7 @@ def test_an_unseeded_roll_from_the_first_block_is_its_keys_roll(
     monkeypatch.setattr(stream_module, "_urandom", urandom)
     for _ in range(300):
         rolled = quick_rolls.roll_fresh()
-        walked = Roller(Stream(used[-1]))
-        expected = program.roll_with(walked, None)
-        expected.tosses = walked.drawn
-        assert seen(rolled) == seen(program.explained(expected))
+        assert seen(rolled) == seen(walked_roll(program, Stream(used[-1]), None))
 
 
 @pytest.mark.parametrize("text", ["4dF+2", "d6: 5D+2", "d6: 4D+1 crit=cancel", "4d6kh3+1"])
@@ -326,10 +328,7 @@ def test_draws_served_again_are_their_keys_roll(text: str, monkeypatch: pytest.M
     for _round in range(2):
         for _ in range(200):
             rolled = quick_rolls.roll_fresh()
-            walked = Roller(Stream(used[-1]))
-            expected = program.roll_with(walked, None)
-            expected.tosses = walked.drawn
-            assert seen(rolled) == seen(program.explained(expected))
+            assert seen(rolled) == seen(walked_roll(program, Stream(used[-1]), None))
         assert quick_rolls.served  # kept outcomes' draws, no chain, served again
     budget_spent: list[float] = []
 
