@@ -184,10 +184,7 @@ def _power_word(base: list[int], n: int) -> list[int]:
     length = n * (len(base) - 1) + 1
     if n * sum(base).bit_length() <= 8:
         return list((int.from_bytes(bytes(base), "little") ** n).to_bytes(length, "little"))
-    packed = int.from_bytes(array("Q", base).tobytes(), "little")
-    words = array("Q")
-    words.frombytes((packed**n).to_bytes(8 * length, "little"))
-    return words.tolist()
+    return unpack(pack(base, 8) ** n, 8, length)  # word slots: array's own conversions
 
 
 def _power_kronecker(base: list[int], n: int) -> list[int]:
