@@ -8,7 +8,7 @@ room (a row lock on PostgreSQL, the write lock on SQLite), so it has no gaps.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import BigInteger, Boolean, Column, ForeignKey, Index, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -20,13 +20,13 @@ rooms = Table(
     Column("system", String(32), nullable=False),
     Column("created_at", String(40), nullable=False),
     # the current seed's number: 0, then one more at each reveal
-    Column("epoch", Integer, nullable=False),
+    Column("epoch", BigInteger, nullable=False),
     # the current server seed (hex), secret until revealed, and its commitment
     Column("seed", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
     # the next roll's nonce under the current seed
-    Column("nonce", Integer, nullable=False),
-    Column("last_seq", Integer, nullable=False),
+    Column("nonce", BigInteger, nullable=False),
+    Column("last_seq", BigInteger, nullable=False),
     # the hash of the log's last entry: the next entry's "prev"
     Column("last_hash", String(64), nullable=False),
 )
@@ -35,7 +35,7 @@ seeds = Table(
     "seeds",
     metadata,
     Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
-    Column("epoch", Integer, primary_key=True),
+    Column("epoch", BigInteger, primary_key=True),
     Column("seed", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
     Column("revealed_at", String(40), nullable=True),
@@ -57,15 +57,15 @@ rolls = Table(
     "rolls",
     metadata,
     Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
+    Column("seq", BigInteger, primary_key=True),
     Column("member_id", String(16), ForeignKey("members.id"), nullable=False),
     # the roller's name, as it was: names never change, and the feed needs no join
     Column("name", Text, nullable=False),
     Column("visibility", String(8), nullable=False),
-    Column("epoch", Integer, nullable=False),
+    Column("epoch", BigInteger, nullable=False),
     Column("commitment", String(64), nullable=False),
     # None for dice read by hand: they draw nothing from the stream
-    Column("nonce", Integer, nullable=True),
+    Column("nonce", BigInteger, nullable=True),
     Column("client_seed", Text, nullable=False),
     Column("text", Text, nullable=False),
     Column("label", Text, nullable=True),
@@ -96,6 +96,6 @@ sheets = Table(
     Column("text", Text, nullable=False),
     # 1 when attached, one more at each change: a write names the version it
     # was made to, and one made to an older version is refused (409)
-    Column("version", Integer, nullable=False),
+    Column("version", BigInteger, nullable=False),
     Column("updated_at", String(40), nullable=False),
 )
