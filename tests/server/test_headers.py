@@ -17,14 +17,16 @@ import httpx
 from fudgedice.server.app import create_app
 from fudgedice.server.db import connect
 
-from .conftest import NO_LIMITS, bearer
-
 WANTED = {
     "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
     "referrer-policy": "no-referrer",
 }
 SHEET = 'system = "fate"\nname = "Bob"\nfate_points = 3\n[skills]\nFight = "Average"\n'
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def secured(answer: httpx.Response, what: str) -> None:
@@ -35,7 +37,7 @@ def secured(answer: httpx.Response, what: str) -> None:
 def test_every_answer_carries_the_security_headers(
     start_server: Callable[..., Any], table_of: Callable[..., Any], tmp_path: Path
 ) -> None:
-    table = table_of(start_server(str(tmp_path / "t.sqlite3"), *NO_LIMITS))
+    table = table_of(start_server(str(tmp_path / "t.sqlite3")))
     created = table.room("headers", system="fate")
     room, token, gm = created["room"], created["gm_token"], created["member"]
     assert table.roll(room, token, "4dF").status_code == 201
