@@ -316,7 +316,7 @@ class TableApp(FastAPI):
     """The app, which answers ``POST /api/rooms/{room}/rolls`` through
     ``rolls`` (the table's busiest request, wrapped in the same guards as
     every route) without FastAPI's middleware and routing, and everything
-    else through them."""
+    else through them; both ways wrapped in :class:`.guards.SecurityHeaders`."""
 
     def __init__(self, rolls: ASGIApp, **settings: Any) -> None:
         super().__init__(**settings)

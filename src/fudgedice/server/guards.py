@@ -1,5 +1,5 @@
 """Bounds on what one client may ask: the size of a request's body, and how
-fast one member may roll."""
+fast one member may roll; and the headers every answer carries."""
 
 from __future__ import annotations
 
