@@ -79,6 +79,8 @@ PLAIN = {"name": '"Bob"', "aspect": '"Bold"', "trait": "Fight"}
         ("name", r'"Bob\n"', 2, "a character's name"),
         ("name", '"""Bob\nthe GM"""', 2, "a character's name"),
         ("aspect", r'"Bold\u2028Brave"', 3, "an aspect"),
+        ("aspect", '"Bold"\naspects = ["Brave", "Quick\\u200D"]', 4, "an aspect"),
+        ("aspect", '"Bold"\nplayer = "Sam\\u202E"', 4, "a player's name"),
         ("trait", r'"Fi\u200Bght"', 4, "a trait's name"),  # its table's line: an escaped key
     ],
 )

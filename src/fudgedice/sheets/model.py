@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..names import refusal
 from .document import Document, SheetError
 from .levels import Level, LevelError, read_level
 from .rules import (
@@ -195,7 +194,7 @@ def load(document: Document) -> Sheet:
             key="name" if "name" in values else None,
             hint='name = "Ashley the Alert"',
         )
-    _name(document, name, "a character's name", key="name")
+    document.check_name(name, "a character's name", key="name")
     allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS[system]]
     for key in values:
         if key not in allowed:
@@ -240,7 +239,7 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
                     name,
                     at_value=False,
                 )
-            _name(document, name, "a trait's name", table, name, at_value=False)
+            document.check_name(name, "a trait's name", table, name, at_value=False)
             try:
                 level = read_level(system, written)
             except LevelError as error:
@@ -290,21 +289,14 @@ def _d6_skills(document: Document, traits: dict[str, Trait]) -> dict[str, Trait]
     return out
 
 
-def _name(
-    document: Document,
-    text: str,
-    what: str,
-    table: str | None = None,
-    key: str | None = None,
-    *,
-    at_value: bool = True,
-) -> None:
-    """Refuse a name holding what no name may (:mod:`fudgedice.names`): the
-    value as TOML reads it, so that an escape (``"\\u202E"``, ``"\\n"``) is no
-    way round."""
-    refused = refusal(text, what)
-    if refused is not None:
-        raise document.fail(refused, table, key, at_value=at_value)
+_NAMED = {
+    "player": "a player's name",
+    "high_concept": "an aspect",
+    "trouble": "an aspect",
+    "aspects": "an aspect",
+}
+"""The keys beside ``name`` and the traits whose texts are names (each item
+of a list): what :mod:`fudgedice.names` allows, as the trait names."""
 
 
 def _whole(document: Document, value: object, table: str | None, key: str) -> int:
@@ -330,9 +322,9 @@ def _check_state(sheet: Sheet) -> None:
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise document.fail(f'{key} is a list of texts: {key} = ["...", "..."]', key=key)
-    for key in ("high_concept", "trouble", "aspects"):
+    for key, what in _NAMED.items():
         for text in sheet.texts(key):
-            _name(document, text, "an aspect", key=key)
+            document.check_name(text, what, key=key)
     if sheet.system in ("fudge", "power", "3d6fudge"):
         for table in ("wounds", "wound_boxes", "ep_costs"):
             known = list(WOUND_LEVELS) if table != "ep_costs" else None
@@ -394,4 +386,4 @@ def _check_fate(sheet: Sheet) -> None:
             )
         if not isinstance(text, str):
             raise document.fail(f"the {name} consequence is an aspect's text", "consequences", name)
-        _name(document, text, "an aspect", "consequences", name)
+        document.check_name(text, "an aspect", "consequences", name)
