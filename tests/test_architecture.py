@@ -57,6 +57,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.stream": 1,
     f"{PACKAGE}.records": 1,
     f"{PACKAGE}.files": 1,
+    f"{PACKAGE}.names": 1,
     f"{PACKAGE}.arguments": 2,
     f"{PACKAGE}.language": 2,
     f"{PACKAGE}.exact": 2,
@@ -100,6 +101,7 @@ LAZY_ALLOWED = frozenset(
         "click",
         "gettext",
         "decimal",
+        "icu",
     }
 )
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
@@ -108,10 +110,11 @@ than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
 (a d% table read from a file), json (--json) and hashlib (OpenSSL's SHA-256, which
 the dice stream takes over to after a process's first blocks) and decimal (the
 widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
-the standard library's, but each costs a command that starts milliseconds it
-would spend for nothing. click (and its gettext) is imported inside a function by
-the console script alone (``entry``), which answers a plain ``roll``/``odds``
-without it."""
+the standard library's, and ICU (``names``: confusable skeletons, some 40 ms to
+import) is needed only when a member joins a room; but each costs a command that
+starts milliseconds it would spend for nothing. click (and its gettext) is
+imported inside a function by the console script alone (``entry``), which
+answers a plain ``roll``/``odds`` without it."""
 
 SAMPLERS = frozenset(
     {

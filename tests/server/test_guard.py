@@ -211,6 +211,30 @@ def test_a_name_taken_in_a_room_is_refused_whatever_its_case(served: Any) -> Non
     assert served.join(served.room("elsewhere")["room"], "Ann")["name"] == "Ann"
 
 
+def test_a_name_that_reads_as_another_or_as_the_gm_is_refused(served: Any) -> None:
+    created = served.room("look-alikes", gm_name="Gemma")
+    room, token, gm = created["room"], created["gm_token"], created["member"]
+    served.join(room, "Ann")
+    # "GM" is how the GM is shown, whatever the GM is called; a Cyrillic EM,
+    # fullwidth letters, a Cyrillic A
+    for taken in ("GM", "gm", "G\u041c", "\uff27\uff2d", "\u0410nn", "\u0410NN", "GEMMA"):
+        answer = served.client.post(f"/api/rooms/{room}/members", json={"name": taken})
+        assert answer.status_code == 409 and "reads as" in answer.json()["error"], taken
+    for hidden in ("G\u200bM", "Ann\u202e", "A\nB", "An\u2028n", "\ufeffAnn"):
+        answer = served.client.post(f"/api/rooms/{room}/members", json={"name": hidden})
+        assert answer.status_code == 422 and "format" in answer.json()["error"], hidden
+    for body in ({"name": "Table\u202e"}, {"name": "Table", "gm_name": "G\u200bM"}):
+        assert served.client.post("/api/rooms", json=body).status_code == 422, body
+    assert served.roll(room, token, "4dF", label="a\u2029b").status_code == 422
+    sheet = 'system = "fate"\nname = "Bo\\u202Eb"\n[skills]\nFight = "Average"\n'
+    put = served.client.put(
+        f"/api/rooms/{room}/members/{gm}/sheet", json={"text": sheet}, headers=bearer(token)
+    )
+    assert put.status_code == 422 and put.json()["line"] == 2, put.text
+    assert "character's name must not contain" in put.json()["error"]
+    assert served.join(room, "Anne")["name"] == "Anne"
+
+
 def test_the_csv_formula_guard_leaves_the_servers_ids_alone() -> None:
     # a member id is URL-safe base64 and may start with '-': a quote would make it another id
     row = next(iter(exports.csv_rows([], _viewer())))

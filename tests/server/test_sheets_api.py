@@ -234,3 +234,82 @@ def test_fate_invokes_and_rerolls_from_the_card(served: Any) -> None:
     _reveal(served, room, gm["token"])
     report = fudgedice.verify(served.get(f"/api/rooms/{room}/log", gm["token"]).json())
     assert report.ok and report.complete, report
+
+
+def _events_until(feed: Any, seq: int) -> dict[int, dict[str, Any]]:
+    """The feed's rolls by seq, up to ``seq``."""
+    seen: dict[int, dict[str, Any]] = {}
+    for event, data in feed:
+        if event == "roll":
+            seen[data["seq"]] = data
+            if data["seq"] == seq:
+                return seen
+    raise AssertionError(f"the feed ended before roll {seq}")
+
+
+def test_points_left_are_shown_to_their_owner_and_the_gm_alone(served: Any) -> None:
+    """A point spent on a public roll says to all what was spent; how many
+    points are left, only to the sheet's owner and the GM: by no path
+    (answers, the live feed, history, export, log before and after the
+    reveal, the sheets) does another player read it."""
+    created = served.room("points left", system="fate")
+    room, gm = created["room"], _gm(created)
+    ann, bob = served.join(room, "Ann"), served.join(room, "Bob")
+    feeds = {"gm": gm, "ann": ann, "bob": bob}
+    with (
+        served.live(room, gm["token"]) as gm_feed,
+        served.live(room, ann["token"]) as ann_feed,
+        served.live(room, bob["token"]) as bob_feed,
+    ):
+        assert _put(served, room, ann, FATE_SHEET).status_code == 200
+        roll_path = _sheet_path(room, ann["member"]) + "/roll"
+        rolled = _post(served, roll_path, ann["token"], {"request": "Fight vs Fair"})
+        assert rolled.status_code == 201, rolled.text
+        spend = f"/api/rooms/{room}/rolls/{rolled.json()['seq']}/spend"
+        invoked = _post(served, spend, ann["token"], {"point": "invoke"})
+        assert invoked.status_code == 201, invoked.text
+        on_sheet = _post(served, _sheet_path(room, ann["member"]) + "/spend", ann["token"],
+                         {"version": 2, "point": "fate"})  # fmt: skip
+        assert on_sheet.status_code == 200, on_sheet.text
+        live = {
+            who: _events_until(feed, 4)
+            for who, feed in {"gm": gm_feed, "ann": ann_feed, "bob": bob_feed}.items()
+        }
+    owned = "Cynere spent 1 Fate Point (2 left): an invoke for +2 on roll 2"
+    assert invoked.json()["spent"] == owned and "own" not in invoked.json()
+    assert live["gm"][3]["spent"] == live["ann"][3]["spent"] == owned
+    assert live["bob"][3]["spent"] == "1 Fate Point spent: an invoke for +2 on roll 2"
+    assert live["bob"][3]["total"] == invoked.json()["total"]  # the spend itself is public
+    assert "left)" not in json.dumps(live["bob"]) and '"own"' not in json.dumps(live["bob"])
+    assert live["gm"][4]["lines"] == ["Cynere spent 1 Fate Point (1 left)"]
+
+    def seen_by(member: dict[str, Any]) -> str:
+        token, paths = (
+            member["token"],
+            [
+                f"/api/rooms/{room}/rolls",
+                f"/api/rooms/{room}/export",
+                f"/api/rooms/{room}/log",
+                f"/api/rooms/{room}/sheets",
+            ],
+        )
+        answers = [served.get(path, token) for path in paths]
+        answers.append(served.get(f"/api/rooms/{room}/export", token, format="csv"))
+        with served.live(room, token, after=0) as feed:
+            replayed = _events_until(feed, 4)
+        assert all(answer.status_code == 200 for answer in answers)
+        return "\n".join([*(answer.text for answer in answers), json.dumps(replayed)])
+
+    assert "left)" not in seen_by(bob) and "Cynere spent" not in seen_by(bob)
+    for owner in (gm, ann):
+        assert "(2 left)" in seen_by(owner) and "(1 left)" in seen_by(owner)
+    _reveal(served, room, gm["token"])
+    # the log opens every hidden entry once its seed is revealed: the sheet
+    # change it committed says what was spent, never what is left
+    for who, member in feeds.items():
+        log = served.get(f"/api/rooms/{room}/log", member["token"]).json()
+        assert fudgedice.verify(log).ok, who
+        assert "left)" not in json.dumps(log, ensure_ascii=False), who
+        changes = [e["opening"]["entry"]["change"] for e in log["entries"] if "opening" in e]
+        assert "Cynere spent 1 Fate Point" in changes, who
+    assert "left)" not in seen_by(bob)

@@ -31,7 +31,16 @@ from . import exports, making, rolling, store
 from .bodies import NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
-from .guards import ASGIApp, BodyLimit, NoStore, RateLimit, Receive, Scope, Send
+from .guards import (
+    ASGIApp,
+    BodyLimit,
+    NoStore,
+    RateLimit,
+    Receive,
+    Scope,
+    SecurityHeaders,
+    Send,
+)
 from .live import Event, Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
@@ -307,13 +316,18 @@ class TableApp(FastAPI):
     """The app, which answers ``POST /api/rooms/{room}/rolls`` through
     ``rolls`` (the table's busiest request, wrapped in the same guards as
     every route) without FastAPI's middleware and routing, and everything
-    else through them."""
+    else through them; both ways wrapped in :class:`.guards.SecurityHeaders`."""
 
     def __init__(self, rolls: ASGIApp, **settings: Any) -> None:
         super().__init__(**settings)
         self.rolls = rolls
+        # round both ways in, and round the framework's own errors and 404s
+        self.secured = SecurityHeaders(self._routed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.secured(scope, receive, send)
+
+    async def _routed(self, scope: Scope, receive: Receive, send: Send) -> None:
         routed = scope["type"] == "http" and not (self.root_path or scope.get("root_path"))
         if routed and scope["method"] == "POST":
             found = ROLLS_PATH.fullmatch(scope["path"])
@@ -333,5 +347,4 @@ class _PageFiles(StaticFiles):
         if str(args[0] if args else kwargs.get("full_path", "")).endswith(".html"):
             response.headers["Content-Security-Policy"] = CSP
         response.headers["Cache-Control"] = "no-cache"
-        response.headers["X-Content-Type-Options"] = "nosniff"
         return response

@@ -1,5 +1,5 @@
 """Bounds on what one client may ask: the size of a request's body, and how
-fast one member may roll."""
+fast one member may roll; and the headers every answer carries."""
 
 from __future__ import annotations
 
@@ -155,3 +155,60 @@ class NoStore:
 
 
 NO_STORE = (b"cache-control", b"no-store")
+
+
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+"""Sent with every answer: no browser reads a JSON answer, a roll text or a
+static file as a script or page of another type; no site frames the page
+(as its CSP's ``frame-ancestors``, for browsers that read only this); and no
+request sends the page's address elsewhere: ``/r/ROOM`` is the room's share
+link, as hard to guess as a token, and the table itself reads no Referer, so
+not even its own origin needs one."""
+_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
+
+
+class SecurityHeaders:
+    """:data:`SECURITY_HEADERS` on every answer of ``app``: pages, static
+    files, JSON, refusals, errors, event streams. Each replaces any header of
+    its name that the answer already had, so none is sent twice."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                kept = [
+                    (name, value)
+                    for name, value in message.get("headers", [])
+                    if bytes(name).lower() not in _SECURITY_NAMES
+                ]
+                message["headers"] = [*kept, *SECURITY_HEADERS]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if not started:  # else the server would answer its own 500, bare
+                body = json.dumps(Problem(500, "the server failed to answer").body()).encode()
+                await sending(
+                    {
+                        "type": "http.response.start",
+                        "status": 500,
+                        "headers": [(b"content-type", b"application/json")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+            raise

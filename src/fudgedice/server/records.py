@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 
@@ -33,6 +33,13 @@ def json_bytes(value: Any) -> bytes:
 
 def json_text(value: Any) -> str:
     return json_bytes(value).decode()
+
+
+OWN: Final = "own"
+"""The key of a roll's result under which it keeps what only its roller and
+the GM are shown, merged into the roll's JSON for them (:meth:`RollRecord.own`)
+and left out for everyone else: a point spent says to all what was spent, and
+to them how many points are left."""
 
 
 @dataclass(frozen=True)
@@ -113,10 +120,23 @@ class RollRecord:
         # "gm": the roller and the GM; "secret": the GM's own; "self": the roller only
         return viewer.gm and self.visibility in {"gm", "secret"}
 
+    def sees_own(self, viewer: Member) -> bool:
+        """Whether ``viewer`` is shown the result's :data:`OWN` part: its
+        roller and the GM are, once it has one."""
+        return OWN in self.result and (viewer.gm or viewer.id == self.member)
+
+    def own(self) -> dict[str, Any]:
+        """:meth:`full`, with what only its roller and the GM are shown."""
+        return {**self.full(), **self.result.get(OWN, {})}
+
     def full(self) -> dict[str, Any]:
-        """The project's roll JSON and where the roll stands in the room."""
+        """The project's roll JSON and where the roll stands in the room: what
+        every member who may see the roll sees (no :data:`OWN` part)."""
+        shown = self.result
+        if OWN in shown:
+            shown = {key: value for key, value in shown.items() if key != OWN}
         return {
-            **self.result,
+            **shown,
             "label": self.label if self.label is not None else self.result.get("label"),
             "seq": self.seq,
             "member": self.member,
@@ -156,6 +176,14 @@ class RollRecord:
         return json_bytes(self.placeholder())
 
     @cached_property
+    def own_json(self) -> bytes:
+        return json_bytes(self.own())
+
+    @cached_property
+    def own_frame(self) -> bytes:
+        return b"id: %d\nevent: roll\ndata: %b\n\n" % (self.seq, self.own_json)
+
+    @cached_property
     def full_frame(self) -> bytes:
         """The roll as one event of the live feed (Server-Sent Events)."""
         return b"id: %d\nevent: roll\ndata: %b\n\n" % (self.seq, self.full_json)
@@ -165,13 +193,19 @@ class RollRecord:
         return b"id: %d\nevent: roll\ndata: %b\n\n" % (self.seq, self.placeholder_json)
 
     def frame_for(self, viewer: Member) -> bytes:
-        return self.full_frame if self.visible_to(viewer) else self.placeholder_frame
+        if not self.visible_to(viewer):
+            return self.placeholder_frame
+        return self.own_frame if self.sees_own(viewer) else self.full_frame
 
     def for_viewer(self, viewer: Member) -> dict[str, Any]:
-        return self.full() if self.visible_to(viewer) else self.placeholder()
+        if not self.visible_to(viewer):
+            return self.placeholder()
+        return self.own() if self.sees_own(viewer) else self.full()
 
     def json_for(self, viewer: Member) -> bytes:
-        return self.full_json if self.visible_to(viewer) else self.placeholder_json
+        if not self.visible_to(viewer):
+            return self.placeholder_json
+        return self.own_json if self.sees_own(viewer) else self.full_json
 
 
 class Shown:
@@ -181,7 +215,11 @@ class Shown:
 
     def __init__(self, records: Sequence[RollRecord]) -> None:
         self.records = records
-        self._hidden_rollers = {record.member for record in records if record.hidden}
+        # rollers whose rolls their readers see in two ways or more: hidden, or
+        # with a part for the roller and the GM alone
+        self._hidden_rollers = {
+            record.member for record in records if record.hidden or OWN in record.result
+        }
         self._made: dict[tuple[bool, str | None], bytes] = {}
 
     def frames_for(self, viewer: Member) -> bytes:

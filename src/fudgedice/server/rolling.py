@@ -3,12 +3,11 @@ for that the roll language itself does not make."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from ..api import DICE, SYSTEMS
 from ..dice.program import Program
 from ..errors import DiceError
 from ..limits import DEFAULT_LIMITS
+from ..names import refusal
 from .problems import Problem, unprocessable
 
 MAX_TEXT = DEFAULT_LIMITS.max_text
@@ -21,10 +20,6 @@ MAX_ROLL_DICE = 500
 """Dice one roll at the table may toss: every die's story is stored with the
 roll and sent to every member (one of ``10000d10000`` took a megabyte), while
 a table's rolls need a few dozen."""
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
-"""Control and format characters (a right-to-left override, zero-width joiners,
-NUL) and lone surrogates: none has a place in a name, a label or a roll text,
-and each could make one look like another or break a line of a log or CSV."""
 
 
 def system_name(given: str | None) -> str:
@@ -78,7 +73,8 @@ def as_typed(error: DiceError, text: str, system: str) -> DiceError:
 
 def name(given: str, what: str = "a name", limit: int = MAX_NAME) -> str:
     """A name or label as typed (shown as text, never markup), trimmed; no
-    control characters, so a log or CSV line stays one line."""
+    control or format characters (:mod:`fudgedice.names`), so that a log or
+    CSV line stays one line and no name reads as another."""
     cleaned = given.strip()
     if not cleaned:
         raise unprocessable(f"{what} must not be empty")
@@ -89,11 +85,10 @@ def name(given: str, what: str = "a name", limit: int = MAX_NAME) -> str:
 
 
 def _plain(given: str, what: str) -> None:
-    for ch in given:
-        if unicodedata.category(ch) in REFUSED_CATEGORIES:
-            raise unprocessable(
-                f"{what} must not contain control or format characters (U+{ord(ch):04X})"
-            )
+    """Refuse (422) what no name, label or roll text may hold (:mod:`..names`)."""
+    refused = refusal(given, what)
+    if refused is not None:
+        raise unprocessable(refused)
 
 
 def roll_size(program: Program) -> Program:

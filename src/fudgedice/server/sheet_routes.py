@@ -20,7 +20,7 @@ from .. import sheets
 from ..errors import DiceError
 from ..log.spends import POINT_SYSTEM
 from ..sheets.levels import level_name
-from ..sheets.model import POINTS
+from ..sheets.model import POINTS, points
 from . import making, rolling, store
 from .bodies import NewRoll
 from .db import Database
@@ -28,7 +28,7 @@ from .guards import RateLimit
 from .live import Event, Hub
 from .making import Rolls
 from .problems import Problem, not_found, unprocessable
-from .records import Member, RollRecord
+from .records import OWN, Member, RollRecord
 from .sheet_store import (
     Change,
     SheetProblem,
@@ -215,11 +215,11 @@ def add_sheet_routes(
             edit = sheets.spend(sheet, kind, 1)
         except DiceError as error:
             raise SheetProblem(error) from None
-        spent = f"{edit.log[0]}: {_WHAT[body.point]} on roll {seq}"
         based_on = stored.version if body.version is None else body.version
-        record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, spent)
+        shown = _spent(sheet, kind, edit, f"{_WHAT[body.point]} on roll {seq}")
+        record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown)
         publish(record)
-        answer = {**record.full(), "sheet_version": kept.version, "points": _points(edit.sheet)}
+        answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
         return JSONResponse(answer, 201)
 
 
@@ -228,6 +228,15 @@ _WHAT = {
     "invoke": "an invoke for +2",
     "reroll": "a reroll invoke",
 }
+
+
+def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict[str, Any]:
+    """A spend's words: to everyone who sees the roll, the point and what it
+    bought (``1 Fate Point spent: an invoke for +2 on roll 4``); to its roller
+    and the GM alone, the character and the points left (``Bob spent 1 Fate
+    Point (2 left): ...``), as the sheet itself is theirs alone."""
+    spent = points(sheets.SPENDABLE[sheet.system][kind], 1)
+    return {"spent": f"{spent} spent: {what}", OWN: {"spent": f"{edit.log[0]}: {what}"}}
 
 
 def _points(sheet: sheets.Sheet) -> dict[str, int]:

@@ -13,6 +13,7 @@ before the room is held, or is as short as a roll's draw.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ from sqlalchemy import Connection, insert, select, update
 from ..errors import DiceError
 from ..log.sheet_entries import sheet_entry
 from ..log.spends import spend_entry
-from ..sheets import Sheet, SheetError, load_text
+from ..sheets import Sheet, SheetError, load_text, without_balance
 from .db import Database
 from .problems import Problem, not_found
 from .records import Member, RollRecord
@@ -107,9 +108,12 @@ def commit_change(
         seq, at = row.last_seq + 1, now()
         by = {} if actor.id == owner.id else {"by": actor.name}
         words = " ".join(change.lines)
+        # the log keeps no points left: it is opened to all once its seed is
+        # revealed, and the sheet's digest commits to them for its owner
+        committed = " ".join(without_balance(line) for line in change.lines)
         entry, opening = sheet_entry(
             commitment=row.commitment, seq=seq, prev=row.last_hash, roller=owner.name,
-            action=change.action, character=change.character, change=words,
+            action=change.action, character=change.character, change=committed,
             sheet_text=change.text, at=at, extra_shown={"member": owner.id, **by},
         )  # fmt: skip
         result = {
@@ -133,12 +137,14 @@ def commit_spend(
     point: str,
     based_on: int,
     sheet_text: str,
-    spent: str,
+    shown: Mapping[str, Any],
 ) -> tuple[RollRecord, Stored]:
     """Spend ``point`` on the roll ``of`` (the roller's own, under the seed in
     force) and store the roller's sheet with the point taken: one entry of
     the log, the roll made again from its own stream with the point in its
-    text (:func:`fudgedice.log.spends.spend_entry`), as hidden as the roll."""
+    text (:func:`fudgedice.log.spends.spend_entry`), as hidden as the roll.
+    ``shown`` is added to its result: what was spent, in words, for all who
+    see it, and (under :data:`.records.OWN`) for its roller and the GM."""
     own = of.opening["entry"] if of.opening is not None else of.entry
     if own is None:
         raise Problem(409, f"roll {of.seq} was made before rolls kept their log entry")
@@ -162,8 +168,7 @@ def commit_spend(
         except DiceError as error:
             raise Problem(422, error.message, hint=error.hint) from None
         result = {
-            **logged.roll.to_dict(), "kind": "spend", "of": of.seq, "point": point,
-            "spent": spent,
+            **logged.roll.to_dict(), "kind": "spend", "of": of.seq, "point": point, **shown,
         }  # fmt: skip
         opening = logged.opening
         fields = logged.entry if opening is None else opening["entry"]

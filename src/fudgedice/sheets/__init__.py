@@ -24,12 +24,14 @@ from .document import SheetError as SheetError
 from .document import parse as parse
 from .document import read_file as read_file
 from .document import write_atomically as write_atomically
+from .editing import SPENDABLE as SPENDABLE
 from .editing import Edit as Edit
 from .editing import heal as heal
 from .editing import hit as hit
 from .editing import raise_trait as raise_trait
 from .editing import settle as settle
 from .editing import spend as spend
+from .editing import without_balance as without_balance
 from .model import SYSTEMS as SYSTEMS
 from .model import Sheet as Sheet
 from .model import Trait as Trait

@@ -21,6 +21,7 @@ from tomlkit.toml_document import TOMLDocument
 from .. import files
 from ..errors import DiceValueError, LimitError
 from ..files import OWNER_ONLY
+from ..names import refusal
 
 MAX_SHEET_BYTES = 32 * 1024
 """A character sheet is a page or two of text (a full one is about 3 KB); a
@@ -87,6 +88,22 @@ class Document:
             line_text=line_text,
             hint=hint,
         )
+
+    def check_name(
+        self,
+        text: str,
+        what: str,
+        table: str | None = None,
+        key: str | None = None,
+        *,
+        at_value: bool = True,
+    ) -> None:
+        """Refuse a name (``what``: "a trait's name") holding what no name may
+        (:mod:`fudgedice.names`): the value as TOML reads it, so that an escape
+        (``"\\u202E"``, ``"\\n"``) is no way round."""
+        refused = refusal(text, what)
+        if refused is not None:
+            raise self.fail(refused, table, key, at_value=at_value)
 
 
 def parse(text: object, source: str = "sheet") -> Document:

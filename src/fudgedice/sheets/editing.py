@@ -9,6 +9,7 @@ and a server can store it as it is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -279,6 +280,17 @@ SPENDABLE: Mapping[str, Mapping[str, str]] = {
     "fate": {"fate": "fate_points", "fp": "fate_points"},
 }
 """The points each system spends off a roll, by the name ``sheet spend`` takes."""
+
+
+_LEFT = re.compile(r" \([0-9]+ left\)")
+"""How a change's words say the points left: "(2 left)"."""
+
+
+def without_balance(line: str) -> str:
+    """A change's words with the points left taken out: ``Bob spent 1 Fate
+    Point (2 left)`` is ``Bob spent 1 Fate Point``. What a reader who is
+    neither the sheet's owner nor the GM may read of a change."""
+    return _LEFT.sub("", line)
 
 
 def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:

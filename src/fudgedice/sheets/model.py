@@ -194,6 +194,7 @@ def load(document: Document) -> Sheet:
             key="name" if "name" in values else None,
             hint='name = "Ashley the Alert"',
         )
+    document.check_name(name, "a character's name", key="name")
     allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS[system]]
     for key in values:
         if key not in allowed:
@@ -238,6 +239,7 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
                     name,
                     at_value=False,
                 )
+            document.check_name(name, "a trait's name", table, name, at_value=False)
             try:
                 level = read_level(system, written)
             except LevelError as error:
@@ -287,6 +289,16 @@ def _d6_skills(document: Document, traits: dict[str, Trait]) -> dict[str, Trait]
     return out
 
 
+_NAMED = {
+    "player": "a player's name",
+    "high_concept": "an aspect",
+    "trouble": "an aspect",
+    "aspects": "an aspect",
+}
+"""The keys beside ``name`` and the traits whose texts are names (each item
+of a list): what :mod:`fudgedice.names` allows, as the trait names."""
+
+
 def _whole(document: Document, value: object, table: str | None, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise document.fail(f"{key} is a whole number from 0 to {MAX_COUNT:,}", table, key)
@@ -310,6 +322,9 @@ def _check_state(sheet: Sheet) -> None:
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             raise document.fail(f'{key} is a list of texts: {key} = ["...", "..."]', key=key)
+    for key, what in _NAMED.items():
+        for text in sheet.texts(key):
+            document.check_name(text, what, key=key)
     if sheet.system in ("fudge", "power", "3d6fudge"):
         for table in ("wounds", "wound_boxes", "ep_costs"):
             known = list(WOUND_LEVELS) if table != "ep_costs" else None
@@ -371,3 +386,4 @@ def _check_fate(sheet: Sheet) -> None:
             )
         if not isinstance(text, str):
             raise document.fail(f"the {name} consequence is an aspect's text", "consequences", name)
+        document.check_name(text, "an aspect", "consequences", name)
