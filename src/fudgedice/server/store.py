@@ -91,6 +91,8 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
         if name.casefold() in taken:
             raise Problem(409, f"a member of this room is already called '{name}'")
         _insert_member(connection, member, token, now())
+        if db.postgres:  # every process's live feed tells its watchers
+            notify(connection, f"member {room_id} {member.id}")
     return member, token
 
 
