@@ -16,7 +16,7 @@ export function historyPanel(room, seat, actions = null) {
   let complete = false;
   let member = "";
   let gms = new Set(); // the GM's member ids: a roll is the GM's by its member, never by a name
-  const spentOn = new Set(); // seqs a point was spent on: their cards offer no more (the spend's does)
+  const spentOn = new Map(); // seq a point was spent on -> the spend's: its card offers no more
 
   const list = el("div", { class: "rolls", id: "rolls", "aria-live": "polite" });
   const older = el("button", { type: "button", id: "older", class: "quiet", text: "Older rolls" });
@@ -33,11 +33,12 @@ export function historyPanel(room, seat, actions = null) {
     if (seq > highest + 1) fill(highest, seq);
     highest = Math.max(highest, seq);
     if (roll.kind === "spend" && Number.isInteger(roll.of) && !spentOn.has(roll.of)) {
-      spentOn.add(roll.of);
+      spentOn.set(roll.of, seq);
       if (shown.has(roll.of)) place(shown.get(roll.of)); // superseded: drawn again without its buttons
     }
     if (member && roll.member !== member) return;
     const card = rollCard(roll, gms.has(roll.member), spentOn.has(seq) ? null : actions);
+    if (spentOn.has(seq)) card.append(el("p", { class: "muted superseded", text: `A point was spent on it: #${spentOn.get(seq)}.` }));
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);
     if (existing) {
