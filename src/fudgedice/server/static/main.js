@@ -226,30 +226,8 @@ async function openRoom(roomId) {
   let sheet = null; // made after the roll box, whose visibility its trait buttons use
   const history = historyPanel(room, me, (roll) => (sheet ? sheet.spendButtons(roll) : null));
   const fairness = fairnessPanel(room, me);
-  const people = el("p", { class: "people", id: "members" });
+  const people = whoIsHere(roomId, me, history, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
-  let known = new Set();
-  let connected = false;
-
-  function showMembers(all) {
-    const list = Array.isArray(all) ? all : [];
-    known = new Set(list.map((one) => one.member));
-    people.replaceChildren(
-      el("span", { class: "muted", text: "At the table: " }),
-      ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
-    );
-    history.members(list);
-  }
-
-  async function again() {
-    try {
-      const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: me.token });
-      showMembers(info.members);
-      fairness.show(info.seeds);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-    }
-  }
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
   sheet = sheetPanel(room, me, {
@@ -269,7 +247,7 @@ async function openRoom(roomId) {
       seatChoice(roomId, me),
     ),
     offered ? seatOffer(roomId, offered, me) : "",
-    people,
+    people.line,
     shareLinks(roomId, me),
     el(
       "div",
@@ -285,10 +263,45 @@ async function openRoom(roomId) {
     ),
     fairness.panel,
   );
-  showMembers(room.members);
+  people.show(room.members);
   await sheet.load();
   if (party) await party.load();
   await history.reload();
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party });
+}
+
+/** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
+function whoIsHere(roomId, me, history, fairness) {
+  const line = el("p", { class: "people", id: "members" });
+  let known = new Set();
+
+  function show(all) {
+    const list = Array.isArray(all) ? all : [];
+    known = new Set(list.map((one) => one.member));
+    line.replaceChildren(
+      el("span", { class: "muted", text: "At the table: " }),
+      ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
+    );
+    history.members(list);
+  }
+
+  async function again() {
+    try {
+      const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: me.token });
+      show(info.members);
+      fairness.show(info.seeds);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+
+  return { line, show, again, knows: (member) => known.has(member) };
+}
+
+/** The room's live feed, into its panels. */
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party }) {
+  const again = people.again;
+  let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
@@ -296,7 +309,7 @@ async function openRoom(roomId) {
       if (roll.kind && roll.member === me.member) sheet.load();
       // any sheet's change or spend: the GM's view of the party again
       if (roll.kind && party) party.load();
-      if (roll.member && !known.has(roll.member)) again();
+      if (roll.member && !people.knows(roll.member)) again();
     },
     async reveal(data) {
       fairness.show(data?.seeds);
