@@ -109,7 +109,11 @@ def test_a_silent_feed_is_given_up_and_every_missed_roll_caught_up(
     for turn in range(3):
         server.roll(room, gm_token, "4dF", label=f"missed {turn + 1}")
     # no byte for the watchdog's period: the indicator says so, then the feed is made again
-    expect(phone.page.locator("#live.off")).to_have_text("reconnecting")
+    # (checked at every frame: the page is back within a second, between two of expect's looks)
+    phone.page.wait_for_function(
+        "() => document.querySelector('#live.off')?.textContent === 'reconnecting'",
+        polling="raf",
+    )
     for seq in (2, 3, 4):
         expect(phone.wait_for_roll(seq).locator(".label")).to_have_text(f"missed {seq - 1}")
     expect(phone.page.locator("#live:not(.off)")).to_have_text("live")
