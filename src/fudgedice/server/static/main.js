@@ -1,7 +1,8 @@
 // The table's page: the landing page (create a room), a room's link (join
 // with a name), and the room itself. A share link is /r/ROOM; the GM's own
 // link adds #token=... (a fragment never reaches the server), which this page
-// moves into localStorage at once.
+// moves into localStorage at once: beside the seat in use, if it is another
+// member's, for the person to choose (a GM opening a player's link stays GM).
 
 import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, sitAs } from "./api.js";
 import { $, el, problem } from "./dom.js";
