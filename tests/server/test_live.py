@@ -142,3 +142,15 @@ def test_a_feed_sends_each_roll_once_in_order_however_it_is_told(tmp_path: Path)
     with ThreadPoolExecutor(1) as thread:
         assert thread.submit(asyncio.run, read()).result() == list(range(7, 13))
     db.dispose()
+
+
+def test_a_member_joining_is_told_at_once(served: Any) -> None:
+    created = served.room("who joins")
+    room, gm_token = created["room"], created["gm_token"]
+    with served.live(room, gm_token) as feed:
+        assert _until(feed, "ready") == {"last_seq": 0}
+        ann = served.join(room, "Ann")
+        # the feed names who joined; the room's members say the rest
+        assert _until(feed, "member") == {"member": ann["member"]}
+        served.roll(room, gm_token, "4dF")
+        assert _until(feed, "roll")["seq"] == 1  # an event of its own, taking no seq

@@ -313,3 +313,48 @@ def test_points_left_are_shown_to_their_owner_and_the_gm_alone(served: Any) -> N
         changes = [e["opening"]["entry"]["change"] for e in log["entries"] if "opening" in e]
         assert "Cynere spent 1 Fate Point" in changes, who
     assert "left)" not in seen_by(bob)
+
+
+def test_a_point_is_spent_once_on_a_roll(served: Any) -> None:
+    created = served.room("spent once", system="d6")
+    room = created["room"]
+    ann = served.join(room, "Ann")
+    rich = D6_SHEET.replace("character_points = 2", "character_points = 5")
+    assert _put(served, room, ann, rich).status_code == 200
+    roll = _post(served, _sheet_path(room, ann["member"]) + "/roll", ann["token"],
+                 {"request": "Dodge"}).json()  # fmt: skip
+    spend = f"/api/rooms/{room}/rolls/{roll['seq']}/spend"
+    first = _post(served, spend, ann["token"], {"point": "cp"})
+    assert first.status_code == 201, first.text
+    # the same die again, from the same stream: refused, and nothing charged
+    again = _post(served, spend, ann["token"], {"point": "cp"})
+    assert again.status_code == 409, again.text
+    refused = again.json()
+    assert f"on roll {roll['seq']} already" in refused["error"]
+    assert str(first.json()["seq"]) in refused["hint"]
+    sheet = served.get(_sheet_path(room, ann["member"]), ann["token"]).json()
+    assert sheet["sheet"]["points"]["character_points"] == 4
+    assert served.rolls(room, ann["token"])[-1]["seq"] == first.json()["seq"]
+    # the next point follows the spend: a second die of its own
+    second = _post(served, f"/api/rooms/{room}/rolls/{first.json()['seq']}/spend",
+                   ann["token"], {"point": "cp"})  # fmt: skip
+    assert second.status_code == 201 and "cp2" in second.json()["notation"]
+
+
+def test_an_invoke_is_not_spent_again_after_a_reroll(served: Any) -> None:
+    created = served.room("invoke once", system="fate")
+    room = created["room"]
+    ann = served.join(room, "Ann")
+    assert _put(served, room, ann, FATE_SHEET).status_code == 200
+    roll_path = _sheet_path(room, ann["member"]) + "/roll"
+    roll = _post(served, roll_path, ann["token"], {"request": "Fight vs Legendary"}).json()
+    spend = f"/api/rooms/{room}/rolls/{roll['seq']}/spend"
+    assert _post(served, spend, ann["token"], {"point": "invoke"}).status_code == 201
+    # against Legendary a Great never succeeds with style: a reroll always draws
+    assert _post(served, spend, ann["token"], {"point": "reroll"}).status_code == 201
+    again = _post(served, spend, ann["token"], {"point": "invoke"})
+    assert again.status_code == 409 and "invoke" in again.json()["error"]
+    twice = _post(served, spend, ann["token"], {"point": "reroll"})
+    assert twice.status_code == 409 and "reroll" in twice.json()["error"]
+    sheet = served.get(_sheet_path(room, ann["member"]), ann["token"]).json()
+    assert sheet["sheet"]["points"]["fate_points"] == 1

@@ -194,6 +194,8 @@ def create_app(
     def join(room: str, body: NewMember, request: Request) -> dict[str, Any]:
         addresses.take(f"joins {address(request)}")
         member, token = store.join(db, room, rolling.name(body.name))
+        if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
+            hub.publish_threadsafe(room, Event("member", data={"member": member.id}))
         return {"member": member.id, "name": member.name, "token": token, "gm": False}
 
     @app.get("/api/rooms/{room}/rolls")

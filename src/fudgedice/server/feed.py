@@ -96,8 +96,8 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
         for event in await watcher.next():
             if event.kind == "keep-alive":
                 parts.append(b": keep-alive\n\n")
-            elif event.kind == "reveal":
-                parts.append(_event("reveal", event.data))
+            elif event.kind in ("reveal", "member"):
+                parts.append(_event(event.kind, event.data))
             if event.kind == "resync":  # missed (a full backlog, a lost listener)
                 async for page in _pages(db, watcher.room, last):
                     last = page[-1].seq

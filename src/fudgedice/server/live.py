@@ -42,8 +42,8 @@ write costing the server as much as a small roll."""
 @dataclass(frozen=True)
 class Event:
     kind: str
-    """"rolls", "reveal", "keep-alive", or "resync" (read from the database
-    what you missed)."""
+    """"rolls", "reveal", "member" (one joined: ``data`` names them),
+    "keep-alive", or "resync" (read from the database what you missed)."""
     rolls: Sequence[RollRecord] = ()
     """Rolls of one room, as they were committed: in ``seq`` order but for
     rolls committed on a worker thread, whose answer may come late."""
@@ -249,3 +249,5 @@ class Listener:
                 self.hub.publish_rolls(records)
         elif kind == "reveal":
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
+        elif kind == "member":  # "member ROOM ID": one joined
+            self.hub.publish(room, Event("member", data={"member": numbers[0]}))

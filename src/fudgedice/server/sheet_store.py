@@ -21,7 +21,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from ..errors import DiceError
 from ..log.sheet_entries import sheet_entry
-from ..log.spends import spend_entry
+from ..log.spends import spend_entry, spent_text
 from ..sheets import Sheet, SheetError, load_text, without_balance
 from .db import Database
 from .problems import Problem, not_found
@@ -157,6 +157,7 @@ def commit_spend(
                 "so no point is spent on it now",
             )
         version = _version(connection, room_id, of.member, based_on)
+        _not_spent_yet(connection, of, str(own["text"]), point)
         seq, at = row.last_seq + 1, now()
         try:
             logged = spend_entry(
@@ -179,6 +180,35 @@ def commit_spend(
         )  # fmt: skip
         stored = _append(connection, db, record, of.member, sheet_text, version)
     return record, stored
+
+
+def _not_spent_yet(connection: Connection, of: RollRecord, text: str, point: str) -> None:
+    """Refuses (409) a second ``point`` on the roll ``of``: it would draw the
+    same dice again from the roll's stream and charge a point for nothing new.
+    A further point follows the spend (its card), not the roll it replaced."""
+    try:
+        again = spent_text(text, point)
+    except DiceError:
+        return  # no such spend at all: spend_entry says why
+    # a spend's text is its roll's with the point in it: only rows of that text can be one
+    found = connection.execute(
+        select(rolls.c.seq, rolls.c.result).where(
+            rolls.c.room_id == of.room, rolls.c.member_id == of.member,
+            rolls.c.seq > of.seq, rolls.c.epoch == of.epoch, rolls.c.text == again,
+        )
+    ).all()  # fmt: skip
+    for seq, result in found:
+        earlier = json.loads(result)
+        if [earlier.get(key) for key in ("kind", "of", "point")] == ["spend", of.seq, point]:
+            raise Problem(
+                409,
+                f"{_POINT_WORDS.get(point, point)} was spent on roll {of.seq} already "
+                f"(entry {seq}): the same dice again would change nothing",
+                hint=f"spend the next point on entry {seq}'s card",
+            )
+
+
+_POINT_WORDS = {"cp": "a Character Point", "invoke": "an invoke", "reroll": "a reroll invoke"}
 
 
 def _hold(connection: Connection, room_id: str) -> Any:

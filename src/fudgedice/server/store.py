@@ -90,6 +90,8 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
             raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
         _not_taken(name, taken)
         _insert_member(connection, member, token, now())
+        if db.postgres:  # every process's live feed tells its watchers
+            notify(connection, f"member {room_id} {member.id}")
     return member, token
 
 

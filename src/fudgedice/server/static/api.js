@@ -118,15 +118,64 @@ function store(all) {
 
 let memory = null;
 
+// A room's entry is the seat the browser sits in (its token, member, name, gm)
+// and `seats`, every seat it was given there: a link with another member's
+// token is kept beside the one in use, never in its place.
+const SEAT_FIELDS = ["token", "member", "name", "gm"];
+
+function only(seatLike) {
+  return Object.fromEntries(SEAT_FIELDS.filter((key) => key in seatLike).map((key) => [key, seatLike[key]]));
+}
+
+/** The list with `given` in it: in its place if there, else after the others. */
+function withSeat(list, given) {
+  const at = list.findIndex((one) => one.token === given.token);
+  if (at === -1) return [...list, only(given)];
+  return list.map((one, index) => (index === at ? { ...one, ...only(given) } : one));
+}
+
+/** Every seat this browser was given in a room: [{token, member, name, gm}]. */
+export function roomSeats(room) {
+  const kept = rooms()[room];
+  if (!kept) return [];
+  const list = Array.isArray(kept.seats) ? kept.seats.filter((one) => one && typeof one.token === "string") : [];
+  return typeof kept.token === "string" ? withSeat(list, kept) : list;
+}
+
+/** Updates the seat in use (a new token: sits in it, the other kept in `seats`). */
 export function keepSeat(room, kept) {
   const all = rooms();
-  all[room] = { ...(all[room] || {}), ...kept };
+  const now = { ...(all[room] || {}), ...kept };
+  if (typeof now.token === "string") now.seats = withSeat(roomSeats(room), now);
+  all[room] = now;
   store(all);
 }
 
+/** Keeps a seat given by a link without sitting in it (unless there is none in use). */
+export function offerSeat(room, given) {
+  if (!seat(room)) return keepSeat(room, given);
+  const all = rooms();
+  all[room] = { ...all[room], seats: withSeat(roomSeats(room), given) };
+  store(all);
+}
+
+/** Sits in the kept seat whose token is `token`. */
+export function sitAs(room, token) {
+  const chosen = roomSeats(room).find((one) => one.token === token);
+  if (chosen) keepSeat(room, whole(chosen));
+}
+
+function whole(one) {
+  return { token: one.token, member: one.member ?? null, name: one.name ?? null, gm: !!one.gm };
+}
+
+/** Gives up the seat in use (its token is no longer good); another kept one takes its place. */
 export function leaveSeat(room) {
   const all = rooms();
-  delete all[room];
+  const gone = all[room]?.token;
+  const left = roomSeats(room).filter((one) => one.token !== gone);
+  if (!left.length) delete all[room];
+  else all[room] = { ...all[room], ...whole(left[0]), seats: left };
   store(all);
 }
 

@@ -104,6 +104,17 @@ function when(at) {
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
 }
 
+/** What a reveal checked of a roll: its dice against the seed; of dice read
+ * by hand, only that their reading gives the result (how they fell, nobody knows). */
+function checked(roll) {
+  if (roll.verified !== true && roll.verified !== false) return null;
+  const good = roll.verified === true;
+  const [text, title] = roll.by_hand
+    ? [good ? "\u2713 reading checked" : "\u2717 reading fails to check", "dice read by hand: their faces give this result; how they fell is not checked"]
+    : [good ? "\u2713 verified" : "\u2717 fails to verify", "its dice checked against the revealed seed"];
+  return el("span", { class: `badge ${good ? "verified" : "unverified"}${roll.by_hand ? " reading" : ""}`, text, title });
+}
+
 function head(roll, byGm) {
   const visibility = text(roll.visibility) || "public";
   return el(
@@ -115,8 +126,7 @@ function head(roll, byGm) {
     visibility !== "public" &&
       el("span", { class: `badge vis-${visibility}`, text: VISIBILITY[visibility] || visibility }),
     roll.by_hand && el("span", { class: "badge hand", text: "by hand" }),
-    roll.verified === true && el("span", { class: "badge verified", text: "\u2713 verified" }),
-    roll.verified === false && el("span", { class: "badge unverified", text: "\u2717 fails to verify" }),
+    checked(roll),
     el("time", { datetime: text(roll.at), text: when(roll.at) }),
   );
 }

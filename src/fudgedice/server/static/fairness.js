@@ -79,7 +79,7 @@ export function fairnessPanel(room, seat) {
       "p",
       { class: "muted" },
       "Every roll is drawn from the room's secret seed, whose SHA-256 is the commitment above. ",
-      "Once the GM reveals it, each roll is checked and marked verified, and ",
+      "Once the GM reveals it, each roll is checked and marked verified (of dice read by hand, only their reading is checked), and ",
       el("code", { text: "fudgedice verify" }),
       " checks the downloaded log with no server.",
     ),

@@ -16,6 +16,7 @@ export function historyPanel(room, seat, actions = null) {
   let complete = false;
   let member = "";
   let gms = new Set(); // the GM's member ids: a roll is the GM's by its member, never by a name
+  const spentOn = new Map(); // seq a point was spent on -> the spend's: its card offers no more
 
   const list = el("div", { class: "rolls", id: "rolls", "aria-live": "polite" });
   const older = el("button", { type: "button", id: "older", class: "quiet", text: "Older rolls" });
@@ -27,9 +28,17 @@ export function historyPanel(room, seat, actions = null) {
   function place(roll) {
     const seq = Number(roll.seq);
     if (!Number.isInteger(seq)) return;
+    // a roll past the next one (this member's own roll's answer, or a feed that
+    // was silent): what lies between is read at once, not when the feed says
+    if (seq > highest + 1) fill(highest, seq);
     highest = Math.max(highest, seq);
+    if (roll.kind === "spend" && Number.isInteger(roll.of) && !spentOn.has(roll.of)) {
+      spentOn.set(roll.of, seq);
+      if (shown.has(roll.of)) place(shown.get(roll.of)); // superseded: drawn again without its buttons
+    }
     if (member && roll.member !== member) return;
-    const card = rollCard(roll, gms.has(roll.member), actions);
+    const card = rollCard(roll, gms.has(roll.member), spentOn.has(seq) ? null : actions);
+    if (spentOn.has(seq)) card.append(el("p", { class: "muted superseded", text: `A point was spent on it: #${spentOn.get(seq)}.` }));
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);
     if (existing) {
@@ -59,7 +68,19 @@ export function historyPanel(room, seat, actions = null) {
     complete = rolls.length < PAGE || oldest <= 1;
     settle();
   }
-
+  /** The rolls after `after` and before `before`, read from the server. */
+  async function fill(after, before) {
+    await guarded(async () => {
+      while (after < before - 1) {
+        const limit = Math.min(before - after - 1, 500);
+        const answer = await api("GET", `${base}/rolls`, { token: seat.token, params: { after, limit, member } });
+        const rolls = Array.isArray(answer?.rolls) ? answer.rolls.filter((roll) => Number(roll.seq) < before) : [];
+        for (const roll of rolls) place(roll);
+        if (rolls.length < limit) break;
+        after = Number(rolls[rolls.length - 1].seq);
+      }
+    });
+  }
 
   /** The latest page again (after a change of filter, or of what a reveal verified). */
   async function reload() {

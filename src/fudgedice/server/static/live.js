@@ -1,9 +1,20 @@
 // The room's live feed (text/event-stream) read through fetch, so that the
 // token travels in the Authorization header: an EventSource could only put it
 // in the URL. On a broken connection it reconnects with ?after= the last roll
-// it saw, and the server replays what was missed.
+// it saw, and the server replays what was missed. A connection can also go
+// silent without closing (a phone moving to another network): the server
+// sends a keep-alive line every 15 s, so no byte for WATCHDOG_S seconds means
+// the connection is dead, and it is dropped and made again.
 
 const RETRY_MS = [500, 1000, 2000, 5000, 10000];
+
+/** Seconds without a byte before the feed is given up for dead: twice the
+ * server's keep-alive period. `?watchdog=S` in the page's address sets it
+ * (1 to 300 s), for tests that cannot wait that long. */
+export const WATCHDOG_S = (() => {
+  const asked = Number(new URLSearchParams(location.search).get("watchdog"));
+  return Number.isFinite(asked) && asked >= 1 && asked <= 300 ? asked : 30;
+})();
 
 function* frames(buffer) {
   // a frame ends with a blank line; returns what is left unfinished
@@ -28,8 +39,8 @@ function* frames(buffer) {
 }
 
 /**
- * Follows a room. `on` has roll(roll), reveal(data), ready(), status(text),
- * refused(error). Returns {stop()}.
+ * Follows a room. `on` has roll(roll), reveal(data), member(data) (one
+ * joined), ready(), status(text), refused(error). Returns {stop()}.
  */
 export function follow(room, token, after, on) {
   let last = after;
@@ -37,45 +48,64 @@ export function follow(room, token, after, on) {
   let failures = 0;
   let controller = null;
 
-  async function once() {
-    controller = new AbortController();
-    const url = new URL(`/api/rooms/${encodeURIComponent(room)}/live`, location.origin);
-    url.searchParams.set("after", String(last));
-    const answer = await fetch(url, {
-      headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
-      signal: controller.signal,
-      cache: "no-store",
-    });
-    if (answer.status === 401 || answer.status === 404) {
-      stopped = true;
-      on.refused?.(answer.status);
+  let timer = null;
+  /** (Re)arms the watchdog: called at the start and at every byte received. */
+  function heard(connection) {
+    clearTimeout(timer);
+    timer = setTimeout(() => connection.abort(new Error("the live feed went silent")), WATCHDOG_S * 1000);
+  }
+
+  function handle(frame) {
+    let data;
+    try {
+      data = JSON.parse(frame.data);
+    } catch {
       return;
     }
-    if (!answer.ok || !answer.body) throw new Error(`live feed: ${answer.status}`);
-    const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
-    const buffer = { text: "" };
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer.text += value;
-      for (const frame of frames(buffer)) {
-        let data;
-        try {
-          data = JSON.parse(frame.data);
-        } catch {
-          continue;
-        }
-        if (frame.event === "roll") {
-          if (Number.isInteger(data.seq)) last = Math.max(last, data.seq);
-          on.roll?.(data);
-        } else if (frame.event === "ready") {
-          failures = 0;
-          on.status?.("live");
-          on.ready?.();
-        } else if (frame.event === "reveal") {
-          on.reveal?.(data);
-        }
+    if (frame.event === "roll") {
+      if (Number.isInteger(data.seq)) last = Math.max(last, data.seq);
+      on.roll?.(data);
+    } else if (frame.event === "ready") {
+      failures = 0;
+      on.status?.("live");
+      on.ready?.();
+    } else if (frame.event === "reveal") {
+      on.reveal?.(data);
+    } else if (frame.event === "member") {
+      on.member?.(data);
+    }
+  }
+
+  async function once() {
+    const connection = new AbortController();
+    controller = connection;
+    heard(connection); // the answer's headers too may never come
+    const url = new URL(`/api/rooms/${encodeURIComponent(room)}/live`, location.origin);
+    url.searchParams.set("after", String(last));
+    try {
+      const answer = await fetch(url, {
+        headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+        signal: connection.signal,
+        cache: "no-store",
+      });
+      if (answer.status === 401 || answer.status === 404) {
+        stopped = true;
+        on.refused?.(answer.status);
+        return;
       }
+      if (!answer.ok || !answer.body) throw new Error(`live feed: ${answer.status}`);
+      const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+      const buffer = { text: "" };
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        heard(connection);
+        buffer.text += value;
+        for (const frame of frames(buffer)) handle(frame);
+      }
+    } finally {
+      clearTimeout(timer);
+      connection.abort(); // a silent connection is let go of, not left open
     }
   }
 

@@ -1,9 +1,10 @@
 // The table's page: the landing page (create a room), a room's link (join
 // with a name), and the room itself. A share link is /r/ROOM; the GM's own
 // link adds #token=... (a fragment never reaches the server), which this page
-// moves into localStorage at once.
+// moves into localStorage at once: beside the seat in use, if it is another
+// member's, for the person to choose (a GM opening a player's link stays GM).
 
-import { ApiError, api, keepSeat, leaveSeat, seat, seats } from "./api.js";
+import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, sitAs } from "./api.js";
 import { $, el, problem } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { historyPanel } from "./history.js";
@@ -107,17 +108,65 @@ function joinForm(roomId, why) {
   name.focus();
 }
 
-/** A token given in the link's fragment (#token=...): kept, then taken out of the address bar. */
+/** A token given in the link's fragment (#token=...): kept, then taken out of
+ * the address bar. It is sat in only if the browser had no seat here: another
+ * member's seat is kept beside the one in use, and returned, to be offered. */
 async function tokenFromFragment(roomId) {
   const given = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (!given) return;
-  history.replaceState(null, "", location.pathname);
+  if (!given) return null;
+  history.replaceState(null, "", location.pathname + location.search);
   try {
     const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: given });
-    keepSeat(roomId, { token: given, member: info.me?.member, name: info.me?.name, gm: !!info.me?.gm, roomName: info.name });
+    const offered = { token: given, member: info.me?.member, name: info.me?.name, gm: !!info.me?.gm };
+    const mine = seat(roomId);
+    if (mine && mine.token !== given && mine.member !== offered.member) {
+      offerSeat(roomId, offered);
+      return offered;
+    }
+    keepSeat(roomId, { ...offered, roomName: info.name });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
   }
+  return null;
+}
+
+function seatName(one) {
+  return `${one.name || "?"}${one.gm ? " (GM)" : ""}`;
+}
+
+/** Who this browser sits as: a choice when it holds several seats of the room. */
+function seatChoice(roomId, me) {
+  const all = roomSeats(roomId);
+  if (all.length < 2) return el("span", { class: "you" }, "You: ", el("strong", { id: "me", text: me.name }), me.gm ? " (GM)" : "");
+  const choice = el(
+    "select",
+    { id: "seat-choice", "aria-label": "sit as" },
+    all.map((one) => el("option", { value: one.token, text: seatName(one), selected: one.token === me.token })),
+  );
+  choice.addEventListener("change", () => {
+    sitAs(roomId, choice.value);
+    location.reload();
+  });
+  return el("label", { class: "you inline" }, el("span", { text: "You:" }), choice);
+}
+
+/** A link gave another member's seat: it is kept, and sat in only if chosen. */
+function seatOffer(roomId, offered, me) {
+  const sit = el("button", { type: "button", class: "primary", id: "sit-offered", text: `Sit as ${seatName(offered)}` });
+  const stay = el("button", { type: "button", class: "quiet", id: "stay-seated", text: `Stay as ${seatName(me)}` });
+  const card = el(
+    "section",
+    { class: "card offer", id: "seat-offer", role: "alert" },
+    el("p", {}, "This link holds the seat of ", el("strong", { text: seatName(offered) }), " at this table. ",
+      "This browser sits here as ", el("strong", { text: seatName(me) }), "; both are kept (switch under \u201cYou\u201d)."),
+    el("div", { class: "line" }, sit, stay),
+  );
+  sit.addEventListener("click", () => {
+    sitAs(roomId, offered.token);
+    location.reload();
+  });
+  stay.addEventListener("click", () => card.remove());
+  return card;
 }
 
 function shareLinks(roomId, mine) {
@@ -155,7 +204,7 @@ function shareLinks(roomId, mine) {
 }
 
 async function openRoom(roomId) {
-  await tokenFromFragment(roomId);
+  const offered = await tokenFromFragment(roomId);
   const mine = seat(roomId);
   if (!mine) return joinForm(roomId);
   let room;
@@ -165,6 +214,7 @@ async function openRoom(roomId) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 401 || error.status === 404) {
       leaveSeat(roomId);
+      if (seat(roomId)) return openRoom(roomId); // another seat kept here
       return joinForm(roomId, "This browser's seat at the table is gone: join again.");
     }
     main.replaceChildren(problem(error));
@@ -177,30 +227,8 @@ async function openRoom(roomId) {
   let sheet = null; // made after the roll box, whose visibility its trait buttons use
   const history = historyPanel(room, me, (roll) => (sheet ? sheet.spendButtons(roll) : null));
   const fairness = fairnessPanel(room, me);
-  const people = el("p", { class: "people", id: "members" });
+  const people = whoIsHere(roomId, me, history, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
-  let known = new Set();
-  let connected = false;
-
-  function showMembers(all) {
-    const list = Array.isArray(all) ? all : [];
-    known = new Set(list.map((one) => one.member));
-    people.replaceChildren(
-      el("span", { class: "muted", text: "At the table: " }),
-      ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
-    );
-    history.members(list);
-  }
-
-  async function again() {
-    try {
-      const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: me.token });
-      showMembers(info.members);
-      fairness.show(info.seeds);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-    }
-  }
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
   sheet = sheetPanel(room, me, {
@@ -217,9 +245,10 @@ async function openRoom(roomId) {
       el("h1", { id: "room-title", text: room.name }),
       el("span", { class: "badge system", text: SYSTEMS[room.system] || room.system }),
       live,
-      el("span", { class: "you" }, "You: ", el("strong", { id: "me", text: me.name }), me.gm ? " (GM)" : ""),
+      seatChoice(roomId, me),
     ),
-    people,
+    offered ? seatOffer(roomId, offered, me) : "",
+    people.line,
     shareLinks(roomId, me),
     el(
       "div",
@@ -235,10 +264,45 @@ async function openRoom(roomId) {
     ),
     fairness.panel,
   );
-  showMembers(room.members);
+  people.show(room.members);
   await sheet.load();
   if (party) await party.load();
   await history.reload();
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party });
+}
+
+/** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
+function whoIsHere(roomId, me, history, fairness) {
+  const line = el("p", { class: "people", id: "members" });
+  let known = new Set();
+
+  function show(all) {
+    const list = Array.isArray(all) ? all : [];
+    known = new Set(list.map((one) => one.member));
+    line.replaceChildren(
+      el("span", { class: "muted", text: "At the table: " }),
+      ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
+    );
+    history.members(list);
+  }
+
+  async function again() {
+    try {
+      const info = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}`, { token: me.token });
+      show(info.members);
+      fairness.show(info.seeds);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+
+  return { line, show, again, knows: (member) => known.has(member) };
+}
+
+/** The room's live feed, into its panels. */
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party }) {
+  const again = people.again;
+  let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
@@ -246,7 +310,7 @@ async function openRoom(roomId) {
       if (roll.kind && roll.member === me.member) sheet.load();
       // any sheet's change or spend: the GM's view of the party again
       if (roll.kind && party) party.load();
-      if (roll.member && !known.has(roll.member)) again();
+      if (roll.member && !people.knows(roll.member)) again();
     },
     async reveal(data) {
       fairness.show(data?.seeds);
@@ -262,15 +326,20 @@ async function openRoom(roomId) {
       live.textContent = state === "live" ? "live" : "reconnecting";
       live.classList.toggle("off", state !== "live");
     },
+    member() {
+      again(); // one joined: the list of who is here, at once
+    },
     refused() {
       live.textContent = "no longer at the table";
       live.classList.add("off");
     },
   });
-  // someone may join without rolling yet: the list of who is here is refreshed now and then
-  setInterval(() => document.visibilityState === "visible" && again(), 20000);
 }
 
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
 if (match) openRoom(match[1]);
 else landing();
+// a link with a token opened in this tab changes only the fragment: read it as a new load
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has("token")) location.reload();
+});

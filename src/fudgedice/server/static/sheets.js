@@ -70,21 +70,24 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     el("label", { class: "inline" }, el("span", { text: "Against" }), against),
     traits,
   );
+  const whole = el("details", { class: "explain" }, el("summary", { text: "the whole sheet" }), page);
   const panel = el(
     "section",
     { class: "sheet card", id: "sheet" },
     title,
     points,
     rolling,
-    el("details", { class: "explain" }, el("summary", { text: "the whole sheet" }), page),
+    whole,
     status,
     editor,
   );
 
   function show(answer) {
+    const had = !!current?.sheet;
     current = answer;
     if (changed) changed();
     const sheet = answer?.sheet;
+    whole.hidden = !sheet;
     if (!sheet) {
       title.textContent = "Character sheet";
       points.textContent = "No sheet yet: upload your .toml file or type it below.";
@@ -94,6 +97,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       editor.open = !seat.gm; // a GM may play no character: the party's sheets come first
       return;
     }
+    if (!had) editor.open = false; // the sheet is there: its traits come first, not its text
     title.textContent = `${sheet.name} (${sheet.system})`;
     points.textContent = pointsLine(sheet.points);
     rolling.hidden = false;
