@@ -1,31 +1,54 @@
 """What the API's requests carry (pydantic models), and how a malformed one
-is refused: 422 with the first field at fault."""
+is refused: 422 with the first field at fault.
+
+Every body is a :class:`Body`: none of its strings holds what no database
+stores (:func:`.inputs.unstorable`), none of its integers passes what a
+database column holds (:data:`MAX_INT`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic_core import PydanticCustomError
 
+from .inputs import unstorable
 from .problems import Problem, unprocessable
 from .records import Visibility
 
+MAX_INT = 2**63 - 1
+"""The largest integer a database column holds (a seq, a version): a larger
+one in a request is a 422, not an overflow inside the driver."""
 
-class NewRoom(BaseModel):
+
+class Body(BaseModel):
+    """A request's JSON body: only the fields named, each of its type, strictly."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        for each in value if isinstance(value, list) else (value,):
+            if isinstance(each, str) and (why := unstorable(each)) is not None:
+                raise PydanticCustomError("unstorable", why)
+            if isinstance(each, int) and not -MAX_INT <= each <= MAX_INT:
+                raise PydanticCustomError("too_large", f"must be at most {MAX_INT} in size")
+        return value
+
+
+class NewRoom(Body):
     name: str
     system: str | None = None
     gm_name: str = "GM"
 
 
-class NewMember(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class NewMember(Body):
     name: str
 
 
-class NewRoll(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class NewRoll(Body):
     text: str
     visibility: Visibility = "public"
     label: str | None = None

@@ -1,0 +1,76 @@
+"""Text a request may carry at all: what neither database stores and no
+answer can echo is refused where it enters, once for every route.
+
+A NUL character (PostgreSQL's text refuses it), a lone surrogate (no UTF-8
+encodes it, so neither driver sends it) or bytes that are not UTF-8 in a
+request's path or query string are answered 400 before any route reads them,
+and the same characters in a JSON body's strings 422 (:mod:`.bodies`). The
+rules of what a name, a label or a roll text may hold are theirs
+(:mod:`.rolling`); this is only what no text of the table may hold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import unquote_to_bytes
+
+from .guards import ASGIApp, Receive, Scope, Send
+from .problems import Problem
+
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL and the surrogates, which a well-formed string holds only alone."""
+
+
+def unstorable(text: str) -> str | None:
+    """Why ``text`` can be neither stored nor sent back, or None if it can."""
+    found = UNSTORABLE.search(text)
+    if found is None:
+        return None
+    if found[0] == "\x00":
+        return "must not contain NUL characters"
+    return f"must not contain a lone surrogate (U+{ord(found[0]):04X})"
+
+
+def _undecodable(raw: bytes) -> str | None:
+    """Why a path or query string, percent-decoded, is not plain UTF-8 text."""
+    if b"%" in raw:
+        raw = unquote_to_bytes(raw)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "must be UTF-8 text"
+    return unstorable(text)
+
+
+def refusal(scope: Scope) -> Problem | None:
+    """The 400 for a request whose path, query string or headers carry what
+    no route may read, or None."""
+    path = scope.get("raw_path")
+    why = _undecodable(path) if isinstance(path, bytes) else unstorable(scope.get("path", ""))
+    if why is not None:
+        return Problem(400, f"a request's path {why}")
+    why = _undecodable(scope.get("query_string", b""))
+    if why is not None:
+        return Problem(400, f"a request's query string {why}")
+    for name, value in scope.get("headers", ()):
+        if b"\x00" in value:
+            return Problem(400, f"the header {name.decode('latin-1')} must not contain NUL bytes")
+    return None
+
+
+class PlainInput:
+    """Answers 400 (the API's ``{"error"}``) to a request :func:`refusal` refuses."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        problem = refusal(scope) if scope["type"] == "http" else None
+        if problem is None:
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps(problem.body()).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 400, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
