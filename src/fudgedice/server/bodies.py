@@ -8,9 +8,9 @@ database column holds (:data:`MAX_INT`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
 from .inputs import unstorable
@@ -27,15 +27,17 @@ class Body(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    @field_validator("*", mode="after")
-    @classmethod
-    def _storable(cls, value: Any) -> Any:
-        for each in value if isinstance(value, list) else (value,):
-            if isinstance(each, str) and (why := unstorable(each)) is not None:
-                raise PydanticCustomError("unstorable", why)
-            if isinstance(each, int) and not -MAX_INT <= each <= MAX_INT:
-                raise PydanticCustomError("too_large", f"must be at most {MAX_INT} in size")
-        return value
+    @model_validator(mode="after")
+    def _storable(self) -> Self:
+        # one call for the whole body, not one per field: a roll's body is
+        # the request a table makes most
+        for field, value in self.__dict__.items():
+            for each in value if isinstance(value, list) else (value,):
+                if isinstance(each, str) and (why := unstorable(each)) is not None:
+                    raise PydanticCustomError("unstorable", f"{field}: {why}")
+                if isinstance(each, int) and not -MAX_INT <= each <= MAX_INT:
+                    raise PydanticCustomError("too_large", f"{field}: at most {MAX_INT} in size")
+        return self
 
 
 class NewRoom(Body):

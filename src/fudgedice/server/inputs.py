@@ -24,6 +24,8 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 def unstorable(text: str) -> str | None:
     """Why ``text`` can be neither stored nor sent back, or None if it can."""
+    if text.isascii() and "\x00" not in text:
+        return None  # as nearly every text is
     found = UNSTORABLE.search(text)
     if found is None:
         return None
@@ -34,8 +36,9 @@ def unstorable(text: str) -> str | None:
 
 def _undecodable(raw: bytes) -> str | None:
     """Why a path or query string, percent-decoded, is not plain UTF-8 text."""
-    if b"%" in raw:
-        raw = unquote_to_bytes(raw)
+    if raw.isascii() and b"%" not in raw and b"\x00" not in raw:
+        return None  # as nearly every request's: nothing to decode, nothing to find
+    raw = unquote_to_bytes(raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -53,9 +56,10 @@ def refusal(scope: Scope) -> Problem | None:
     why = _undecodable(scope.get("query_string", b""))
     if why is not None:
         return Problem(400, f"a request's query string {why}")
-    for name, value in scope.get("headers", ()):
-        if b"\x00" in value:
-            return Problem(400, f"the header {name.decode('latin-1')} must not contain NUL bytes")
+    headers = scope.get("headers", ())
+    if any(b"\x00" in value for _, value in headers):
+        named = next(name for name, value in headers if b"\x00" in value)
+        return Problem(400, f"the header {named.decode('latin-1')} must not contain NUL bytes")
     return None
 
 
