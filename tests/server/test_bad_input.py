@@ -15,7 +15,10 @@ import pytest
 from fudgedice import sheets
 from fudgedice.server.inputs import PlainInput
 
-from .conftest import bearer
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
 
 BIG = 2**31
 """Past a 32-bit column."""
@@ -124,7 +127,11 @@ def test_seqs_past_32_bits_are_answered_and_past_64_bits_refused(served: Any) ->
         assert answer.status_code == 200, answer.text
         expected = [] if "after" in params else [1]
         assert [roll["seq"] for roll in answer.json()["rolls"]] == expected
-    for params in ({"after": HUGE}, {"before": HUGE}, {"after": 10**30}, {"limit": HUGE}):
+    refused: list[dict[str, Any]] = [
+        {"after": HUGE}, {"before": HUGE}, {"after": 10**30}, {"limit": HUGE}, {"after": -1},
+        {"after": "1e9"}, {"after": "1.5"}, {"limit": 0}, {"before": 0}, {"after": "NaN"},
+    ]  # fmt: skip
+    for params in refused:
         _refused(served.get(f"/api/rooms/{room}/rolls", gm, **params), 422)
     _refused(served.get(f"/api/rooms/{room}/live", gm, after=HUGE), 422)
     with served.live(room, gm, after=BIG) as events:
@@ -178,3 +185,25 @@ def test_integers_past_a_column_in_a_body_are_422(served: Any) -> None:
 )
 def test_absurd_odds_are_refused(served: Any, query: str) -> None:
     _refused(served.client.get(f"/api/odds?{query}"), 400, 413, 422)
+
+
+@pytest.mark.parametrize(
+    ("was", "becomes"),
+    [
+        ('name = "Jax"', 'name = "J\\u0000ax"'),
+        ('player = ""', 'player = "\\U00000000"'),
+        ('Dodge = "Agility+1D"', '"Do\\u0000dge" = "Agility+1D"'),
+    ],
+)
+def test_nul_written_as_a_toml_escape_in_a_sheet_is_422(
+    served: Any, was: str, becomes: str
+) -> None:
+    room, _, player = _room(served)
+    text = sheets.new_sheet("d6", "Jax")
+    assert was in text
+    answer = served.client.put(
+        f"/api/rooms/{room}/members/{player['member']}/sheet",
+        json={"text": text.replace(was, becomes), "version": 0},
+        headers=bearer(player["token"]),
+    )
+    assert "NUL" in _refused(answer, 422)

@@ -11,9 +11,7 @@ generated, so unknown rooms and bad tokens are tried too). The run is bounded
 
 from __future__ import annotations
 
-import os
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +24,6 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from fudgedice import sheets
 from fudgedice.server.app import create_app
 from fudgedice.server.db import connect
-
-from .conftest import NO_LIMITS, Postgres, Server, Table, bearer, free_port
 
 EXAMPLES = 30
 """Examples per operation and database: the whole run stays within a minute or two."""
@@ -47,46 +43,29 @@ class Target:
     seqs: list[int]
 
 
-def _set_up(url: str) -> Target:
-    table = Table(url)
-    try:
-        created = table.room("Fuzzed", system="d6")
-        room = created["room"]
-        gm = {"member": created["member"], "token": created["gm_token"]}
-        player = table.join(room, "Ann")
-        sheet = sheets.new_sheet("d6", "Jax")
-        put = table.client.put(
-            f"/api/rooms/{room}/members/{player['member']}/sheet",
-            json={"text": sheet, "version": 0},
-            headers=bearer(player["token"]),
-        )
-        assert put.status_code == 200, put.text
-        seqs = [put.json()["seq"]]
-        for text in ("3D+1", "2D vs Moderate", "4D"):
-            rolled = table.roll(room, player["token"], text)
-            assert rolled.status_code == 201, rolled.text
-            seqs.append(rolled.json()["seq"])
-    finally:
-        table.client.close()
-    return Target(url, room, gm, player, seqs)
+@pytest.fixture(scope="module")
+def target(served: Any) -> Target:
+    """The room every case reaches into, on the module's server (each database in turn)."""
+    created = served.room("Fuzzed", system="d6")
+    room = created["room"]
+    gm = {"member": created["member"], "token": created["gm_token"]}
+    player = served.join(room, "Ann")
+    put = served.client.put(
+        f"/api/rooms/{room}/members/{player['member']}/sheet",
+        json={"text": sheets.new_sheet("d6", "Jax"), "version": 0},
+        headers=_bearer(player["token"]),
+    )
+    assert put.status_code == 200, put.text
+    seqs = [put.json()["seq"]]
+    for text in ("3D+1", "2D vs Moderate", "4D"):
+        rolled = served.roll(room, player["token"], text)
+        assert rolled.status_code == 201, rolled.text
+        seqs.append(rolled.json()["seq"])
+    return Target(served.url, room, gm, player, seqs)
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def target(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Target]:
-    if request.param == "sqlite":
-        db = str(tmp_path_factory.mktemp("fuzzed") / "table.sqlite3")
-    else:
-        pg: Postgres = request.getfixturevalue("postgres")
-        db = pg.create_database(f"fuzzed_{os.getpid()}_{free_port()}")
-    server = Server(db, NO_LIMITS).start()
-    try:
-        yield _set_up(server.url)
-    finally:
-        if getattr(request.node, "rep_call_failed", False):
-            print(server.output())
-        server.stop()
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def _document() -> dict[str, Any]:
@@ -118,13 +97,14 @@ def _real(case: Case[Any], target: Target) -> dict[str, str]:
         params["seq"] = target.seqs[params["seq"] % len(target.seqs)]
     if case.operation.path == LIVE:
         return {}  # a good token opens a feed that never ends: its refusals are what is tried
-    return bearer(who["token"])
+    return _bearer(who["token"])
 
 
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,
     derandomize=True,
+    database=None,  # nothing kept between runs: each run tries the same cases
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )

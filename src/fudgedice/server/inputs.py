@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from .guards import ASGIApp, Receive, Scope, Send
@@ -32,6 +33,18 @@ def unstorable(text: str) -> str | None:
     if found[0] == "\x00":
         return "must not contain NUL characters"
     return f"must not contain a lone surrogate (U+{ord(found[0]):04X})"
+
+
+def unstorable_within(value: Any) -> str | None:
+    """Why some string within ``value`` (a key or an item, at any depth of
+    dicts and lists, as a decoded document holds them) can't be stored."""
+    if isinstance(value, str):
+        return unstorable(value)
+    if isinstance(value, dict):
+        return next(filter(None, map(unstorable_within, (*value, *value.values()))), None)
+    if isinstance(value, list | tuple):
+        return next(filter(None, map(unstorable_within, value)), None)
+    return None
 
 
 def _undecodable(raw: bytes) -> str | None:
