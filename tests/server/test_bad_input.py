@@ -43,7 +43,7 @@ def test_nul_and_non_utf8_in_a_path_or_query_are_400(served: Any) -> None:
     room, gm, _ = _room(served)
     auth = bearer(gm)
     client = served.client
-    for path in ("/api/rooms/a%00b", "/api/rooms/%ff", "/r/a%00b"):
+    for path in ("/api/rooms/a%00b", "/api/rooms/%ff", "/api/rooms/%ED%A0%80", "/r/a%00b"):
         assert "path" in _refused(client.get(path, headers=auth), 400)
     assert "path" in _refused(client.post("/api/rooms/x%00/rolls", json={"text": "4D"}), 400)
     assert "path" in _refused(client.post(f"/api/rooms/{room}%00/members", json={"name": "B"}), 400)
@@ -136,6 +136,10 @@ def test_seqs_past_32_bits_are_answered_and_past_64_bits_refused(served: Any) ->
     _refused(served.get(f"/api/rooms/{room}/live", gm, after=HUGE), 422)
     with served.live(room, gm, after=BIG) as events:
         assert next(events)[0] == "ready"
+    resumed = {**bearer(gm), "Last-Event-ID": str(BIG)}
+    with served.client.stream("GET", f"/api/rooms/{room}/live", headers=resumed) as answer:
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/event-stream")
 
 
 def test_a_spend_on_a_seq_past_any_column_is_refused(served: Any) -> None:
