@@ -26,9 +26,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Route
 
 from . import exports, making, rolling, store
-from .bodies import NewMember, NewRoll, NewRoom, malformed
+from .bodies import MAX_INT, NewMember, NewRoll, NewRoom, malformed
 from .db import Database
 from .feed import EventStream, live_feed
 from .guards import (
@@ -41,17 +42,18 @@ from .guards import (
     SecurityHeaders,
     Send,
 )
+from .inputs import PlainInput
 from .live import Event, Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
-from .problems import Problem
+from .problems import BUSY, REFUSED, Problem
 from .records import Member, RollRecord, Room
 from .sheet_routes import add_sheet_routes
 from .writer import Writer
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
-MAX_SEQ = 2**63 - 1
+MAX_SEQ = MAX_INT
 """The largest seq a database column holds: a larger ``after`` or ``before``
 is a 422, not an overflow inside the driver."""
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -115,7 +117,7 @@ def create_app(
         await writer.stop()
 
     app = TableApp(
-        NoStore(BodyLimit(rolls.asgi)),
+        NoStore(BodyLimit(PlainInput(rolls.asgi))),
         title="fudgedice table",
         lifespan=lifespan,
         # the documentation pages load scripts from a CDN into the origin that
@@ -123,10 +125,12 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        responses=REFUSED,
         # the table sets up no OpenTelemetry: not asking at every request
         # whether it has been is a few percent of a roll's CPU time
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
+    app.add_middleware(PlainInput)  # innermost: every answer of the API wraps its refusals too
     app.add_middleware(BodyLimit)
     app.add_middleware(NoStore)
     app.state.db, app.state.hub = db, hub
@@ -141,8 +145,11 @@ def create_app(
         return JSONResponse(malformed(error.errors()).body(), 422)
 
     @app.exception_handler(HTTPException)
-    async def _http(_: Request, error: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(error.detail)}, error.status_code, headers=error.headers)
+    async def _http(request: Request, error: HTTPException) -> JSONResponse:
+        headers = error.headers
+        if error.status_code == 405:  # every method of the path, not only its first route's
+            headers = {**(headers or {}), "Allow": ", ".join(allowed(app, request))}
+        return JSONResponse({"error": str(error.detail)}, error.status_code, headers=headers)
 
     def member_of(
         room: str, authorization: str | None, token: str | None = None
@@ -163,6 +170,7 @@ def create_app(
         make_roll,
         methods=["POST"],
         status_code=201,
+        responses=BUSY,
         route_class_override=rolls.route_class(),
     )
     app.router.routes.insert(0, app.router.routes.pop())
@@ -236,7 +244,7 @@ def create_app(
         _, me = member_of(room, authorization)
         return exports.log_document(room, store.seed_list(db, room), all_rolls(room), me)
 
-    @app.get("/api/rooms/{room}/export")
+    @app.get("/api/rooms/{room}/export", responses=EXPORTED)
     def export(
         room: str,
         authorization: Auth = None,
@@ -258,7 +266,9 @@ def create_app(
             headers=disposition,
         )
 
-    @app.get("/api/rooms/{room}/live")
+    @app.get(
+        "/api/rooms/{room}/live", status_code=200, response_class=EventStream, responses=LIVE_FEED
+    )
     async def live(
         room: str,
         request: Request,
@@ -272,7 +282,7 @@ def create_app(
             after = int(last_event_id) if resumed and last_event_id else found.last_seq
         return live_feed(db, hub, room, me, after)
 
-    @app.get("/api/odds")
+    @app.get("/api/odds", responses=BUSY)
     async def odds(request: Request, text: str, system: str = "fudge") -> Response:
         body = await gate.answer(text, rolling.system_name(system), address(request))
         return Response(body, media_type="application/json")
@@ -295,6 +305,15 @@ def create_app(
     return app
 
 
+def allowed(app: FastAPI, request: Request) -> list[str]:
+    """The methods some route answers at the request's path."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods or set()
+    return sorted(methods)
+
+
 def address(request: Request) -> str:
     """The client's address, as the connection gives it (the table trusts no
     forwarding header: behind a proxy, every member shares the proxy's)."""
@@ -308,6 +327,24 @@ CSP = (
 )
 """The page runs only its own script files (nothing inline, nothing from
 elsewhere) and loads nothing from elsewhere."""
+
+
+EXPORTED: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The rolls"}
+}
+"""``format=csv``'s answer, besides JSON's."""
+LIVE_FEED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "description": "The room's events as they happen (server-sent events)",
+    },
+    "4XX": {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ProblemBody"}}},
+        "description": REFUSED["4XX"]["description"],
+    },
+}
+"""The live feed's answer: a stream of events, never JSON; its refusals are
+JSON as every other route's."""
 
 
 ROLLS_PATH = re.compile(r"/api/rooms/([^/]+)/rolls")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from ..errors import DiceError
 
 
@@ -49,3 +51,31 @@ def unprocessable(why: str, hint: str | None = None) -> Problem:
 def problem_headers(problem: Problem) -> list[tuple[bytes, bytes]]:
     """What a refusal says besides its body: when to try again, if it may."""
     return [(b"retry-after", b"1")] if problem.status in (429, 503) else []
+
+
+class ProblemBody(BaseModel):
+    """A refusal's body, as the OpenAPI document describes it."""
+
+    model_config = ConfigDict(extra="forbid")
+    error: str
+    """What is wrong, in words."""
+    position: int | None = None
+    """The column of a roll text at fault, counted from 0."""
+    hint: str | None = None
+    """What to do instead."""
+    line: int | None = None
+    """The line of a character sheet at fault, counted from 1 (with ``column``)."""
+    column: int | None = None
+
+
+REFUSED: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ProblemBody, "description": "Refused: the request is at fault"}
+}
+"""What every route of the API may answer besides its success: a refusal
+(400 bad roll text, 401 no token, 403, 404, 409, 413 too long, 422 malformed,
+429 too fast), always the same body."""
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {"model": ProblemBody, "description": "Busy: try again in a moment (Retry-After)"}
+}
+"""What a route that waits on the writer or the odds' workers may answer
+besides: the server too busy for the request right now."""

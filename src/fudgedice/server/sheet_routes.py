@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Path, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
 from .. import sheets
@@ -22,12 +21,12 @@ from ..log.spends import POINT_SYSTEM
 from ..sheets.levels import level_name
 from ..sheets.model import POINTS, points
 from . import making, rolling, store
-from .bodies import NewRoll
+from .bodies import MAX_INT, Body, NewRoll
 from .db import Database
 from .guards import RateLimit
 from .live import Event, Hub
 from .making import Rolls
-from .problems import Problem, not_found, unprocessable
+from .problems import BUSY, Problem, not_found, unprocessable
 from .records import OWN, Member, RollRecord
 from .sheet_store import (
     Change,
@@ -41,6 +40,8 @@ from .sheet_store import (
 )
 
 Auth = Annotated[str | None, Header()]
+Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
+"""A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
 
 SHOWN_WITH_ODDS = 60
 """Traits a sheet's page shows with their chances at most: each is a measure."""
@@ -48,15 +49,13 @@ MAX_AMOUNT = 1000
 """The largest hit, heal or spend a request may ask for."""
 
 
-class SheetText(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class SheetText(Body):
     text: str
     version: int = 0
     """The version this text replaces: 0 for a first sheet."""
 
 
-class SheetAction(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class SheetAction(Body):
     version: int
     trait: str | None = None
     amount: int | None = None
@@ -67,15 +66,13 @@ class SheetAction(BaseModel):
     count: int = 1
 
 
-class SheetRoll(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class SheetRoll(Body):
     request: str
     visibility: Literal["public", "gm", "self", "secret"] = "public"
     client_seed: str | None = None
 
 
-class RollSpend(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class RollSpend(Body):
     point: str
     version: int | None = None
     """The roller's sheet's version, as their page knows it (checked if given)."""
@@ -149,7 +146,7 @@ def add_sheet_routes(
         publish(record)
         return {**summary(owner, stored), "seq": record.seq}
 
-    @app.post("/api/rooms/{room}/members/{member}/sheet/roll", status_code=201)
+    @app.post("/api/rooms/{room}/members/{member}/sheet/roll", status_code=201, responses=BUSY)
     async def roll_trait(
         room: str, member: str, body: SheetRoll, request: Request, authorization: Auth = None
     ) -> JSONResponse:
@@ -184,7 +181,7 @@ def add_sheet_routes(
 
     @app.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)
     def spend_on_roll(
-        room: str, seq: int, body: RollSpend, authorization: Auth = None
+        room: str, seq: Seq, body: RollSpend, authorization: Auth = None
     ) -> JSONResponse:
         _, me = making.member_of(db, room, authorization)
         limiter.take(me.id)

@@ -24,7 +24,8 @@ from ..log.sheet_entries import sheet_entry
 from ..log.spends import spend_entry, spent_text
 from ..sheets import Sheet, SheetError, load_text, without_balance
 from .db import Database
-from .problems import Problem, not_found
+from .inputs import unstorable_within
+from .problems import Problem, not_found, unprocessable
 from .records import Member, RollRecord
 from .schema import rolls, rooms, sheets
 from .store import notify, now, room_row
@@ -61,9 +62,13 @@ class SheetProblem(Problem):
 def checked(text: str) -> Sheet:
     """The sheet of ``text``, or the 422 that says where it is wrong."""
     try:
-        return load_text(text, SOURCE)
+        sheet = load_text(text, SOURCE)
     except DiceError as error:
         raise SheetProblem(error) from None
+    # TOML's escapes write what the body's own text may not hold (\u0000)
+    if (why := unstorable_within(sheet.values)) is not None:
+        raise unprocessable(f"a sheet's names and texts {why}")
+    return sheet
 
 
 def read(db: Database, room_id: str, member_id: str) -> Stored | None:
