@@ -48,7 +48,8 @@ def test_a_whole_session_verifies(game: Path, tmp_path: Path) -> None:
     line = shown.splitlines()[-1]
     assert re.fullmatch(r"logged: seq 1, nonce 0, hash [0-9a-f]{16}", line), line
     hidden = ok("roll", "--session", str(game), "--secret", "4dF+2").output
-    assert "seq 2, nonce 1" in hidden and "placeholder until the reveal" in hidden
+    # the GM's first roll: nonces are each roller's own
+    assert "seq 2, nonce 0" in hidden and "placeholder until the reveal" in hidden
     ok("roll", "--session", str(game), "-n", "3", "--client-seed", "bo's dice", "d6: 3D")
 
     pending = run("verify", str(game))
