@@ -6,9 +6,14 @@ transaction, draws each roll in arrival order (its room's next ``seq`` and
 nonce), writes them all and commits once; only then is each request answered.
 One commit for many rolls is what lets SQLite, with its single write lock,
 keep up with a busy table: the cost of a transaction is shared, and the rooms
-stay held only as long as the draws take. A roll that fails (its text asks for
-more than the engine allows) is refused alone; if the commit fails, every roll
-of the batch is refused and none is kept.
+stay held only as long as the draws take. A roll that fails once its dice are
+drawn (a division by zero, a limit reached while exploding) is kept as a failed
+roll, with its ``seq`` and nonce, and answered with its error and its ``seq``
+(docs/fairness.md: drawn dice are never thrown away); one refused before any
+die is drawn is refused alone. If the commit fails, every roll of the batch is
+refused and none is kept. Under version 2 of the dice stream each member has
+nonces of their own (``member_nonces``), read and advanced in the same
+transaction as the room's ``seq``.
 
 Where the batch runs: PostgreSQL is across a network, so there a thread of the
 writer's own commits, and the event loop never waits for it. SQLite is a local
@@ -33,10 +38,10 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, text, update
 
 from ..errors import DiceError
 from ..log import roll_entry
@@ -44,7 +49,7 @@ from . import rolling
 from .db import Database
 from .problems import Problem, not_found
 from .records import RollRecord, RollRequest, json_text
-from .schema import rolls, rooms
+from .schema import member_nonces, rolls, rooms
 from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
@@ -60,6 +65,19 @@ of the process on commits. A roll after a quiet spell is committed at once."""
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
 on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+
+
+class FailedRoll(Problem):
+    """A roll that failed once its dice were drawn: refused with its error, as
+    a bad text is (400), and with its ``seq``, for it is kept all the same."""
+
+    def __init__(self, record: RollRecord, error: DiceError) -> None:
+        super().__init__(400, error.message, position=error.position, hint=error.hint)
+        self.record = record
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "seq": self.record.seq}
+
 
 Outcome = RollRecord | Problem
 Committed = Callable[[list[RollRecord]], None]
@@ -176,6 +194,8 @@ class Writer:
         for waiting, outcome in zip(batch, outcomes, strict=True):
             if isinstance(outcome, RollRecord):
                 kept.append(outcome)
+            elif isinstance(outcome, FailedRoll):
+                kept.append(outcome.record)
             if waiting.future.done():  # its request was cancelled: the roll is kept all the same
                 continue
             if isinstance(outcome, Problem):
@@ -203,7 +223,22 @@ class _Room:
     nonce: int
     last_seq: int
     last_hash: str
+    stream: int
     first_seq: int = 0
+    nonces: dict[str, int] = field(default_factory=dict)
+    """Version 2: the next nonce of each member of the batch, as advanced."""
+    advanced: set[str] = field(default_factory=set)
+    """Members whose nonce the batch advanced."""
+
+    def next_nonce(self, member: str) -> int:
+        return self.nonce if self.stream == 1 else self.nonces.get(member, 0)
+
+    def take_nonce(self, member: str) -> None:
+        if self.stream == 1:
+            self.nonce += 1
+        else:
+            self.nonces[member] = self.nonces.get(member, 0) + 1
+            self.advanced.add(member)
 
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
@@ -225,11 +260,18 @@ def _append(
         return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
     held = _held(connection.execute(_HOLD, {"ids": wanted}))
+    for room, members in _members_of(held, requests):
+        found = connection.execute(_NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
+        room.nonces.update((member, nonce) for member, nonce in found)
     outcomes, records = _drawn(held, requests)
     if records:
         connection.execute(_INSERT, [_row(record) for record in records])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
         connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        if counters := _counters(advanced):
+            connection.execute(
+                _UPSERT_NONCE, [dict(zip(_NONCE_KEYS, c, strict=True)) for c in counters]
+            )
         for room in advanced:
             notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
     return outcomes
@@ -239,21 +281,50 @@ def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> l
     """:func:`_append` through SQLite's own driver."""
     wanted = sorted({request.room for request in requests})
     held = _held(driver.execute(_hold_sql(len(wanted)), wanted))
+    for room, members in _members_of(held, requests):
+        found = driver.execute(_nonces_sql(len(members)), [room.id, room.epoch, *members])
+        room.nonces.update(found.fetchall())
     outcomes, records = _drawn(held, requests)
     if records:
         rows = [_row(record) for record in records]
         driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
         driver.executemany(_ADVANCE_SQL, [tuple(_advance(room).values()) for room in advanced])
+        if counters := _counters(advanced):
+            driver.executemany(_UPSERT_NONCE_SQL, counters)
     return outcomes
 
 
 def _held(found: Iterable[Sequence[Any]]) -> dict[str, _Room]:
     """The rooms read by ``_HOLD``, by id."""
     return {
-        room_id: _Room(room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, seq + 1)
-        for room_id, epoch, seed, commitment, nonce, seq, last in found
+        room_id: _Room(
+            room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
+        )
+        for room_id, epoch, seed, commitment, nonce, seq, last, stream in found
     }
+
+
+def _members_of(
+    held: dict[str, _Room], requests: Sequence[RollRequest]
+) -> list[tuple[_Room, list[str]]]:
+    """Each held room of version 2 and the members of the batch who draw in it
+    (dice read by hand draw nothing): whose nonces to read."""
+    drawing: dict[str, set[str]] = {}
+    for request in requests:
+        room = held.get(request.room)
+        if room is not None and room.stream == 2 and request.faces is None:
+            drawing.setdefault(room.id, set()).add(request.member.id)
+    return [(held[room], sorted(members)) for room, members in drawing.items()]
+
+
+def _counters(rooms_advanced: Iterable[_Room]) -> list[tuple[str, str, int, int]]:
+    """The nonce counters a batch advanced: room, member, epoch, next nonce."""
+    return [
+        (room.id, member, room.epoch, room.nonces[member])
+        for room in rooms_advanced
+        for member in sorted(room.advanced)
+    ]
 
 
 def _drawn(
@@ -270,11 +341,16 @@ def _drawn(
             outcomes.append(_draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
-    return outcomes, [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
+    records = [
+        outcome.record if isinstance(outcome, FailedRoll) else outcome
+        for outcome in outcomes
+        if isinstance(outcome, RollRecord | FailedRoll)
+    ]
+    return outcomes, records
 
 
 # The statements are built once: building them anew took longer than running them.
-_HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash")
+_HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash", "stream")
 """The columns of a room a batch reads, in the order of :class:`_Room`'s fields."""
 _HOLD = (
     select(*(rooms.c[name] for name in _HELD))
@@ -294,6 +370,30 @@ _ADVANCE = (
 )
 _ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
 """``_ADVANCE`` for SQLite's driver, its parameters in :func:`_advance`'s order."""
+_NONCES = select(member_nonces.c.member_id, member_nonces.c.next_nonce).where(
+    member_nonces.c.room_id == bindparam("room"),
+    member_nonces.c.epoch == bindparam("epoch"),
+    member_nonces.c.member_id.in_(bindparam("ids", expanding=True)),
+)
+_NONCE_KEYS = ("room", "member", "epoch", "next")
+_UPSERT = (
+    "INSERT INTO member_nonces (room_id, member_id, epoch, next_nonce) VALUES ({}) "
+    "ON CONFLICT (room_id, member_id, epoch) DO UPDATE SET next_nonce = excluded.next_nonce"
+)
+"""A member's nonce counter written, whether it is new or not: the same SQL
+for SQLite and PostgreSQL."""
+_UPSERT_NONCE = text(_UPSERT.format(", ".join(f":{key}" for key in _NONCE_KEYS)))
+_UPSERT_NONCE_SQL = _UPSERT.format("?, ?, ?, ?")
+
+
+@functools.cache
+def _nonces_sql(members_drawing: int) -> str:
+    """``_NONCES`` for SQLite's driver."""
+    marks = ", ".join("?" * members_drawing)
+    return (
+        "SELECT member_id, next_nonce FROM member_nonces "
+        f"WHERE room_id = ? AND epoch = ? AND member_id IN ({marks})"
+    )
 
 
 @functools.cache
@@ -318,42 +418,60 @@ def _advance(room: _Room) -> dict[str, Any]:
     }
 
 
-def _draw(room: _Room, request: RollRequest, at: str) -> RollRecord:
+def _draw(room: _Room, request: RollRequest, at: str) -> RollRecord | FailedRoll:
     """The room's next roll: drawn from its seed (or read from the faces given)
-    and made into its entry of the log (``fudgedice.log.roll_entry``)."""
+    and made into its entry of the log (``fudgedice.log.roll_entry``); a roll
+    that failed once its dice were drawn is kept, as a :class:`FailedRoll`."""
     member = request.member
     seq = room.last_seq + 1
+    text = rolling.log_text(request.text, request.system)
     try:
         logged = roll_entry(
             server_seed=room.seed,
             commitment=room.commitment,
             room=room.id,
             seq=seq,
-            nonce=room.nonce,
+            nonce=room.next_nonce(member.id),
             prev=room.last_hash,
-            text=rolling.log_text(request.text, request.system),
+            text=text,
             roller=member.name,
             visibility=request.visibility,
             client_seed=request.client_seed,
+            member=member.id,
+            stream=room.stream,
             at=at,
             read=request.faces,
             extra=None if request.label is None else {"label": request.label},
-            extra_shown={"member": member.id},
         )
     except DiceError as error:
         raise Problem.from_dice(rolling.as_typed(error, request.text, request.system)) from None
-    nonce = None if request.faces is not None else room.nonce
+    nonce = None if request.faces is not None else room.next_nonce(member.id)
     opening = logged.opening
+    fields = logged.entry if opening is None else opening["entry"]
+    result = logged.roll.to_dict() if logged.roll is not None else failed_result(text, fields)
     record = RollRecord(
         room.id, seq, member.id, member.name, request.visibility, room.epoch, room.commitment,
         nonce, request.client_seed, request.text, request.label, request.faces,
-        logged.roll.to_dict(), at, None if opening is None else opening["salt"], logged.hash,
-        None, logged.entry, opening,
+        result, at, None if opening is None else opening["salt"], logged.hash,
+        None, logged.entry, opening, None if logged.error is None else logged.error.message,
     )  # fmt: skip
     room.last_seq = seq
     room.last_hash = record.hash
-    room.nonce += nonce is not None
+    if nonce is not None:
+        room.take_nonce(member.id)
+    if logged.error is not None:
+        return FailedRoll(record, rolling.as_typed(logged.error, request.text, request.system))
     return record
+
+
+def failed_result(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A failed roll's JSON: its text, the faces it drew, its error; no total."""
+    faces = " ".join(str(face) for face in fields["faces"])
+    return {
+        "notation": text, "total": None, "verdict": None, "result": "failed",
+        "dice": [], "tosses": fields["faces"], "failed": True, "error": fields["error"],
+        "text": f"{text}: failed after drawing {faces or 'nothing'}: {fields['error']}",
+    }  # fmt: skip
 
 
 def _row(record: RollRecord) -> dict[str, Any]:
@@ -364,6 +482,7 @@ def _row(record: RollRecord) -> dict[str, Any]:
         "commitment": record.commitment, "nonce": record.nonce,
         "client_seed": record.client_seed, "text": record.text, "label": record.label,
         "faces": None if record.faces is None else json_text(record.faces),
+        "error": record.error,
         "result": json_text(record.result), "at": record.at, "salt": record.salt,
         "hash": record.hash, "entry": json_text(record.entry),
         "opening": opening,
