@@ -12,7 +12,7 @@ export function fairnessPanel(room, seat) {
   const status = el("div", { class: "status" });
   const clientSeed = el("input", {
     id: "client-seed", type: "text", maxlength: 64, autocomplete: "off", spellcheck: "false",
-    value: seat.clientSeed || "", placeholder: "anything you like",
+    value: seat.clientSeed || "", placeholder: "empty: a fresh random one for each roll",
   });
   clientSeed.addEventListener("change", () => keepSeat(room.room, { clientSeed: clientSeed.value }));
 
@@ -84,7 +84,7 @@ export function fairnessPanel(room, seat) {
       " checks the downloaded log with no server.",
     ),
     seeds,
-    el("label", { class: "field" }, el("span", { text: "Your client seed (mixed into your rolls)" }), clientSeed),
+    el("label", { class: "field" }, el("span", { text: "A client seed of your own (mixed into your rolls; leave it empty, and nobody, host included, can foresee them)" }), clientSeed),
     el("div", { class: "line" }, log, seat.gm && reveal),
     status,
   );
