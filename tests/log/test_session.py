@@ -36,6 +36,7 @@ def test_a_session_rolls_from_its_committed_seed() -> None:
         stream = room_stream(SEED, "cli", "lucky", nonce, member="Ann")
         expected = fudgedice.roll("4dF+1", stream=stream)
         assert logged.entry["faces"] == expected.tosses
+        assert logged.roll is not None
         assert logged.entry["total"] == logged.roll.total == expected.total
         assert logged.entry["nonce"] == nonce
     assert second.entry["prev"] == first.hash

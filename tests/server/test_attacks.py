@@ -58,7 +58,7 @@ def chi_square(totals: Iterable[int]) -> tuple[float, float]:
 def test_the_chi_square_test_catches_the_old_attack() -> None:
     """The old behaviour, replayed offline under version 1 (one nonce for the
     room, a failed probe taking none): its public rolls fail the test."""
-    seed, nonce, public = bytes(range(32)), 0, []
+    seed, nonce, public = bytes(range(32)), 0, list[int]()
     while len(public) < PUBLIC_ROLLS:
         faces = fudgedice.roll("4dF", stream=room_stream(seed, "room", "", nonce)).tosses
         if sum(faces) >= 1:  # the probe failed, was refused, took no nonce:
