@@ -17,7 +17,8 @@ from typing import Any
 from .. import api
 from ..dice.program import Program
 from ..dice.roller import Roller
-from ..errors import DiceError, DiceTypeError, DiceValueError
+from ..errors import DiceError, DiceTypeError, DiceValueError, TooManyDice
+from ..limits import DEFAULT_LIMITS, Limits
 from ..results.roll import Roll
 from ..stream import Stream, room_stream
 from .canonical import (
@@ -223,16 +224,29 @@ def drawn(text: str, stream: Stream) -> tuple[Roll | None, list[Any], DiceError 
     return rolled, list(rolled.tosses), None
 
 
-def failed_draws(program: Program, stream: Stream) -> tuple[list[int], DiceError | None]:
+def failed_draws(
+    program: Program, stream: Stream, limits: Limits = DEFAULT_LIMITS
+) -> tuple[list[int], DiceError | None]:
     """The faces a roll of ``program`` draws from ``stream`` before it fails,
     and its error; raised again if it read nothing of the stream (no die
     decided it). ``(faces, None)`` if it does not fail. A roll's general path
     is the one place every die is drawn (:class:`~fudgedice.dice.roller.Roller`),
-    so it is what a verifier walks again."""
+    so it is what a verifier walks again, within ``limits``: past the dice of
+    ``limits`` that ``DEFAULT_LIMITS`` allows too, the error is the one the
+    roll gave under ``DEFAULT_LIMITS`` (a pool counted before it is drawn)."""
     start = stream.mark()
-    roller = Roller(stream)
+    roller = Roller(stream, limits)
     try:
         program.roll_with(roller, None)
+    except TooManyDice as error:
+        if stream.mark() == start:
+            raise
+        if roller.tossed > DEFAULT_LIMITS.max_dice:
+            try:
+                Roller(stream, DEFAULT_LIMITS).take(roller.tossed)
+            except TooManyDice as as_made:
+                return roller.drawn, as_made
+        return roller.drawn, error
     except DiceError as error:
         if stream.mark() == start:
             raise

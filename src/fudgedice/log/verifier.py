@@ -321,9 +321,10 @@ class _Checker:
         """A failed roll: its text, drawn from its stream, fails with its
         error on exactly the faces it lists."""
         faces: list[int] = fields["faces"]
+        limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))  # bounded by the listing
         try:
             program = api.compile_roll(fields["text"])
-            drawn, error = failed_draws(program, stream)
+            drawn, error = failed_draws(program, stream, limits)
         except DiceError as refused:
             raise Failed(
                 position, f"its roll text fails before any die is drawn: {refused.message}"
