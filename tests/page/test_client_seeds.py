@@ -96,3 +96,20 @@ def test_the_host_cannot_foresee_a_roll_made_through_the_page(
     assert _values(bare) == _forecast(seed, room, pia["member"], "", 4)
     assert bare["foreseeable"] is True
     expect(player.wait_for_roll(5).locator(".foreseeable")).to_contain_text("could have foreseen")
+
+
+def test_a_roll_that_fails_on_its_dice_is_kept_on_the_page(
+    server: Any, seats: Callable[..., Any]
+) -> None:
+    gm = seats("Gemma")
+    gm.create_room(server.url, "Probes")
+    # divides by zero when its 4dF comes up +1 or better: 31 rolls in 81
+    for seq in range(1, 31):
+        gm.roll("1/((4dF+4)/5-1)")
+        card = gm.wait_for_roll(seq)
+        if card.locator(".failed").count():
+            break
+    else:
+        raise AssertionError("thirty rolls and not one failed")
+    expect(card.locator(".failed")).to_contain_text("failed: division by zero")
+    expect(gm.page.locator("#roll-status .kept")).to_contain_text(f"kept as #{seq}")

@@ -107,6 +107,10 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error, body.text));
+      if (error.seq !== null) {
+        // failed once its dice were drawn: kept all the same (docs/fairness.md)
+        status.append(el("p", { class: "kept", text: `The dice were drawn: the failed roll is kept as #${error.seq}.` }));
+      }
     } finally {
       submit.disabled = false;
     }
