@@ -8,10 +8,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from ..errors import DiceValueError, LimitError
+from ..errors import DiceError, DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
 from ..stream import commitment as commitment_of
 from .canonical import FORMAT_V1, PLACEHOLDER_FIELDS, ROLL_FIELDS, STREAMS, is_hex64
+from .entries import checked_member
 from .report import Failure
 from .sheet_entries import sheet_fields_error
 
@@ -75,6 +76,16 @@ def roll_fields_error(fields: Mapping[str, Any]) -> str | None:
     if not whole(fields["total"]):
         return "its total is not a whole number"
     return None
+
+
+def drawing_member(position: int, entry: Mapping[str, Any]) -> str:
+    """The roller's member id, which a roll of version 2 draws with."""
+    try:
+        return checked_member(entry.get("member"))
+    except DiceError as error:
+        raise Failed(
+            position, f"it draws from a seed of version 2 without a member: {error.message}"
+        ) from None
 
 
 def failed_fields_error(fields: Mapping[str, Any]) -> str | None:

@@ -31,13 +31,14 @@ from .document import (
     Failed,
     Seed,
     check_size,
+    drawing_member,
     own_fields_error,
     placeholder_error,
     published_hashes,
     seeds_of,
     whole,
 )
-from .entries import checked_member, checked_room, failed_draws
+from .entries import checked_room, failed_draws
 from .report import Failure, Report
 from .spends import spend_error
 
@@ -216,7 +217,7 @@ class _Checker:
         if seed.stream == 1:
             expected, whose = seed.used, ""
         else:
-            member = self._member(position, entry)
+            member = drawing_member(position, entry)
             expected, whose = seed.by_member.get(member, 0), f" of member {member!r}"
             seed.by_member[member] = expected + 1
         if nonce != expected or not whole(nonce):
@@ -228,16 +229,6 @@ class _Checker:
         seed.used += 1
         seed.positions.append(position)
         return seed
-
-    @staticmethod
-    def _member(position: int, entry: Mapping[str, Any]) -> str:
-        """The roller's member id, which a roll of version 2 draws with."""
-        try:
-            return checked_member(entry.get("member"))
-        except DiceError as error:
-            raise Failed(
-                position, f"it draws from a seed of version 2 without a member: {error.message}"
-            ) from None
 
     def _opened(
         self, position: int, entry: Mapping[str, Any], seed: Seed
@@ -289,7 +280,7 @@ class _Checker:
     def _reroll(self, position: int, fields: Mapping[str, Any], seed: Seed) -> None:
         faces: list[int] = fields["faces"]
         assert self.room is not None and seed.server_seed is not None
-        member = None if seed.stream == 1 else self._member(position, fields)
+        member = None if seed.stream == 1 else drawing_member(position, fields)
         stream = room_stream(
             seed.server_seed, self.room, fields["client_seed"], fields["nonce"], member
         )

@@ -37,19 +37,35 @@ import math
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, text, update
+from sqlalchemy import Connection, insert
 
 from ..errors import DiceError
 from ..log import roll_entry
 from . import rolling
 from .db import Database
+from .held import (
+    ADVANCE,
+    ADVANCE_SQL,
+    HOLD,
+    NONCE_KEYS,
+    NONCES,
+    UPSERT_NONCE,
+    UPSERT_NONCE_SQL,
+    HeldRoom,
+    advance,
+    counters_of,
+    held_rooms,
+    hold_sql,
+    members_of,
+    nonces_sql,
+)
 from .problems import Problem, not_found
 from .records import RollRecord, RollRequest, json_text
-from .schema import member_nonces, rolls, rooms
+from .schema import rolls
 from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
@@ -212,35 +228,6 @@ def _refused(batch: list[_Waiting]) -> list[Outcome]:
     return [Problem(503, "the roll could not be stored: try again")] * len(batch)
 
 
-@dataclass
-class _Room:
-    """A room's row while the batch holds it, advanced roll by roll."""
-
-    id: str
-    epoch: int
-    seed: bytes
-    commitment: str
-    nonce: int
-    last_seq: int
-    last_hash: str
-    stream: int
-    first_seq: int = 0
-    nonces: dict[str, int] = field(default_factory=dict)
-    """Version 2: the next nonce of each member of the batch, as advanced."""
-    advanced: set[str] = field(default_factory=set)
-    """Members whose nonce the batch advanced."""
-
-    def next_nonce(self, member: str) -> int:
-        return self.nonce if self.stream == 1 else self.nonces.get(member, 0)
-
-    def take_nonce(self, member: str) -> None:
-        if self.stream == 1:
-            self.nonce += 1
-        else:
-            self.nonces[member] = self.nonces.get(member, 0) + 1
-            self.advanced.add(member)
-
-
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
     with db.write() as connection:
@@ -259,18 +246,18 @@ def _append(
         assert isinstance(driver, sqlite3.Connection)
         return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
-    held = _held(connection.execute(_HOLD, {"ids": wanted}))
-    for room, members in _members_of(held, requests):
-        found = connection.execute(_NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
+    held = held_rooms(connection.execute(HOLD, {"ids": wanted}))
+    for room, members in members_of(held, requests):
+        found = connection.execute(NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
         room.nonces.update((member, nonce) for member, nonce in found)
     outcomes, records = _drawn(held, requests)
     if records:
         connection.execute(_INSERT, [_row(record) for record in records])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
-        if counters := _counters(advanced):
+        connection.execute(ADVANCE, [advance(room) for room in advanced])
+        if counters := counters_of(advanced):
             connection.execute(
-                _UPSERT_NONCE, [dict(zip(_NONCE_KEYS, c, strict=True)) for c in counters]
+                UPSERT_NONCE, [dict(zip(NONCE_KEYS, c, strict=True)) for c in counters]
             )
         for room in advanced:
             notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
@@ -280,55 +267,23 @@ def _append(
 def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Outcome]:
     """:func:`_append` through SQLite's own driver."""
     wanted = sorted({request.room for request in requests})
-    held = _held(driver.execute(_hold_sql(len(wanted)), wanted))
-    for room, members in _members_of(held, requests):
-        found = driver.execute(_nonces_sql(len(members)), [room.id, room.epoch, *members])
+    held = held_rooms(driver.execute(hold_sql(len(wanted)), wanted))
+    for room, members in members_of(held, requests):
+        found = driver.execute(nonces_sql(len(members)), [room.id, room.epoch, *members])
         room.nonces.update(found.fetchall())
     outcomes, records = _drawn(held, requests)
     if records:
         rows = [_row(record) for record in records]
         driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        driver.executemany(_ADVANCE_SQL, [tuple(_advance(room).values()) for room in advanced])
-        if counters := _counters(advanced):
-            driver.executemany(_UPSERT_NONCE_SQL, counters)
+        driver.executemany(ADVANCE_SQL, [tuple(advance(room).values()) for room in advanced])
+        if counters := counters_of(advanced):
+            driver.executemany(UPSERT_NONCE_SQL, counters)
     return outcomes
 
 
-def _held(found: Iterable[Sequence[Any]]) -> dict[str, _Room]:
-    """The rooms read by ``_HOLD``, by id."""
-    return {
-        room_id: _Room(
-            room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
-        )
-        for room_id, epoch, seed, commitment, nonce, seq, last, stream in found
-    }
-
-
-def _members_of(
-    held: dict[str, _Room], requests: Sequence[RollRequest]
-) -> list[tuple[_Room, list[str]]]:
-    """Each held room of version 2 and the members of the batch who draw in it
-    (dice read by hand draw nothing): whose nonces to read."""
-    drawing: dict[str, set[str]] = {}
-    for request in requests:
-        room = held.get(request.room)
-        if room is not None and room.stream == 2 and request.faces is None:
-            drawing.setdefault(room.id, set()).add(request.member.id)
-    return [(held[room], sorted(members)) for room, members in drawing.items()]
-
-
-def _counters(rooms_advanced: Iterable[_Room]) -> list[tuple[str, str, int, int]]:
-    """The nonce counters a batch advanced: room, member, epoch, next nonce."""
-    return [
-        (room.id, member, room.epoch, room.nonces[member])
-        for room in rooms_advanced
-        for member in sorted(room.advanced)
-    ]
-
-
 def _drawn(
-    held: dict[str, _Room], requests: Sequence[RollRequest]
+    held: dict[str, HeldRoom], requests: Sequence[RollRequest]
 ) -> tuple[list[Outcome], list[RollRecord]]:
     """Each request's outcome in order, and the rolls among them."""
     outcomes: list[Outcome] = []
@@ -349,58 +304,7 @@ def _drawn(
     return outcomes, records
 
 
-# The statements are built once: building them anew took longer than running them.
-_HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash", "stream")
-"""The columns of a room a batch reads, in the order of :class:`_Room`'s fields."""
-_HOLD = (
-    select(*(rooms.c[name] for name in _HELD))
-    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
-    # rooms are locked in the order of their ids, so that two processes on
-    # one PostgreSQL never wait for each other in a circle
-    .order_by(rooms.c.id)
-    .with_for_update()
-)
 _INSERT = insert(rolls)
-_ADVANCE = (
-    update(rooms)
-    .where(rooms.c.id == bindparam("room_id"))
-    .values(
-        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
-    )
-)
-_ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
-"""``_ADVANCE`` for SQLite's driver, its parameters in :func:`_advance`'s order."""
-_NONCES = select(member_nonces.c.member_id, member_nonces.c.next_nonce).where(
-    member_nonces.c.room_id == bindparam("room"),
-    member_nonces.c.epoch == bindparam("epoch"),
-    member_nonces.c.member_id.in_(bindparam("ids", expanding=True)),
-)
-_NONCE_KEYS = ("room", "member", "epoch", "next")
-_UPSERT = (
-    "INSERT INTO member_nonces (room_id, member_id, epoch, next_nonce) VALUES ({}) "
-    "ON CONFLICT (room_id, member_id, epoch) DO UPDATE SET next_nonce = excluded.next_nonce"
-)
-"""A member's nonce counter written, whether it is new or not: the same SQL
-for SQLite and PostgreSQL."""
-_UPSERT_NONCE = text(_UPSERT.format(", ".join(f":{key}" for key in _NONCE_KEYS)))
-_UPSERT_NONCE_SQL = _UPSERT.format("?, ?, ?, ?")
-
-
-@functools.cache
-def _nonces_sql(members_drawing: int) -> str:
-    """``_NONCES`` for SQLite's driver."""
-    marks = ", ".join("?" * members_drawing)
-    return (
-        "SELECT member_id, next_nonce FROM member_nonces "
-        f"WHERE room_id = ? AND epoch = ? AND member_id IN ({marks})"
-    )
-
-
-@functools.cache
-def _hold_sql(rooms_held: int) -> str:
-    """``_HOLD`` for SQLite's driver (whose ``BEGIN IMMEDIATE`` holds every room)."""
-    marks = ", ".join("?" * rooms_held)
-    return f"SELECT {', '.join(_HELD)} FROM rooms WHERE id IN ({marks}) ORDER BY id"
 
 
 @functools.cache
@@ -409,16 +313,7 @@ def _insert_sql(columns: tuple[str, ...]) -> str:
     return f"INSERT INTO rolls ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-def _advance(room: _Room) -> dict[str, Any]:
-    return {
-        "to_seq": room.last_seq,
-        "to_hash": room.last_hash,
-        "to_nonce": room.nonce,
-        "room_id": room.id,
-    }
-
-
-def _draw(room: _Room, request: RollRequest, at: str) -> RollRecord | FailedRoll:
+def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
     """The room's next roll: drawn from its seed (or read from the faces given)
     and made into its entry of the log (``fudgedice.log.roll_entry``); a roll
     that failed once its dice were drawn is kept, as a :class:`FailedRoll`."""
