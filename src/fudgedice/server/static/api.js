@@ -195,9 +195,9 @@ function sameRoll(one, other) {
 /**
  * Sends a roll (``path`` its POST address, ``body`` without its client seed)
  * with the client seed the player fixed, or else a fresh random one. A roll
- * the server did not answer (no connection, or 503: not stored) stays pending,
- * and sent again it takes the same client seed, so that a host who drops a roll
- * it dislikes gains nothing by it. Every roll kept under this member's name
+ * the server did not keep (no answer, 503 not stored, any refusal) stays
+ * pending, and sent again it takes the same client seed, so that a host who
+ * drops a roll it dislikes gains nothing by it. Every roll kept under this member's name
  * (a failed one too: its answer carries its seq) joins this browser's own rolls.
  */
 export async function sendRoll(room, path, token, body, fixedSeed = "") {
@@ -212,9 +212,12 @@ export async function sendRoll(room, path, token, body, fixedSeed = "") {
     keepOwn(room, { seq: roll.seq, nonce: roll.nonce, client_seed: seed, commitment: roll.commitment });
     return roll;
   } catch (error) {
-    if (error instanceof ApiError && error.status !== 0 && error.status !== 503) {
+    // only a roll kept (a failed one has its seq) ends the pending one: sent again
+    // after any refusal, the same roll takes the same client seed, so that a host
+    // who refuses a roll whose dice it dislikes draws the very same dice again
+    if (error instanceof ApiError && error.seq !== null) {
       keepPending(room, null);
-      if (error.seq !== null) keepOwn(room, { seq: error.seq, client_seed: seed, failed: true });
+      keepOwn(room, { seq: error.seq, client_seed: seed, failed: true });
     }
     throw error;
   }
