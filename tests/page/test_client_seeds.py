@@ -90,12 +90,22 @@ def test_the_host_cannot_foresee_a_roll_made_through_the_page(
     kept = player.page.evaluate(f"() => JSON.parse(localStorage.getItem('fudgedice:own:{room}'))")
     assert [own["client_seed"] for own in kept["rolls"]] == seeds
     assert kept["pending"] is None
+    player.page.locator("#fairness summary").click()
+    player.page.click("#check-mine")
+    expect(player.page.locator("#mine-checked")).to_have_text(
+        "All 4 rolls under your name were sent from this browser, their nonces with no gap."
+    )
 
     # an API client that sends no client seed: the host's forecast is right, and the roll says so
     bare = served.roll(room, pia["token"], TEXT)
     assert _values(bare) == _forecast(seed, room, pia["member"], "", 4)
     assert bare["foreseeable"] is True
     expect(player.wait_for_roll(5).locator(".foreseeable")).to_contain_text("could have foreseen")
+    # a roll under Pia's name that her browser did not send (another device, or a forgery)
+    player.page.click("#check-mine")
+    expect(player.page.locator("#mine-checked")).to_have_text(
+        "Rolls under your name not sent from this browser: #5."
+    )
 
 
 def test_a_roll_that_fails_on_its_dice_is_kept_on_the_page(
