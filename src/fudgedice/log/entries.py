@@ -141,21 +141,15 @@ def roll_entry(
     takes no nonce (``null``) and draws nothing. ``extra`` fields join the
     roll's own (a label: hidden with the roll); ``extra_shown`` ones are also
     on a hidden roll's placeholder. The arguments are checked first: a bad
-    roll text raises the project's own error and makes no entry; a roll that
-    fails once its dice are drawn makes a failed roll's entry (its faces,
-    ``total`` null and its ``error``), and :attr:`Logged.error` says why."""
+    roll text raises the project's own error and makes no entry; a roll failing
+    once drawn makes a failed roll's entry (:attr:`Logged.error` says why)."""
     shown = checked_visibility(visibility)
     if at is not None and not isinstance(at, str):
         raise DiceTypeError(f"an entry's time is ISO 8601 text, not {type(at).__name__}")
     roller = checked_name(roller, "a roller's name")
     client_seed = checked_name(client_seed, "a client seed", empty=True)
-    if stream not in STREAMS:
-        raise DiceValueError(f"a dice stream's version is one of {STREAMS}, not {stream!r}")
     more = {**(extra or {}), **(extra_shown or {})}
-    if set(more) & {*ROLL_FIELDS, *PLACEHOLDER_FIELDS, *_OWN, "member"}:
-        raise DiceValueError(f"extra fields may not be named as the log's own: {sorted(more)}")
-    if member is not None or stream == 2:
-        member = checked_member(member)
+    member = _drawing_member(member, stream, more)
     who = {} if member is None else {"member": member}
     error: DiceError | None = None
     if read is None:
@@ -185,7 +179,6 @@ def roll_entry(
     }
     if shown == "public":
         return Logged(chained(fields, prev), None, rolled, error)
-    salt = secrets.token_bytes(SALT_BYTES)
     placeholder = {
         "seq": seq,
         "at": fields["at"],
@@ -194,12 +187,35 @@ def roll_entry(
         "hidden": True,
         "nonce": used,
         "commitment": commitment,
-        "digest": digest(salt, fields),
         **who,
         **(extra_shown or {}),
     }
+    return _hidden(fields, placeholder, prev, rolled, error)
+
+
+def _hidden(
+    fields: dict[str, Any],
+    placeholder: dict[str, Any],
+    prev: str,
+    rolled: Roll | None,
+    error: DiceError | None,
+) -> Logged:
+    """A hidden roll: its placeholder, holding the digest of its fields with a
+    fresh salt, in the chain; the salt and fields kept as its opening."""
+    salt = secrets.token_bytes(SALT_BYTES)
+    placeholder = {**placeholder, "digest": digest(salt, fields)}
     opening = {"salt": salt.hex(), "entry": fields}
     return Logged(chained(placeholder, prev), opening, rolled, error)
+
+
+def _drawing_member(member: str | None, stream: int, more: Mapping[str, Any]) -> str | None:
+    """The member id checked (version 2 draws with one), once the stream's
+    version and the extra fields are."""
+    if stream not in STREAMS:
+        raise DiceValueError(f"a dice stream's version is one of {STREAMS}, not {stream!r}")
+    if set(more) & {*ROLL_FIELDS, *PLACEHOLDER_FIELDS, *_OWN, "member"}:
+        raise DiceValueError(f"extra fields may not be named as the log's own: {sorted(more)}")
+    return checked_member(member) if member is not None or stream == 2 else None
 
 
 _OWN = ("by_hand", "error", "prev", "hash", "opening")
