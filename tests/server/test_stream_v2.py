@@ -52,6 +52,8 @@ def test_migration_0005_keeps_a_seed_that_drew_on_version_1(tmp_path: Path) -> N
                 f"('{room}', 0, '{'ab' * 32}', '{'cd' * 32}')"
             )
         command.upgrade(config, "head")
+        command.downgrade(config, "0004")  # and back, as an operator may
+        command.upgrade(config, "head")
     engine.dispose()
     with sqlite3.connect(path) as connection:
         rooms = dict(connection.execute("SELECT id, stream FROM rooms").fetchall())
