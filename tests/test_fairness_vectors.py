@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import fudgedice
+from fudgedice.log.entries import drawn
 from fudgedice.stream import Stream, room_stream
 
 FAIRNESS = Path(__file__).resolve().parent.parent / "docs" / "fairness.md"
@@ -118,6 +119,16 @@ def whole_rolls() -> list[WholeRoll]:
     return rolls
 
 
+def _room_stream(key: bytes, context: str) -> Stream:
+    """The project's stream of a room roll: ``ROOM:CLIENT_SEED:NONCE`` (version
+    1) or ``ROOM:MEMBER:CLIENT_SEED:NONCE`` (version 2)."""
+    parts = context.split(":")
+    if len(parts) == 3:
+        return room_stream(key, parts[0], parts[1], int(parts[2]))
+    room, member, client, nonce = parts
+    return room_stream(key, room, client, int(nonce), member=member)
+
+
 # ---------------------------------------------------------------- the tests
 
 
@@ -156,9 +167,7 @@ def test_whole_rolls(roll: WholeRoll) -> None:
     assert expected == roll.faces
     # the project draws the same faces and reaches the listed total
     if roll.context:
-        client, nonce = roll.context.split(":")[1:]
-        stream = room_stream(roll.key, "cli", client, int(nonce))
-        rolled = fudgedice.roll(roll.text, stream=stream)
+        rolled = fudgedice.roll(roll.text, stream=_room_stream(roll.key, roll.context))
     else:
         rolled = fudgedice.roll(roll.text, seed=roll.key.decode())
     assert rolled.tosses == roll.faces
@@ -176,3 +185,22 @@ def test_every_system_has_a_whole_roll_vector() -> None:
 
 def test_a_whole_number_seed_is_its_decimal_text() -> None:
     assert fudgedice.roll("4dF.1", seed=7).tosses == fudgedice.roll("4dF.1", seed="7").tosses
+
+
+@pytest.mark.parametrize("row", table("| key | context | roll | faces | error |"))
+def test_failed_rolls(row: list[str]) -> None:
+    key, context, text = _key(row[0]), row[1].strip("`"), row[2].strip("`")
+    faces, error = numbers(row[3]), row[4]
+    # from the rules alone: the four dF drawn sum to +1 or more, so (s+4)/5 - 1 is 0
+    source = words(key, context)
+    expected = [FACES["dF"][draw_one(source, 6)] for _ in range(4)]
+    assert expected == faces and sum(faces) >= 1
+    rolled, drawn_faces, failure = drawn(text, _room_stream(key, context))
+    assert rolled is None and failure is not None
+    assert (drawn_faces, failure.message) == (faces, error)
+
+
+def test_version_2_puts_the_member_in_the_context() -> None:
+    rows = {roll.context: roll for roll in whole_rolls()}
+    ann, bo = rows["room:ann:lucky:0"], rows["room:bo:lucky:0"]
+    assert ann.text == bo.text and ann.faces != bo.faces

@@ -4,13 +4,14 @@ log (docs/fairness.md). The ``session`` and ``verify`` commands are
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
 
 from .cli_checks import check_run
-from .errors import DiceValueError
+from .errors import DiceError, DiceValueError
 from .results.roll import Roll
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +41,8 @@ def roll_options(command: F) -> F:
             click.option(
                 "--client-seed",
                 metavar="TEXT",
-                help="The roller's client seed, chosen after the commitment was published.",
+                help="The roller's client seed, chosen after the commitment was published "
+                "(default: a fresh random one for each roll, which the log records).",
             ),
         )
     ):
@@ -69,7 +71,11 @@ def roll_into(
     refused: Mapping[str, str | None],
 ) -> tuple[list[Roll], list[dict[str, Any]]]:
     """``times`` rolls of ``text`` from the session in ``path``, each added to
-    its log; the file is replaced once, when every roll is made."""
+    its log; the file is replaced once, when every roll is made. With no
+    ``client_seed``, each roll takes a fresh random one, so that whoever holds
+    the session's seed could not foresee it. A roll that fails once its dice
+    are drawn stays in the log as a failed roll (docs/fairness.md); the run
+    stops there, and the failure is raised once the file is written."""
     from .log.storage import updating  # the log: only a session's commands load it
 
     for option, value in refused.items():
@@ -80,19 +86,42 @@ def roll_into(
             )
     rolls: list[Roll] = []
     entries: list[dict[str, Any]] = []
+    failed: DiceError | None = None
     with updating(path) as session:
         for index in range(times):
             logged = session.roll(
                 text,
                 roller="GM" if roller is None else roller,
                 visibility="secret" if secret else "public",
-                client_seed="" if client_seed is None else client_seed,
+                client_seed=fresh_client_seed() if client_seed is None else client_seed,
             )
+            if logged.roll is None:
+                assert logged.error is not None
+                failed = logged.error
+                entries.append(logged.entry)
+                break
             rolls.append(logged.roll)
             entries.append(logged.entry)
             if index == 0:
                 check_run(logged.roll, times)
+    if failed is not None:
+        raise DiceValueError(
+            f"{failed.message} (the dice were drawn: a failed roll, {logged_line(entries[-1])})",
+            text=failed.text,
+            position=failed.position,
+            hint=failed.hint,
+        )
     return rolls, entries
+
+
+CLIENT_SEED_BYTES = 16
+"""A fresh client seed's random bytes (128 bits), written in hex."""
+
+
+def fresh_client_seed() -> str:
+    """A client seed nobody could know before the roll: random bytes from the
+    operating system, in hex."""
+    return os.urandom(CLIENT_SEED_BYTES).hex()
 
 
 def logged_line(entry: Mapping[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""The dice stream, version 1: every die the project tosses comes from here.
+"""The dice stream: every die the project tosses comes from here.
 
 A stream is a key (bytes) and a context (text). Block ``i`` is
 HMAC-SHA256(key, UTF-8(context) + ``:`` + decimal(i)); the blocks, one after
@@ -237,16 +237,38 @@ _INNER_FIRST = _INNER_PADDING + b":0"
 
 
 def room_context(room: str, client_seed: str, nonce: int) -> str:
-    """``ROOM:CLIENT_SEED:NONCE``, the context of a roll at a table."""
+    """``ROOM:CLIENT_SEED:NONCE``, the context of a roll at a table under
+    version 1 of the stream (one nonce counter for the whole room): logs
+    written with it still verify."""
+    return f"{room}:{client_seed}:{_checked_nonce(nonce)}"
+
+
+def member_context(room: str, member: str, client_seed: str, nonce: int) -> str:
+    """``ROOM:MEMBER:CLIENT_SEED:NONCE``, the context of a roll at a table
+    under version 2: the roller's member id is in it, so that no member's
+    draws are another's, and the nonce counts that member's draws alone."""
+    if not member or ":" in member:
+        # the client seed is free text: a member id with a ':' could read as
+        # another member's id followed by another client seed
+        raise ValueError(f"a member id is non-empty and has no ':', not {member!r}")
+    return f"{room}:{member}:{client_seed}:{_checked_nonce(nonce)}"
+
+
+def _checked_nonce(nonce: int) -> int:
     if isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0:
         raise ValueError(f"a nonce is a whole number >= 0, not {nonce!r}")
-    return f"{room}:{client_seed}:{nonce}"
+    return nonce
 
 
-def room_stream(server_seed: bytes, room: str, client_seed: str, nonce: int) -> Stream:
-    """The stream of a roll at a table: the room's server seed as the key, and
-    the room, the roller's client seed and the roll's nonce as the context."""
-    return Stream(server_seed, room_context(room, client_seed, nonce))
+def room_stream(
+    server_seed: bytes, room: str, client_seed: str, nonce: int, member: str | None = None
+) -> Stream:
+    """The stream of a roll at a table: the room's server seed as the key;
+    the room, the roller's member id (version 2; None: version 1), client
+    seed and the roll's nonce as the context."""
+    if member is None:
+        return Stream(server_seed, room_context(room, client_seed, nonce))
+    return Stream(server_seed, member_context(room, member, client_seed, nonce))
 
 
 def new_server_seed() -> bytes:

@@ -31,10 +31,12 @@ def test_a_session_rolls_from_its_committed_seed() -> None:
     assert session.head == {"seq": 0, "hash": GENESIS}
     first = session.roll("4dF+1", roller="Ann", client_seed="lucky")
     second = session.roll("4dF+1", roller="Ann", client_seed="lucky")
-    # each roll draws from the room's stream for its own nonce
+    # each roll draws from the room's stream for its roller and its own nonce
     for logged, nonce in ((first, 0), (second, 1)):
-        expected = fudgedice.roll("4dF+1", stream=room_stream(SEED, "cli", "lucky", nonce))
+        stream = room_stream(SEED, "cli", "lucky", nonce, member="Ann")
+        expected = fudgedice.roll("4dF+1", stream=stream)
         assert logged.entry["faces"] == expected.tosses
+        assert logged.roll is not None
         assert logged.entry["total"] == logged.roll.total == expected.total
         assert logged.entry["nonce"] == nonce
     assert second.entry["prev"] == first.hash
@@ -318,19 +320,31 @@ def test_a_table_builds_entries_with_fields_of_its_own() -> None:
         text="d6: 3D+1",
         roller="Ann",
         visibility="gm",
+        member="m-12",
         extra={"label": "<b>sneak</b>"},
-        extra_shown={"member": "m-12"},
     )
     assert made.entry["member"] == "m-12" and "label" not in made.entry
     assert made.opening is not None and made.opening["entry"]["label"] == "<b>sneak</b>"
+    revealed = {"commitment": commitment(seed), "server_seed": seed.hex(), "rolls": 1}
     log = {
-        "format": "fudgedice-log/1",
+        "format": "fudgedice-log/2",
         "room": "room7",
-        "seeds": [{"commitment": commitment(seed), "server_seed": seed.hex(), "rolls": 1}],
+        "seeds": [{**revealed, "stream": 2}],
         "entries": [{**made.entry, "opening": made.opening}],
         "head": {"seq": 1, "hash": made.hash},
     }
     assert verify(log).complete
+    # drawn without the member in its context, it fails; as a log of version 1, whose
+    # seeds draw so, it verifies
+    old = roll_entry(
+        server_seed=seed, commitment=commitment(seed), room="room7", seq=1, nonce=0,
+        prev=GENESIS, text="d6: 3D+1", roller="Ann", member="m-12", stream=1,
+    )  # fmt: skip
+    assert old.entry["faces"] != made.opening["entry"]["faces"]
+    as_v1 = {**log, "format": "fudgedice-log/1", "seeds": [revealed], "entries": [old.entry]}
+    assert verify({**as_v1, "head": {"seq": 1, "hash": old.hash}}).complete
+    failure = verify({**log, "entries": [old.entry], "head": {"seq": 1, "hash": old.hash}}).failure
+    assert failure is not None and "are not those its seed gives" in failure.reason
     with pytest.raises(DiceValueError, match="named as the log's own"):
         roll_entry(
             server_seed=seed,

@@ -48,7 +48,8 @@ def test_a_whole_session_verifies(game: Path, tmp_path: Path) -> None:
     line = shown.splitlines()[-1]
     assert re.fullmatch(r"logged: seq 1, nonce 0, hash [0-9a-f]{16}", line), line
     hidden = ok("roll", "--session", str(game), "--secret", "4dF+2").output
-    assert "seq 2, nonce 1" in hidden and "placeholder until the reveal" in hidden
+    # the GM's first roll: nonces are each roller's own
+    assert "seq 2, nonce 0" in hidden and "placeholder until the reveal" in hidden
     ok("roll", "--session", str(game), "-n", "3", "--client-seed", "bo's dice", "d6: 3D")
 
     pending = run("verify", str(game))
@@ -187,3 +188,21 @@ def test_a_bad_roll_into_a_session_changes_nothing(game: Path) -> None:
     result = run("roll", "--session", str(game), "--as", "a\tb", "3d6")
     assert result.exit_code == 2 and "control character" in result.output
     assert game.read_bytes() == before
+
+
+def test_each_roll_takes_a_fresh_client_seed_and_a_failed_roll_is_kept(game: Path) -> None:
+    for _ in range(2):
+        ok("roll", "--session", str(game), "4dF")
+    ok("roll", "--session", str(game), "--client-seed", "mine", "4dF")
+    # fails when its 4dF comes up +1 or better: some of twenty rolls do
+    failed = run("roll", "--session", str(game), "-n", "20", "1/((4dF+4)/5-1)")
+    assert failed.exit_code == 2, failed.output
+    assert "division by zero" in failed.output and "a failed roll, logged: seq" in failed.output
+    entries = json.loads(game.read_text())["log"]["entries"]
+    seeds = [entry["client_seed"] for entry in entries]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", seed) for seed in seeds[:2]) and seeds[2] == "mine"
+    assert len(set(seeds)) == len(seeds)
+    assert entries[-1]["error"].startswith("division by zero") and entries[-1]["total"] is None
+    assert [entry["nonce"] for entry in entries] == list(range(len(entries)))
+    ok("session", "reveal", str(game))
+    assert f"all {len(entries)} rolls follow" in ok("verify", str(game)).output

@@ -64,26 +64,32 @@ class Log:
     def __init__(self) -> None:
         self.entries: list[dict[str, Any]] = []
         self.own: dict[int, dict[str, Any]] = {}
-        self.nonce = 0
+        self.nonces: dict[str, int] = {}
+        """Each member's next nonce."""
+
+    @property
+    def nonce(self) -> int:
+        """Nonces taken, every member's together: a revealed seed's rolls."""
+        return sum(self.nonces.values())
 
     @property
     def prev(self) -> str:
         return str(self.entries[-1]["hash"]) if self.entries else GENESIS
 
     def roll(self, text: str, roller: str = "Ann", visibility: str = "public") -> int:
-        seq = len(self.entries) + 1
+        seq, member = len(self.entries) + 1, roller.lower()
         logged = roll_entry(
-            server_seed=SEED, commitment=COMMITMENT, room=ROOM, seq=seq, nonce=self.nonce,
-            prev=self.prev, text=text, roller=roller, visibility=visibility,
-            extra_shown={"member": roller.lower()},
+            server_seed=SEED, commitment=COMMITMENT, room=ROOM, seq=seq,
+            nonce=self.nonces.get(member, 0), prev=self.prev, text=text, roller=roller,
+            visibility=visibility, member=member,
         )  # fmt: skip
-        self.nonce += 1
+        self.nonces[member] = self.nonces.get(member, 0) + 1
         return self._keep(logged.entry, logged.opening)
 
     def spend(self, of: int, point: str) -> int:
         logged = spend_entry(
             server_seed=SEED, room=ROOM, seq=len(self.entries) + 1, prev=self.prev,
-            of=self.own[of], point=point, extra_shown={"member": self.own[of]["member"]},
+            of=self.own[of], point=point,
         )  # fmt: skip
         return self._keep(logged.entry, logged.opening)
 
@@ -103,11 +109,13 @@ class Log:
         return int(entry["seq"])
 
     def document(self, revealed: bool = True) -> dict[str, Any]:
-        seed: dict[str, Any] = {"commitment": COMMITMENT, "server_seed": None, "rolls": None}
+        seed: dict[str, Any] = {
+            "commitment": COMMITMENT, "server_seed": None, "rolls": None, "stream": 2
+        }  # fmt: skip
         if revealed:
             seed.update(server_seed=SEED.hex(), rolls=self.nonce)
         return {
-            "format": "fudgedice-log/1",
+            "format": "fudgedice-log/2",
             "room": ROOM,
             "seeds": [seed],
             "entries": self.entries,
@@ -142,7 +150,7 @@ def test_spends_and_changes_verify_hidden_or_public() -> None:
     # their openings), and nothing fails
     unopened = Log()
     unopened.entries = [{k: v for k, v in e.items() if k != "opening"} for e in log.entries]
-    unopened.nonce = log.nonce
+    unopened.nonces = log.nonces
     pending = fudgedice.verify(unopened.document(revealed=False))
     assert pending.ok and (pending.checked, pending.pending) == (0, 7), pending
 

@@ -94,11 +94,13 @@ def _text_of_more_dice(log: Log) -> None:
 
 def _swap(log: Log) -> None:
     entries = log["entries"]
-    entries[1], entries[3] = entries[3], entries[1]  # seq 2 and 4
+    # seq 1 and 4, both Ann's: each member's nonces run on (another member's
+    # rolls between them draw from streams of their own)
+    entries[0], entries[3] = entries[3], entries[0]
 
 
 def _remove(log: Log) -> None:
-    del log["entries"][1]  # seq 2
+    del log["entries"][0]  # seq 1, Ann's first
 
 
 def _remove_last(log: Log) -> None:
@@ -123,8 +125,8 @@ TAMPERS: list[tuple[str, Callable[[Log], None], int, str, int, str]] = [
     ("a total", _total, 4, "hash does not match", 4, "total"),
     ("a roll text", _text, 2, "hash does not match", 2, "total"),
     ("a roll text with more dice", _text_of_more_dice, 6, "hash does not match", 6, "more dice"),
-    ("the order of two entries", _swap, 2, "numbered 4 where 2", 2, "nonce is 3 where 1"),
-    ("an entry removed", _remove, 2, "numbered 3 where 2", 2, "nonce is 2 where 1"),
+    ("the order of two entries", _swap, 1, "numbered 4 where 1", 1, "nonce is 1 where 0"),
+    ("an entry removed", _remove, 1, "numbered 2 where 1", 3, "nonce is 1 where 0"),
     ("the last entry removed", _remove_last, 8, "revealed after 3 rolls", 8, "after 3 rolls"),
     ("the revealed seed", _seed, 1, "does not hash", 1, "does not hash"),
     ("a hidden roll's revealed entry", _hidden, 3, "digest", 3, "faces"),

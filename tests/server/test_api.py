@@ -52,7 +52,10 @@ def test_a_room_a_member_and_a_roll(served: Any) -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", roll["at"])
     assert served.rolls(created["room"], created["gm_token"]) == [roll]
     second = served.roll(created["room"], created["gm_token"], "Good vs Great").json()
-    assert (second["seq"], second["nonce"], second["verdict"] is not None) == (2, 1, True)
+    # nonces are each member's own: the GM's first, then Ann's second
+    assert (second["seq"], second["nonce"], second["verdict"] is not None) == (2, 0, True)
+    again = served.roll(created["room"], ann["token"], "4dF").json()
+    assert (again["seq"], again["nonce"], again["foreseeable"]) == (3, 1, True)
 
 
 def test_the_rooms_system_reads_a_text_without_a_prefix(served: Any) -> None:

@@ -14,8 +14,22 @@ from typing import Any, Final, Literal, TypeGuard
 
 from ..errors import DiceValueError
 
-FORMAT: Final = "fudgedice-log/1"
-"""The ``format`` of an exported log document."""
+FORMAT: Final = "fudgedice-log/2"
+"""The ``format`` of an exported log document: what this version writes."""
+
+FORMAT_V1: Final = "fudgedice-log/1"
+"""The format of logs written before version 2 of the stream: still read, and
+every one of its seeds is of version 1."""
+
+FORMATS: Final = (FORMAT_V1, FORMAT)
+
+STREAMS: Final = (1, 2)
+"""Versions of a table's dice stream: 1, context ``ROOM:CLIENT_SEED:NONCE``
+and one nonce counter a seed; 2, context ``ROOM:MEMBER:CLIENT_SEED:NONCE``
+and one nonce counter a member under each seed."""
+
+STREAM: Final = 2
+"""The version of the stream a new seed draws with."""
 
 GENESIS: Final = "0" * 64
 """The ``prev`` of the first entry: there is no entry before it."""
@@ -54,7 +68,7 @@ PLACEHOLDER_FIELDS: Final = (
 """A hidden roll's fields in the chain: who rolled when, under which seed and
 nonce, and the digest of the roll's own fields; no text, face or total."""
 
-SHARED_FIELDS: Final = ("seq", "at", "roller", "visibility", "nonce", "commitment")
+SHARED_FIELDS: Final = ("seq", "at", "roller", "visibility", "nonce", "commitment", "member")
 """The fields a hidden roll's opening must repeat exactly."""
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")

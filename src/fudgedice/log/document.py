@@ -8,10 +8,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from ..errors import DiceValueError, LimitError
+from ..errors import DiceError, DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
 from ..stream import commitment as commitment_of
-from .canonical import PLACEHOLDER_FIELDS, ROLL_FIELDS, is_hex64
+from .canonical import FORMAT_V1, PLACEHOLDER_FIELDS, ROLL_FIELDS, STREAMS, is_hex64
+from .entries import checked_member
 from .report import Failure
 from .sheet_entries import sheet_fields_error
 
@@ -35,11 +36,15 @@ class Seed:
     commitment: str
     server_seed: bytes | None
     rolls: int | None
-    """Nonces used under it, stated at the reveal."""
+    """Nonces used under it, stated at the reveal (every member's, together)."""
     matches: bool = True
     """Its revealed server seed (if any) hashes to its commitment."""
+    stream: int = 2
+    """The version of the dice stream its rolls draw from."""
     used: int = 0
-    """Nonces taken under it so far."""
+    """Nonces taken under it so far (every member's, together)."""
+    by_member: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Version 2: each member's next nonce under it."""
     positions: list[int] = dataclasses.field(default_factory=list)
     """The seq of each entry that took one of its nonces."""
 
@@ -59,6 +64,8 @@ def roll_fields_error(fields: Mapping[str, Any]) -> str | None:
     faces, by_hand = fields["faces"], fields.get("by_hand", False)
     if by_hand is not True and by_hand is not False:
         return "its by_hand is not true or false"
+    if "error" in fields:
+        return failed_fields_error(fields)
     if by_hand:
         if fields["nonce"] is not None:
             return "dice read by hand take no nonce"
@@ -68,6 +75,30 @@ def roll_fields_error(fields: Mapping[str, Any]) -> str | None:
         return "its faces are not a list of whole numbers"
     if not whole(fields["total"]):
         return "its total is not a whole number"
+    return None
+
+
+def drawing_member(position: int, entry: Mapping[str, Any]) -> str:
+    """The roller's member id, which a roll of version 2 draws with."""
+    try:
+        return checked_member(entry.get("member"))
+    except DiceError as error:
+        raise Failed(
+            position, f"it draws from a seed of version 2 without a member: {error.message}"
+        ) from None
+
+
+def failed_fields_error(fields: Mapping[str, Any]) -> str | None:
+    """What is wrong with a failed roll's fields (faces drawn, no total, an
+    error), or None."""
+    if not isinstance(fields["error"], str) or not fields["error"]:
+        return "its error is not text"
+    if fields.get("by_hand", False) or fields["nonce"] is None:
+        return "a failed roll is drawn from the stream: it has a nonce and no faces by hand"
+    if not isinstance(fields["faces"], list) or not all(whole(face) for face in fields["faces"]):
+        return "its faces are not a list of whole numbers"
+    if fields["total"] is not None:
+        return "a failed roll has no total"
     return None
 
 
@@ -105,7 +136,11 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
 
 
 def seeds_of(document: Mapping[str, Any]) -> list[Seed]:
+    """The log's seeds, checked; in a log of version 2 each names the
+    version of the dice stream it draws with (``stream``: 1 or 2), in a log
+    of version 1 every seed is of version 1."""
     raw = document.get("seeds")
+    old = document.get("format") == FORMAT_V1
     if not isinstance(raw, list) or not raw:
         raise Failed(None, "its seeds are not a list of at least one seed")
     seeds: list[Seed] = []
@@ -113,14 +148,17 @@ def seeds_of(document: Mapping[str, Any]) -> list[Seed]:
         if not isinstance(record, dict) or not is_hex64(record.get("commitment")):
             raise Failed(None, f"seed {index} has no commitment of 64 hex digits")
         server_seed, rolls = record.get("server_seed"), record.get("rolls")
+        stream = 1 if old else record.get("stream")
+        if stream not in STREAMS or not whole(stream):
+            raise Failed(None, f"seed {index}'s stream is not 1 or 2")
         if server_seed is None:
-            seeds.append(Seed(record["commitment"], None, None))
+            seeds.append(Seed(record["commitment"], None, None, stream=stream))
             continue
         if not is_hex64(server_seed) or not whole(rolls) or rolls < 0:
             raise Failed(None, f"seed {index} is revealed without 64 hex digits and its rolls")
         revealed = bytes.fromhex(server_seed)
         matches = commitment_of(revealed) == record["commitment"]
-        seeds.append(Seed(record["commitment"], revealed, rolls, matches))
+        seeds.append(Seed(record["commitment"], revealed, rolls, matches, stream))
     if len({seed.commitment for seed in seeds}) < len(seeds):
         raise Failed(None, "a commitment is listed twice in its seeds")
     return seeds

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import DiceValueError
 from ..stream import SERVER_SEED_BYTES, new_server_seed
 from ..stream import commitment as commitment_of
-from .canonical import FORMAT, GENESIS, is_hex64
+from .canonical import FORMAT, FORMAT_V1, FORMATS, GENESIS, STREAM, is_hex64
 from .entries import Logged, checked_room, roll_entry
 
 CLI_ROOM = "cli"
@@ -30,7 +30,7 @@ class Reveal:
     """The seed, 64 hex digits: SHA-256 of its bytes is the commitment."""
     commitment: str
     rolls: int
-    """Rolls made under the seed (its nonces 0 .. rolls-1)."""
+    """Rolls made under the seed (every roller's nonces together)."""
     head: dict[str, Any]
     """The log's last entry at the reveal: ``{"seq", "hash"}``."""
     next_commitment: str | None
@@ -56,6 +56,8 @@ class Session:
     >>> logged = session.roll("4dF+1", roller="GM")
     >>> logged.entry["seq"], logged.entry["nonce"], len(logged.entry["faces"])
     (1, 0, 4)
+    >>> session.roll("4dF", roller="Ann").entry["nonce"]  # each roller's own nonces
+    0
     >>> hidden = session.roll("Good vs Great", visibility="secret")
     >>> "text" in hidden.entry, hidden.entry["hidden"]
     (False, True)
@@ -79,7 +81,11 @@ class Session:
         self._entries = entries
         self._server_seed = server_seed
         self._openings = openings
-        self._nonce = sum(entry.get("nonce") is not None for entry in self._under_current())
+        self._nonces: dict[str | None, int] = {}
+        """The next nonce of each roller (version 2; None: version 1's one counter)."""
+        for entry in reversed(self._under_current()):
+            if entry.get("nonce") is not None and entry.get("kind", "roll") == "roll":
+                self._nonces[self._counter(entry.get("member"))] = entry["nonce"] + 1
 
     @classmethod
     def new(cls, *, room: str = CLI_ROOM, server_seed: bytes | None = None) -> Session:
@@ -92,6 +98,15 @@ class Session:
     def commitment(self) -> str:
         """SHA-256 of the seed in force, in hex: what players hold the GM to."""
         return str(self._seeds[-1]["commitment"])
+
+    @property
+    def stream(self) -> int:
+        """The version of the dice stream the seed in force draws with."""
+        return int(self._seeds[-1].get("stream", 1))
+
+    def _counter(self, member: object) -> str | None:
+        """Whose nonces a roll takes: its roller's (version 2), or the seed's."""
+        return str(member) if self.stream == 2 else None
 
     @property
     def rolling(self) -> bool:
@@ -119,7 +134,11 @@ class Session:
         at: str | None = None,
     ) -> Logged:
         """Roll ``text`` from the seed in force and append its entry; a hidden
-        roll (any visibility but ``public``) enters as a placeholder."""
+        roll (any visibility but ``public``) enters as a placeholder. The
+        roller's name is their member id in the stream's context (version 2),
+        and each roller's nonces count their own rolls. A roll that fails once
+        its dice are drawn is appended as a failed roll (its
+        :attr:`Logged.error` says why)."""
         return self._append(text, roller, visibility, client_seed, at, None)
 
     def read(
@@ -150,24 +169,28 @@ class Session:
                 hint="start a new session, or reveal with a new seed to go on",
             )
         head = self.head
+        counter = self._counter(roller)
         logged = roll_entry(
             server_seed=self._server_seed,
             commitment=self.commitment,
             room=self.room,
             seq=head["seq"] + 1,
-            nonce=self._nonce,
+            nonce=self._nonces.get(counter, 0),
             prev=head["hash"],
             text=text,
             roller=roller,
             visibility=visibility,
             client_seed=client_seed,
+            member=counter,
+            stream=self.stream,
             at=at,
             read=read,
         )
         self._entries.append(logged.entry)
         if logged.opening is not None:
             self._openings[logged.entry["seq"]] = logged.opening
-        self._nonce += read is None
+        if read is None:
+            self._nonces[counter] = self._nonces.get(counter, 0) + 1
         return logged
 
     def reveal(self, *, new_seed: bool | bytes = False) -> Reveal:
@@ -179,7 +202,8 @@ class Session:
             raise DiceValueError("this session's seed is already revealed")
         current = self._seeds[-1]
         current["server_seed"] = seed.hex()
-        current["rolls"] = self._nonce
+        rolls = sum(self._nonces.values())
+        current["rolls"] = rolls
         for entry in self._under_current():
             opening = self._openings.pop(entry["seq"], None)
             if opening is not None:
@@ -190,8 +214,8 @@ class Session:
             self._server_seed = new_server_seed() if new_seed is True else _seed_bytes(new_seed)
             self._seeds.append(_unrevealed(self._server_seed))
             after = self.commitment
-        reveal = Reveal(seed.hex(), str(current["commitment"]), self._nonce, self.head, after)
-        self._nonce = 0
+        reveal = Reveal(seed.hex(), str(current["commitment"]), rolls, self.head, after)
+        self._nonces = {}
         return reveal
 
     def _under_current(self) -> list[dict[str, Any]]:
@@ -232,7 +256,7 @@ class Session:
             raise DiceValueError("not a session: no log")
         log = state["log"]
         seeds, entries = log.get("seeds"), log.get("entries")
-        if log.get("format") != FORMAT or not isinstance(entries, list):
+        if log.get("format") not in FORMATS or not isinstance(entries, list):
             raise DiceValueError(f"not a session: its log's format is not {FORMAT!r}")
         if (
             not isinstance(seeds, list)
@@ -240,6 +264,8 @@ class Session:
             or not all(isinstance(s, dict) and is_hex64(s.get("commitment")) for s in seeds)
         ):
             raise DiceValueError("not a session: its log has no seeds")
+        if log["format"] == FORMAT_V1:  # its seeds draw with version 1; new ones with 2
+            seeds = [{**seed, "stream": 1} for seed in seeds]
         if not all(isinstance(e, dict) and "seq" in e and "hash" in e for e in entries):
             raise DiceValueError("not a session: an entry has no seq or hash")
         raw, openings = state.get("server_seed"), state.get("openings")
@@ -262,7 +288,12 @@ class Session:
 
 
 def _unrevealed(server_seed: bytes) -> dict[str, Any]:
-    return {"commitment": commitment_of(server_seed), "server_seed": None, "rolls": None}
+    return {
+        "commitment": commitment_of(server_seed),
+        "server_seed": None,
+        "rolls": None,
+        "stream": STREAM,
+    }
 
 
 def _seed_bytes(value: object) -> bytes:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import DiceError, DiceValueError
+from .canonical import STREAM
 from .entries import Logged, roll_entry
 
 SPEND_POINTS: Final = ("cp", "invoke", "reroll")
@@ -91,6 +92,7 @@ def spend_entry(
     prev: str,
     of: Mapping[str, Any],
     point: str,
+    stream: int = STREAM,
     at: str | None = None,
     extra: Mapping[str, Any] | None = None,
     extra_shown: Mapping[str, Any] | None = None,
@@ -99,11 +101,15 @@ def spend_entry(
     (a roll's, or an earlier spend's: points may follow points). It rolls the
     spent text from the roll's stream and refuses a spend whose dice would
     not begin with the roll's, or that rolls nothing new (a reroll of a roll
-    that already succeeds with style)."""
+    that already succeeds with style). ``stream`` is the version of the dice
+    stream of the roll's seed: the roll's stream is drawn again, its member
+    (version 2) in its context."""
     if of.get("by_hand") or of.get("nonce") is None:
         raise DiceValueError(
             "dice read by hand take no point after the roll: read the point's die with them"
         )
+    if of.get("error") is not None:
+        raise DiceValueError("the roll failed: no point is spent on it")
     text = spent_text(str(of["text"]), point)
     logged = roll_entry(
         server_seed=server_seed,
@@ -116,10 +122,17 @@ def spend_entry(
         roller=str(of["roller"]),
         visibility=str(of["visibility"]),
         client_seed=str(of["client_seed"]),
+        member=None if of.get("member") is None else str(of["member"]),
+        stream=stream,
         at=at,
         extra={**(extra or {}), "point": point},
         extra_shown={**(extra_shown or {}), "kind": "spend", "of": of["seq"]},
     )
+    if logged.roll is None:
+        assert logged.error is not None
+        raise DiceValueError(
+            f"with the {_POINT_NAMES[point]}, the roll fails: {logged.error.message}"
+        )
     before: list[Any] = list(of["faces"])
     tosses = logged.roll.tosses
     if tosses[: len(before)] != before:
@@ -154,6 +167,8 @@ def spend_error(
         return "a point spent after the roll is drawn from its roll's stream: it needs a nonce"
     if fields is None or of_fields is None:
         return None  # hidden and not opened yet: its place is checked, its dice wait
+    if "error" in fields or "error" in of_fields:
+        return f"a point is spent on a roll that rolls: seq {of} or this spend failed"
     point = fields.get("point")
     if point not in SPEND_POINTS or fields.get("of") != of:
         return "its point is not one of " + ", ".join(SPEND_POINTS)

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import DiceValueError, LimitError
 from ..files import write_atomically
 from ..limits import DEFAULT_LIMITS
-from .canonical import FORMAT
+from .canonical import FORMATS
 from .session import Session
 
 SESSION_FORMAT = "fudgedice-session/1"
@@ -81,7 +81,7 @@ def _session(data: Any, path: Path) -> Session:
 
 
 def _is_log(data: Any) -> bool:
-    return isinstance(data, dict) and data.get("format") == FORMAT
+    return isinstance(data, dict) and data.get("format") in FORMATS
 
 
 def load(path: str | Path) -> Session:

@@ -17,9 +17,9 @@ from typing import Any
 from .. import api, budget
 from ..errors import DiceError, DiceValueError, TooManyDice
 from ..limits import DEFAULT_LIMITS, Limits
-from ..stream import room_stream
+from ..stream import Stream, room_stream
 from .canonical import (
-    FORMAT,
+    FORMATS,
     GENESIS,
     SHARED_FIELDS,
     VISIBILITIES,
@@ -31,13 +31,14 @@ from .document import (
     Failed,
     Seed,
     check_size,
+    drawing_member,
     own_fields_error,
     placeholder_error,
     published_hashes,
     seeds_of,
     whole,
 )
-from .entries import checked_room
+from .entries import checked_room, failed_draws
 from .report import Failure, Report
 from .spends import spend_error
 
@@ -45,9 +46,11 @@ from .spends import spend_error
 def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report:
     """Check a log document (docs/fairness.md): each revealed seed hashes to
     its commitment; the hash chain is unbroken and gap-free; seeds follow one
-    another and nonces run 0, 1, 2, ... under each; every hidden roll's opening
-    matches its placeholder; and every roll whose seed is revealed gives,
-    re-rolled from the stream, the very faces and total the entry lists.
+    another and nonces run 0, 1, 2, ... under each (each member's own, under a
+    seed of version 2 of the stream); every hidden roll's opening matches its
+    placeholder; every roll whose seed is revealed gives, re-rolled from the
+    stream, the very faces and total the entry lists; and a failed roll's
+    text fails, with its error, on the very faces it lists.
 
     ``published`` maps a seq to the hash (or its first 16 hex digits or more)
     shown for it during play: the log must hold that very entry, which no one
@@ -58,8 +61,8 @@ def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report
     room = log.get("room")
     checker = _Checker(room if isinstance(room, str) else None, published_hashes(published))
     try:
-        if log.get("format") != FORMAT:
-            raise Failed(None, f"its format is not {FORMAT!r}")
+        if log.get("format") not in FORMATS:
+            raise Failed(None, f"its format is not one of {', '.join(map(repr, FORMATS))}")
         try:
             checker.room = checked_room(room)
         except DiceError as error:
@@ -187,7 +190,7 @@ class _Checker:
         elif fields is None or seed.server_seed is None:
             self.pending += 1
         else:
-            self._reroll(position, fields, seed.server_seed)
+            self._reroll(position, fields, seed)
             self.checked += 1
         self.prev = own
 
@@ -211,11 +214,17 @@ class _Checker:
             return seed  # dice read by hand take no nonce
         if entry.get("kind") == "spend":
             return seed  # its roll's nonce, drawn again: _spend checks that it is
-        if nonce != seed.used or not whole(nonce):
+        if seed.stream == 1:
+            expected, whose = seed.used, ""
+        else:
+            member = drawing_member(position, entry)
+            expected, whose = seed.by_member.get(member, 0), f" of member {member!r}"
+            seed.by_member[member] = expected + 1
+        if nonce != expected or not whole(nonce):
             raise Failed(
                 position,
-                f"its nonce is {nonce!r} where {seed.used} was next under its seed: a roll "
-                "is missing, repeated or out of order",
+                f"its nonce is {nonce!r} where {expected} was next{whose} under its seed: a "
+                "roll is missing, repeated or out of order",
             )
         seed.used += 1
         seed.positions.append(position)
@@ -268,11 +277,17 @@ class _Checker:
         if wrong is not None:
             raise Failed(position, wrong)
 
-    def _reroll(self, position: int, fields: Mapping[str, Any], server_seed: bytes) -> None:
+    def _reroll(self, position: int, fields: Mapping[str, Any], seed: Seed) -> None:
         faces: list[int] = fields["faces"]
-        assert self.room is not None
+        assert self.room is not None and seed.server_seed is not None
+        member = None if seed.stream == 1 else drawing_member(position, fields)
+        stream = room_stream(
+            seed.server_seed, self.room, fields["client_seed"], fields["nonce"], member
+        )
+        if "error" in fields:
+            self._failed(position, fields, stream)
+            return
         limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))
-        stream = room_stream(server_seed, self.room, fields["client_seed"], fields["nonce"])
         try:
             rolled = api.compile_roll(fields["text"]).roll(stream, None, limits)
         except TooManyDice as error:
@@ -291,6 +306,30 @@ class _Checker:
         if rolled.total != fields["total"]:
             raise Failed(
                 position, f"its total {fields['total']} is not its roll's total {rolled.total}"
+            )
+
+    def _failed(self, position: int, fields: Mapping[str, Any], stream: Stream) -> None:
+        """A failed roll: its text, drawn from its stream, fails with its
+        error on exactly the faces it lists."""
+        faces: list[int] = fields["faces"]
+        limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))  # bounded by the listing
+        try:
+            program = api.compile_roll(fields["text"])
+            drawn, error = failed_draws(program, stream, limits)
+        except DiceError as refused:
+            raise Failed(
+                position, f"its roll text fails before any die is drawn: {refused.message}"
+            ) from None
+        if error is None:
+            raise Failed(position, "it is listed as failed, and its roll text rolls")
+        if drawn != faces:
+            raise Failed(
+                position,
+                f"its faces {_short(faces)} are not those its seed gives: {_short(drawn)}",
+            )
+        if error.message != fields["error"]:
+            raise Failed(
+                position, f"its error {fields['error']!r} is not its roll's: {error.message!r}"
             )
 
     def _read(self, position: int, fields: Mapping[str, Any]) -> None:

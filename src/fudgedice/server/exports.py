@@ -46,6 +46,7 @@ def log_document(
             "rolls": rolls[seed["epoch"]] if seed["epoch"] in revealed else None,
             "epoch": seed["epoch"],
             "revealed_at": seed["revealed_at"],
+            "stream": seed["stream"],
         }
         for seed in seeds
     ]

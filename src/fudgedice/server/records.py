@@ -108,6 +108,9 @@ class RollRecord:
     opening: dict[str, Any] | None = None
     """A hidden roll's salt and whole entry: shown to those who may see the
     roll, and to everyone once its seed is revealed."""
+    error: str | None = None
+    """Why the roll failed once its dice were drawn (docs/fairness.md: drawn
+    dice are kept); None for a roll that did not."""
 
     @property
     def hidden(self) -> bool:
@@ -147,6 +150,11 @@ class RollRecord:
             "commitment": self.commitment,
             "by_hand": self.faces is not None,
             "faces_given": self.faces,
+            # drawn with the empty client seed: whoever holds the room's seed
+            # could have computed these dice before the roll was asked for
+            "foreseeable": self.faces is None
+            and not self.client_seed
+            and self.result.get("kind") != "sheet",
             "at": self.at,
             "hash": self.hash,
             "verified": self.verified,

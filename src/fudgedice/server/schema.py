@@ -8,7 +8,18 @@ room (a row lock on PostgreSQL, the write lock on SQLite), so it has no gaps.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Column, ForeignKey, Index, MetaData, String, Table, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
 
 metadata = MetaData()
 
@@ -24,8 +35,11 @@ rooms = Table(
     # the current server seed (hex), secret until revealed, and its commitment
     Column("seed", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
-    # the next roll's nonce under the current seed
+    # version 1 of the dice stream: the next roll's nonce under the current
+    # seed (version 2 counts each member's in member_nonces)
     Column("nonce", BigInteger, nullable=False),
+    # the version of the dice stream the current seed draws with (1 or 2)
+    Column("stream", Integer, nullable=False, server_default="1"),
     Column("last_seq", BigInteger, nullable=False),
     # the hash of the log's last entry: the next entry's "prev"
     Column("last_hash", String(64), nullable=False),
@@ -39,6 +53,17 @@ seeds = Table(
     Column("seed", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
     Column("revealed_at", String(40), nullable=True),
+    Column("stream", Integer, nullable=False, server_default="1"),
+)
+
+member_nonces = Table(
+    "member_nonces",
+    metadata,
+    # version 2 of the dice stream: each member's next nonce under each seed
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("member_id", String(16), ForeignKey("members.id"), primary_key=True),
+    Column("epoch", BigInteger, primary_key=True),
+    Column("next_nonce", BigInteger, nullable=False),
 )
 
 members = Table(
@@ -71,6 +96,8 @@ rolls = Table(
     Column("label", Text, nullable=True),
     # the faces given by hand (JSON), for a roll read rather than rolled
     Column("faces", Text, nullable=True),
+    # why the roll failed once its dice were drawn; null for a roll that did not
+    Column("error", Text, nullable=True),
     # the roll's JSON, as Roll.to_dict() gives it
     Column("result", Text, nullable=False),
     Column("at", String(40), nullable=False),

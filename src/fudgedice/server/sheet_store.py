@@ -167,12 +167,12 @@ def commit_spend(
         try:
             logged = spend_entry(
                 server_seed=bytes.fromhex(row.seed), room=room_id, seq=seq, prev=row.last_hash,
-                of=own, point=point, at=at,
+                of=own, point=point, stream=row.stream, at=at,
                 extra=None if of.label is None else {"label": of.label},
-                extra_shown={"member": of.member},
             )  # fmt: skip
         except DiceError as error:
             raise Problem(422, error.message, hint=error.hint) from None
+        assert logged.roll is not None  # a spend whose roll fails is refused
         result = {
             **logged.roll.to_dict(), "kind": "spend", "of": of.seq, "point": point, **shown,
         }  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, and_, insert, select, update
 
 from ..errors import DiceError
-from ..log.canonical import GENESIS
+from ..log.canonical import GENESIS, STREAM
 from ..names import name_keys, same_name
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
@@ -52,11 +52,13 @@ def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Roo
         connection.execute(
             insert(rooms).values(
                 id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
-                commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS,
+                commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS, stream=STREAM,
             )
         )  # fmt: skip
         connection.execute(
-            insert(seeds).values(room_id=room_id, epoch=0, seed=seed.hex(), commitment=commitment)
+            insert(seeds).values(
+                room_id=room_id, epoch=0, seed=seed.hex(), commitment=commitment, stream=STREAM
+            )
         )
         _insert_member(connection, gm, token, at)
     return Room(room_id, name, system, 0, commitment, 0, at), gm, token
@@ -167,7 +169,7 @@ def _record(row: Row[Any]) -> RollRecord:
         None if row.faces is None else json.loads(row.faces), json.loads(row.result), row.at,
         row.salt, row.hash, row.verified,
         None if row.entry is None else json.loads(row.entry),
-        None if row.opening is None else json.loads(row.opening),
+        None if row.opening is None else json.loads(row.opening), row.error,
     )  # fmt: skip
 
 
@@ -196,7 +198,8 @@ def list_rolls(
 
 def reveal(db: Database, room_id: str) -> dict[str, Any]:
     """Publish the current seed, mark each of its rolls verified or not, and
-    commit to a new seed (the nonce starts again at 0)."""
+    commit to a new seed, of version 2 of the stream (every member's nonces
+    start again at 0)."""
     fresh = fair.new_server_seed()
     next_commitment = fair.commitment(fresh)
     with db.write() as connection:
@@ -211,7 +214,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
             connection.execute(
                 update(rolls)
                 .where(rolls.c.room_id == room_id, rolls.c.seq == each.seq)
-                .values(verified=_verify(each, seed, row.system))
+                .values(verified=_verify(each, seed, row.system, row.stream))
             )
         at = now()
         connection.execute(
@@ -221,13 +224,23 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
         )
         connection.execute(
             insert(seeds).values(
-                room_id=room_id, epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment
+                room_id=room_id,
+                epoch=row.epoch + 1,
+                seed=fresh.hex(),
+                commitment=next_commitment,
+                stream=STREAM,
             )
         )
         connection.execute(
             update(rooms)
             .where(rooms.c.id == room_id)
-            .values(epoch=row.epoch + 1, seed=fresh.hex(), commitment=next_commitment, nonce=0)
+            .values(
+                epoch=row.epoch + 1,
+                seed=fresh.hex(),
+                commitment=next_commitment,
+                nonce=0,
+                stream=STREAM,
+            )
         )
         if db.postgres:
             notify(connection, f"reveal {room_id} {row.epoch}")
@@ -240,20 +253,24 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
     }
 
 
-def _verify(record: RollRecord, seed: bytes, system: str) -> bool | None:
+def _verify(record: RollRecord, seed: bytes, system: str, stream: int) -> bool | None:
     """Whether the stored roll follows from the revealed seed (or, read by
-    hand, from the faces given); None for a sheet's change, which draws
-    nothing. A point spent on a roll draws from its roll's nonce."""
+    hand, from the faces given; a failed roll: fails so on its faces); None
+    for a sheet's change, which draws nothing. A point spent on a roll draws
+    from its roll's nonce; under version 2 of the stream, from its member's."""
     kind = record.result.get("kind")
     if kind == "sheet":
         return None
     nonce = record.entry.get("nonce") if kind == "spend" and record.entry else record.nonce
+    member = record.member if stream == 2 else None
     try:
         program = rolling.program(record.text, system)
         if record.faces is not None:
             again = program.read(record.faces).to_dict()
             return fair.faces(again) == fair.faces(record.result)
-        context = fair.context(record.room, record.client_seed, nonce or 0)
+        context = fair.context(record.room, record.client_seed, nonce or 0, member)
+        if record.error is not None:
+            return fair.fails_so(program, seed, context, record.result)
         return fair.reproduces(program, seed, context, record.result)
     except (DiceError, Problem):
         return False
@@ -271,6 +288,7 @@ def seed_list(db: Database, room_id: str) -> list[dict[str, Any]]:
             "commitment": row.commitment,
             "server_seed": row.seed if row.revealed_at else None,
             "revealed_at": row.revealed_at,
+            "stream": row.stream,
         }
         for row in rows
     ]

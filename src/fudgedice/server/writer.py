@@ -6,9 +6,14 @@ transaction, draws each roll in arrival order (its room's next ``seq`` and
 nonce), writes them all and commits once; only then is each request answered.
 One commit for many rolls is what lets SQLite, with its single write lock,
 keep up with a busy table: the cost of a transaction is shared, and the rooms
-stay held only as long as the draws take. A roll that fails (its text asks for
-more than the engine allows) is refused alone; if the commit fails, every roll
-of the batch is refused and none is kept.
+stay held only as long as the draws take. A roll that fails once its dice are
+drawn (a division by zero, a limit reached while exploding) is kept as a failed
+roll, with its ``seq`` and nonce, and answered with its error and its ``seq``
+(docs/fairness.md: drawn dice are never thrown away); one refused before any
+die is drawn is refused alone. If the commit fails, every roll of the batch is
+refused and none is kept. Under version 2 of the dice stream each member has
+nonces of their own (``member_nonces``), read and advanced in the same
+transaction as the room's ``seq``.
 
 Where the batch runs: PostgreSQL is across a network, so there a thread of the
 writer's own commits, and the event loop never waits for it. SQLite is a local
@@ -32,19 +37,35 @@ import math
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, insert
 
 from ..errors import DiceError
 from ..log import roll_entry
 from . import rolling
 from .db import Database
+from .held import (
+    ADVANCE,
+    ADVANCE_SQL,
+    HOLD,
+    NONCE_KEYS,
+    NONCES,
+    UPSERT_NONCE,
+    UPSERT_NONCE_SQL,
+    HeldRoom,
+    advance,
+    counters_of,
+    held_rooms,
+    hold_sql,
+    members_of,
+    nonces_sql,
+)
 from .problems import Problem, not_found
 from .records import RollRecord, RollRequest, json_text
-from .schema import rolls, rooms
+from .schema import rolls
 from .store import notify, now
 
 log = logging.getLogger("fudgedice.server")
@@ -60,6 +81,19 @@ of the process on commits. A roll after a quiet spell is committed at once."""
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
 on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+
+
+class FailedRoll(Problem):
+    """A roll that failed once its dice were drawn: refused with its error, as
+    a bad text is (400), and with its ``seq``, for it is kept all the same."""
+
+    def __init__(self, record: RollRecord, error: DiceError) -> None:
+        super().__init__(400, error.message, position=error.position, hint=error.hint)
+        self.record = record
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "seq": self.record.seq}
+
 
 Outcome = RollRecord | Problem
 Committed = Callable[[list[RollRecord]], None]
@@ -176,6 +210,8 @@ class Writer:
         for waiting, outcome in zip(batch, outcomes, strict=True):
             if isinstance(outcome, RollRecord):
                 kept.append(outcome)
+            elif isinstance(outcome, FailedRoll):
+                kept.append(outcome.record)
             if waiting.future.done():  # its request was cancelled: the roll is kept all the same
                 continue
             if isinstance(outcome, Problem):
@@ -190,20 +226,6 @@ def _refused(batch: list[_Waiting]) -> list[Outcome]:
     """The commit failed: nothing of the batch is kept, every roll is refused."""
     log.exception("rolls could not be stored")
     return [Problem(503, "the roll could not be stored: try again")] * len(batch)
-
-
-@dataclass
-class _Room:
-    """A room's row while the batch holds it, advanced roll by roll."""
-
-    id: str
-    epoch: int
-    seed: bytes
-    commitment: str
-    nonce: int
-    last_seq: int
-    last_hash: str
-    first_seq: int = 0
 
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
@@ -224,12 +246,19 @@ def _append(
         assert isinstance(driver, sqlite3.Connection)
         return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
-    held = _held(connection.execute(_HOLD, {"ids": wanted}))
+    held = held_rooms(connection.execute(HOLD, {"ids": wanted}))
+    for room, members in members_of(held, requests):
+        found = connection.execute(NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
+        room.nonces.update((member, nonce) for member, nonce in found)
     outcomes, records = _drawn(held, requests)
     if records:
         connection.execute(_INSERT, [_row(record) for record in records])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        connection.execute(_ADVANCE, [_advance(room) for room in advanced])
+        connection.execute(ADVANCE, [advance(room) for room in advanced])
+        if counters := counters_of(advanced):
+            connection.execute(
+                UPSERT_NONCE, [dict(zip(NONCE_KEYS, c, strict=True)) for c in counters]
+            )
         for room in advanced:
             notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
     return outcomes
@@ -238,26 +267,23 @@ def _append(
 def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Outcome]:
     """:func:`_append` through SQLite's own driver."""
     wanted = sorted({request.room for request in requests})
-    held = _held(driver.execute(_hold_sql(len(wanted)), wanted))
+    held = held_rooms(driver.execute(hold_sql(len(wanted)), wanted))
+    for room, members in members_of(held, requests):
+        found = driver.execute(nonces_sql(len(members)), [room.id, room.epoch, *members])
+        room.nonces.update(found.fetchall())
     outcomes, records = _drawn(held, requests)
     if records:
         rows = [_row(record) for record in records]
         driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        driver.executemany(_ADVANCE_SQL, [tuple(_advance(room).values()) for room in advanced])
+        driver.executemany(ADVANCE_SQL, [tuple(advance(room).values()) for room in advanced])
+        if counters := counters_of(advanced):
+            driver.executemany(UPSERT_NONCE_SQL, counters)
     return outcomes
 
 
-def _held(found: Iterable[Sequence[Any]]) -> dict[str, _Room]:
-    """The rooms read by ``_HOLD``, by id."""
-    return {
-        room_id: _Room(room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, seq + 1)
-        for room_id, epoch, seed, commitment, nonce, seq, last in found
-    }
-
-
 def _drawn(
-    held: dict[str, _Room], requests: Sequence[RollRequest]
+    held: dict[str, HeldRoom], requests: Sequence[RollRequest]
 ) -> tuple[list[Outcome], list[RollRecord]]:
     """Each request's outcome in order, and the rolls among them."""
     outcomes: list[Outcome] = []
@@ -270,37 +296,15 @@ def _drawn(
             outcomes.append(_draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
-    return outcomes, [outcome for outcome in outcomes if isinstance(outcome, RollRecord)]
+    records = [
+        outcome.record if isinstance(outcome, FailedRoll) else outcome
+        for outcome in outcomes
+        if isinstance(outcome, RollRecord | FailedRoll)
+    ]
+    return outcomes, records
 
 
-# The statements are built once: building them anew took longer than running them.
-_HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash")
-"""The columns of a room a batch reads, in the order of :class:`_Room`'s fields."""
-_HOLD = (
-    select(*(rooms.c[name] for name in _HELD))
-    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
-    # rooms are locked in the order of their ids, so that two processes on
-    # one PostgreSQL never wait for each other in a circle
-    .order_by(rooms.c.id)
-    .with_for_update()
-)
 _INSERT = insert(rolls)
-_ADVANCE = (
-    update(rooms)
-    .where(rooms.c.id == bindparam("room_id"))
-    .values(
-        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
-    )
-)
-_ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
-"""``_ADVANCE`` for SQLite's driver, its parameters in :func:`_advance`'s order."""
-
-
-@functools.cache
-def _hold_sql(rooms_held: int) -> str:
-    """``_HOLD`` for SQLite's driver (whose ``BEGIN IMMEDIATE`` holds every room)."""
-    marks = ", ".join("?" * rooms_held)
-    return f"SELECT {', '.join(_HELD)} FROM rooms WHERE id IN ({marks}) ORDER BY id"
 
 
 @functools.cache
@@ -309,51 +313,60 @@ def _insert_sql(columns: tuple[str, ...]) -> str:
     return f"INSERT INTO rolls ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-def _advance(room: _Room) -> dict[str, Any]:
-    return {
-        "to_seq": room.last_seq,
-        "to_hash": room.last_hash,
-        "to_nonce": room.nonce,
-        "room_id": room.id,
-    }
-
-
-def _draw(room: _Room, request: RollRequest, at: str) -> RollRecord:
+def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
     """The room's next roll: drawn from its seed (or read from the faces given)
-    and made into its entry of the log (``fudgedice.log.roll_entry``)."""
+    and made into its entry of the log (``fudgedice.log.roll_entry``); a roll
+    that failed once its dice were drawn is kept, as a :class:`FailedRoll`."""
     member = request.member
     seq = room.last_seq + 1
+    text = rolling.log_text(request.text, request.system)
     try:
         logged = roll_entry(
             server_seed=room.seed,
             commitment=room.commitment,
             room=room.id,
             seq=seq,
-            nonce=room.nonce,
+            nonce=room.next_nonce(member.id),
             prev=room.last_hash,
-            text=rolling.log_text(request.text, request.system),
+            text=text,
             roller=member.name,
             visibility=request.visibility,
             client_seed=request.client_seed,
+            member=member.id,
+            stream=room.stream,
             at=at,
             read=request.faces,
             extra=None if request.label is None else {"label": request.label},
-            extra_shown={"member": member.id},
         )
     except DiceError as error:
         raise Problem.from_dice(rolling.as_typed(error, request.text, request.system)) from None
-    nonce = None if request.faces is not None else room.nonce
+    nonce = None if request.faces is not None else room.next_nonce(member.id)
     opening = logged.opening
+    fields = logged.entry if opening is None else opening["entry"]
+    result = logged.roll.to_dict() if logged.roll is not None else failed_result(text, fields)
     record = RollRecord(
         room.id, seq, member.id, member.name, request.visibility, room.epoch, room.commitment,
         nonce, request.client_seed, request.text, request.label, request.faces,
-        logged.roll.to_dict(), at, None if opening is None else opening["salt"], logged.hash,
-        None, logged.entry, opening,
+        result, at, None if opening is None else opening["salt"], logged.hash,
+        None, logged.entry, opening, None if logged.error is None else logged.error.message,
     )  # fmt: skip
     room.last_seq = seq
     room.last_hash = record.hash
-    room.nonce += nonce is not None
+    if nonce is not None:
+        room.take_nonce(member.id)
+    if logged.error is not None:
+        return FailedRoll(record, rolling.as_typed(logged.error, request.text, request.system))
     return record
+
+
+def failed_result(text: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A failed roll's JSON: its text, the faces it drew, its error; no total."""
+    faces = " ".join(str(face) for face in fields["faces"])
+    return {
+        "notation": text, "total": None, "verdict": None, "result": "failed",
+        "dice": [], "tosses": fields["faces"], "failed": True, "error": fields["error"],
+        "text": f"{text}: failed after drawing {faces or 'nothing'}: {fields['error']}",
+    }  # fmt: skip
 
 
 def _row(record: RollRecord) -> dict[str, Any]:
@@ -364,6 +377,7 @@ def _row(record: RollRecord) -> dict[str, Any]:
         "commitment": record.commitment, "nonce": record.nonce,
         "client_seed": record.client_seed, "text": record.text, "label": record.label,
         "faces": None if record.faces is None else json_text(record.faces),
+        "error": record.error,
         "result": json_text(record.result), "at": record.at, "salt": record.salt,
         "hash": record.hash, "entry": json_text(record.entry),
         "opening": opening,

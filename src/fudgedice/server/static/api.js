@@ -9,6 +9,8 @@ export class ApiError extends Error {
     this.status = status;
     this.position = body && Number.isInteger(body.position) ? body.position : null;
     this.hint = body && typeof body.hint === "string" ? body.hint : null;
+    // a roll that failed once its dice were drawn is kept: its seq says where
+    this.seq = body && Number.isInteger(body.seq) ? body.seq : null;
   }
 }
 
@@ -184,4 +186,88 @@ export function seats() {
   return Object.entries(rooms())
     .filter(([, kept]) => kept && typeof kept.token === "string")
     .map(([room, kept]) => ({ room, roomName: kept.roomName, name: kept.name, gm: !!kept.gm }));
+}
+
+// ------------------------------------------------------------ client seeds
+
+const CLIENT_SEED_BYTES = 16;
+const OWN = "fudgedice:own:";
+const OWN_KEPT = 500;
+
+/** A client seed nobody could know before the roll: 128 bits from the
+ * browser's cryptographic generator, in hex (docs/fairness.md). */
+export function freshClientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(CLIENT_SEED_BYTES));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function readKept(key, empty) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(key) || "null");
+    return kept && typeof kept === "object" ? kept : empty;
+  } catch {
+    return empty;
+  }
+}
+
+function writeKept(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage refused: kept for this page only, through the closure that asked
+  }
+}
+
+/** This browser's own rolls in a room: [{seq, nonce, client_seed, commitment}],
+ * so that a player can check that every roll under their name is one they made. */
+export function ownRolls(room) {
+  const kept = readKept(OWN + room, {});
+  return Array.isArray(kept.rolls) ? kept.rolls : [];
+}
+
+function keepOwn(room, roll) {
+  const kept = readKept(OWN + room, {});
+  const rolls = (Array.isArray(kept.rolls) ? kept.rolls : []).filter((one) => one.seq !== roll.seq);
+  rolls.push(roll);
+  writeKept(OWN + room, { ...kept, rolls: rolls.slice(-OWN_KEPT) });
+}
+
+function keepPending(room, pending) {
+  const kept = readKept(OWN + room, {});
+  writeKept(OWN + room, { ...kept, pending });
+}
+
+function sameRoll(one, other) {
+  return JSON.stringify({ ...one, client_seed: null }) === JSON.stringify({ ...other, client_seed: null });
+}
+
+/**
+ * Sends a roll (``path`` its POST address, ``body`` without its client seed)
+ * with the client seed the player fixed, or else a fresh random one. A roll
+ * the server did not keep (no answer, 503 not stored, any refusal) stays
+ * pending, and sent again it takes the same client seed, so that a host who
+ * drops a roll it dislikes gains nothing by it. Every roll kept under this member's name
+ * (a failed one too: its answer carries its seq) joins this browser's own rolls.
+ */
+export async function sendRoll(room, path, token, body, fixedSeed = "") {
+  const pending = readKept(OWN + room, {}).pending;
+  const again = pending && pending.path === path && sameRoll(pending.body, body);
+  const seed = fixedSeed || (again ? pending.body.client_seed : freshClientSeed());
+  const sent = { ...body, client_seed: seed };
+  keepPending(room, { path, body: sent });
+  try {
+    const roll = await api("POST", path, { token, body: sent });
+    keepPending(room, null);
+    keepOwn(room, { seq: roll.seq, nonce: roll.nonce, client_seed: seed, commitment: roll.commitment });
+    return roll;
+  } catch (error) {
+    // only a roll kept (a failed one has its seq) ends the pending one: sent again
+    // after any refusal, the same roll takes the same client seed, so that a host
+    // who refuses a roll whose dice it dislikes draws the very same dice again
+    if (error instanceof ApiError && error.seq !== null) {
+      keepPending(room, null);
+      keepOwn(room, { seq: error.seq, client_seed: seed, failed: true });
+    }
+    throw error;
+  }
 }

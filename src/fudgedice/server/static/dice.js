@@ -181,7 +181,19 @@ export function rollCard(roll, byGm = false, actions = null) {
   } else {
     card.append(diceRow(roll));
   }
-  card.append(resultLine(roll));
+  if (roll.failed) {
+    // drawn dice are kept: a roll that failed on them is shown with what it drew
+    card.classList.add("failed-roll");
+    const drawn = Array.isArray(roll.tosses) ? roll.tosses.join(" ") : "";
+    card.append(el("p", { class: "failed", text: `failed: ${text(roll.error)}${drawn ? ` (drew ${drawn})` : ""}` }));
+  } else {
+    card.append(resultLine(roll));
+  }
+  if (roll.foreseeable) {
+    card.append(
+      el("p", { class: "foreseeable", text: "rolled with no client seed: the host could have foreseen these dice" }),
+    );
+  }
   if (roll.text) {
     card.append(
       el("details", { class: "explain" }, el("summary", { text: "how" }), el("pre", { text: roll.text })),

@@ -2,7 +2,7 @@
 // ones with the seed itself), this player's client seed, the GM's reveal, and
 // the hash-chained log for `fudgedice verify`.
 
-import { ApiError, api, download, keepSeat } from "./api.js";
+import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
 import { el, problem } from "./dom.js";
 
 export function fairnessPanel(room, seat) {
@@ -12,7 +12,7 @@ export function fairnessPanel(room, seat) {
   const status = el("div", { class: "status" });
   const clientSeed = el("input", {
     id: "client-seed", type: "text", maxlength: 64, autocomplete: "off", spellcheck: "false",
-    value: seat.clientSeed || "", placeholder: "anything you like",
+    value: seat.clientSeed || "", placeholder: "empty: a fresh random one for each roll",
   });
   clientSeed.addEventListener("change", () => keepSeat(room.room, { clientSeed: clientSeed.value }));
 
@@ -70,6 +70,18 @@ export function fairnessPanel(room, seat) {
     }
   });
 
+  const mine = el("button", { type: "button", class: "quiet", id: "check-mine", text: "Check the rolls under my name" });
+  const checked = el("p", { class: "status", id: "mine-checked", "aria-live": "polite" });
+  mine.addEventListener("click", async () => {
+    status.replaceChildren();
+    try {
+      checked.textContent = strangers(await rollsOf(base, seat), ownRolls(room.room));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status.replaceChildren(problem(error));
+    }
+  });
+
   show(room.seeds);
   const panel = el(
     "details",
@@ -84,9 +96,47 @@ export function fairnessPanel(room, seat) {
       " checks the downloaded log with no server.",
     ),
     seeds,
-    el("label", { class: "field" }, el("span", { text: "Your client seed (mixed into your rolls)" }), clientSeed),
-    el("div", { class: "line" }, log, seat.gm && reveal),
+    el("label", { class: "field" }, el("span", { text: "A client seed of your own (mixed into your rolls; leave it empty, and nobody, host included, can foresee them)" }), clientSeed),
+    el("div", { class: "line" }, log, mine, seat.gm && reveal),
+    checked,
     status,
   );
   return { panel, show, clientSeed: () => clientSeed.value.trim() };
+}
+
+const MOST_PAGES = 20;
+
+/** The rolls under this member's name, oldest first (at most 10,000). */
+async function rollsOf(base, seat) {
+  const rolls = [];
+  for (let pages = 0; pages < MOST_PAGES; pages += 1) {
+    const after = rolls.length ? rolls[rolls.length - 1].seq : 0;
+    const params = { member: seat.member, after, limit: 500 };
+    const page = (await api("GET", `${base}/rolls`, { token: seat.token, params })).rolls || [];
+    rolls.push(...page);
+    if (page.length < 500) break;
+  }
+  return rolls;
+}
+
+/** What a player checks of the rolls under their name (docs/fairness.md): each
+ * drawn one was sent from this browser with that client seed, and the nonces
+ * under each seed run on with no gap. */
+function strangers(rolls, own) {
+  const sent = new Map(own.map((one) => [one.seq, one.client_seed]));
+  const drawn = rolls.filter((roll) => !roll.hidden && !roll.by_hand && !roll.kind);
+  const foreign = drawn.filter((roll) => sent.get(roll.seq) !== roll.client_seed).map((roll) => `#${roll.seq}`);
+  const nonces = new Map();
+  const gaps = [];
+  for (const roll of drawn) {
+    const next = nonces.get(roll.commitment) || 0;
+    if (roll.nonce !== next) gaps.push(`#${roll.seq}`);
+    nonces.set(roll.commitment, roll.nonce + 1);
+  }
+  const said = [];
+  if (foreign.length) said.push(`not sent from this browser: ${foreign.join(", ")}`);
+  if (gaps.length) said.push(`a nonce skipped before ${gaps.join(", ")}`);
+  return said.length
+    ? `Rolls under your name ${said.join("; ")}.`
+    : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.`;
 }

@@ -1,7 +1,7 @@
 // The roll box: what to roll (or the dice rolled by hand to read), for whom,
 // with the exact odds of the text shown as it is typed.
 
-import { ApiError, api } from "./api.js";
+import { ApiError, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
 import { VISIBILITY } from "./dice.js";
 import { language } from "./language.js";
@@ -14,7 +14,8 @@ function field(label, input, extra) {
 /**
  * The roll box of a room. `room` is the room's info, `seat` this browser's
  * member; `rolled(roll)` takes each roll the server accepted; `clientSeed()`
- * gives the player's client seed.
+ * gives the client seed the player fixed, if any (else each roll takes a fresh
+ * random one: `sendRoll`).
  */
 export function rollBox(room, seat, { rolled, clientSeed }) {
   const spoken = language(room.system);
@@ -95,18 +96,21 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     event.preventDefault();
     const body = { text: text.value.trim(), visibility: visibility.value };
     if (label.value.trim()) body.label = label.value.trim();
-    const seed = clientSeed();
-    if (seed) body.client_seed = seed;
     if (read.checked) body.faces = faces.value.trim().split(/[\s,]+/).filter(Boolean);
     submit.disabled = true;
     status.replaceChildren();
     try {
-      const roll = await api("POST", `/api/rooms/${encodeURIComponent(room.room)}/rolls`, { token: seat.token, body });
+      const path = `/api/rooms/${encodeURIComponent(room.room)}/rolls`;
+      const roll = await sendRoll(room.room, path, seat.token, body, clientSeed());
       rolled(roll);
       if (read.checked) faces.value = "";
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error, body.text));
+      if (error.seq !== null) {
+        // failed once its dice were drawn: kept all the same (docs/fairness.md)
+        status.append(el("p", { class: "kept", text: `The dice were drawn: the failed roll is kept as #${error.seq}.` }));
+      }
     } finally {
       submit.disabled = false;
     }

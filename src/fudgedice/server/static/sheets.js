@@ -3,7 +3,7 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api, guardIn } from "./api.js";
+import { ApiError, api, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
 
 /** The points a roll's card offers to spend, by the sheet's system. */
@@ -128,9 +128,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   async function rollTrait(name) {
     const wanted = against.value.trim();
     const body = { request: wanted ? `${name} vs ${wanted}` : name, visibility: visibility() };
-    const seed = clientSeed();
-    if (seed) body.client_seed = seed;
-    await guarded(async () => rolled(await api("POST", `${mine}/roll`, { token: seat.token, body })));
+    await guarded(async () => rolled(await sendRoll(room.room, `${mine}/roll`, seat.token, body, clientSeed())));
   }
 
   async function attach(given) {
