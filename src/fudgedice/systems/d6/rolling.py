@@ -11,6 +11,7 @@ from ...dice.hand import HandRoller, numbered_face, written
 from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
+from ...memory import SizedCache, estimate
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES, SideShape
@@ -200,7 +201,9 @@ class _Layout:
     """The sum's nodes, left to right: ``4D + wild die``, then ``... + 2``."""
 
 
-_LAYOUTS: dict[tuple[int, str], tuple[SideRules, _Layout]] = {}
+_LAYOUTS: SizedCache[tuple[int, str], tuple[SideRules, _Layout]] = SizedCache(
+    "D6 layouts", 4096, lambda found: estimate(found[1])
+)
 """Layouts by side (by identity: a program keeps its sides), at most a few thousand."""
 
 
@@ -209,9 +212,7 @@ def _layout(rules: SideRules, prefix: str) -> _Layout:
     if found is not None and found[0] is rules:
         return found[1]
     layout = _lay_out(rules, prefix)
-    if len(_LAYOUTS) >= 4096:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(rules), prefix] = (rules, layout)
+    _LAYOUTS.put((id(rules), prefix), (rules, layout))
     return layout
 
 
