@@ -74,6 +74,8 @@ class Ledger:
         """Caches of a fixed count of entries whose size the limits bound
         (``functools.lru_cache`` on a hot path): the most each may hold, set
         aside from the share rather than counted entry by entry."""
+        self.dropped = 0
+        """Bytes of every entry dropped to fit, since the process began."""
         self.ceiling = ceiling
         self.limit = 0
         self.set_ceiling(ceiling)
@@ -107,7 +109,7 @@ class Ledger:
                 oldest, tick = cache, head
         if oldest is None:
             return False
-        oldest.drop_oldest()
+        self.dropped += oldest.drop_oldest()
         return True
 
     def sizes(self) -> dict[str, tuple[int, int]]:
@@ -219,10 +221,15 @@ class SizedCache(Generic[K, V]):
             return tick
         return None
 
-    def drop_oldest(self) -> None:
+    def drop_oldest(self) -> int:
+        """Drop the entry used least recently; the bytes it held."""
         with self.ledger.lock:
-            if self._data:
-                self._forget(self._data.popitem(last=False)[1])
+            if not self._data:
+                return 0
+            entry = self._data.popitem(last=False)[1]
+            self._forget(entry)
+            held: int = entry[1]
+            return held
 
     def _forget(self, entry: list[Any]) -> None:
         self._account[0] -= entry[1]
