@@ -70,7 +70,7 @@ def start(db: str, port: int, memory: int | None) -> subprocess.Popen[bytes]:
 
 def texts(count: int, seed: int) -> list[str]:
     """Distinct large odds, half Fudge and half D6 System."""
-    chosen, seen = random.Random(seed), set()
+    chosen, seen = random.Random(seed), set[str]()
     while len(seen) < count:
         n, i = chosen.randint(1, 10_000), chosen.randint(-50, 50)
         seen.add(f"{n}dF{i:+d}" if len(seen) % 2 else f"d6: {n}D{i:+d}")
