@@ -385,7 +385,7 @@ def ladder(system: str, as_json: bool) -> None:
 @click.option("--per-address", default=256, show_default=True, type=click.IntRange(1),
               help="Connections one address may hold at once.")  # fmt: skip
 @click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
-              "[default: the open-file limit less 128]")  # fmt: skip
+              "[default: 4096, or the open-file limit less 128]")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (docs/table.md). With no --db, rolls are kept in your data folder.

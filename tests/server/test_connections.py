@@ -143,5 +143,7 @@ def test_the_process_holds_at_most_so_many_connections(
 
 def test_connections_leave_files_for_the_database() -> None:
     assert most_connections(None, 1024) == 1024 - 128
+    assert most_connections(None, 1_048_576) == 4096
     assert most_connections(100, 1024) == 100
     assert most_connections(5000, 1024) == 1024 - 128
+    assert most_connections(20_000, 1_048_576) == 20_000

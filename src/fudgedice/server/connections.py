@@ -46,6 +46,10 @@ PER_ADDRESS = 256
 group behind one router (a club, a school) shares an address."""
 SPARE_FILES = 128
 """Open files kept apart from connections: the database, its pool, logs."""
+MOST_CONNECTIONS = 4096
+"""Connections a process holds at most by default, whatever its open-file
+limit: each costs some tens of kB (its buffers, parser, a live feed's queue),
+and 4,096 of them fit the default memory ceiling with room to spare."""
 LINGER = 1.0
 """Seconds a connection refused or timed out stays half-open for its client
 to read the answer: closed at once with bytes of a request still unread, it
@@ -59,7 +63,7 @@ class ConnectionLimits:
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
     per_address: int = PER_ADDRESS
-    most: int = 4096
+    most: int = MOST_CONNECTIONS
 
 
 def raise_open_files() -> int:
@@ -78,10 +82,11 @@ def raise_open_files() -> int:
 
 
 def most_connections(asked: int | None, open_files: int) -> int:
-    """Connections the process may hold: what was asked, never so many that
-    the open files left would not serve the database."""
+    """Connections the process may hold: what was asked (else
+    :data:`MOST_CONNECTIONS`), never so many that the open files left would
+    not serve the database."""
     ceiling = max(open_files - SPARE_FILES, 16)
-    return ceiling if asked is None else max(1, min(asked, ceiling))
+    return min(MOST_CONNECTIONS if asked is None else asked, ceiling)
 
 
 def _answer(status: int, reason: str, message: str) -> bytes:
@@ -220,6 +225,7 @@ def guarded(limits: ConnectionLimits) -> type[GuardedProtocol]:
 __all__ = [
     "BODY_TIMEOUT",
     "HEADER_TIMEOUT",
+    "MOST_CONNECTIONS",
     "PER_ADDRESS",
     "ConnectionLimits",
     "GuardedProtocol",
