@@ -28,7 +28,7 @@ from .language.diagnostics import another_systems_word, suggest, system_without_
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
-from .memory import SizedCache, memoized
+from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
@@ -73,10 +73,10 @@ class Dice:
         """Every word of the language, whichever system it belongs to: a
         misspelling gets the same hint on the first roll as on the thousandth."""
         self._tables: Mapping[str, TableSpec] | None = None
-        self.compile = memoized(self._compile, "roll programs", 4096, program_size)
+        self.compile = memoize("roll programs", 4096, program_size)(self._compile)
         """The checked program for a roll text (cached by text)."""
-        self.compile_float = memoized(
-            self._compile_float, "roll programs (float odds)", 256, program_size
+        self.compile_float = memoize("roll programs (float odds)", 256, program_size)(
+            self._compile_float
         )
         """The same, for float odds only: pools may be far larger."""
 
@@ -254,8 +254,10 @@ def roll(
     True
     """
     if seed is None and stream is None and d100_table is None and type(text) is str:
-        quick = _QUICK.get(text)
-        if quick is not None and current_budget() is None:
+        kept = _FIND_QUICK(text)
+        if kept is not None and current_budget() is None:
+            kept[USED] = True
+            quick: QuickRolls = kept[VALUE]
             # A text rolled before whose outcomes are kept (dice.quick): its one
             # charge is checked against the whole budget, as the first charge
             # of a request of its own would be, and an outcome it has not kept
@@ -276,6 +278,7 @@ _QUICK: SizedCache[str, QuickRolls] = SizedCache(
     "kept outcomes by text", 4096, lambda quick: program_size(quick.program)
 )
 """The kept outcomes of texts rolled before (a few thousand texts at most)."""
+_FIND_QUICK = _QUICK.find
 
 
 def _rolled(program: Program, seed: object, stream: object = None) -> Roll:

@@ -28,7 +28,7 @@ from typing import Any, Generic, ParamSpec, TypeVar, cast
 
 from .errors import OverBudget
 from .limits import DEFAULT_LIMITS
-from .memory import SizedCache, estimate
+from .memory import USED, VALUE, SizedCache, estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")
@@ -232,8 +232,10 @@ class CostedCache(Generic[P, R]):
         budget = _CURRENT.get()
         if budget is None:
             return within_budget(self.__call__)(*args, **kwargs)
-        hit = self.store.get(args)
-        if hit is not None:
+        entry = self.store.find(args)
+        if entry is not None:
+            entry[USED] = True
+            hit: tuple[R, list[Charge]] = entry[VALUE]
             result, charges = hit
             for work, what, fits in charges:
                 charge(work, what, fits)

@@ -8,7 +8,8 @@ charged an estimate of the bytes it holds (:func:`estimate`: big integers by
 their bit length, sequences by their items, a few levels deep), and all of
 them share one :class:`Ledger`. When what they hold together passes the
 ledger's limit, the entry used least recently, whichever cache holds it, is
-dropped: one LRU over the whole process.
+dropped: one LRU over the whole process (CLOCK's approximation of it, whose
+hit is one store: these caches serve every roll).
 
 The ledger's limit is a share (:data:`CACHE_SHARE`) of the process's memory
 ceiling, 512 MB by default: ``FUDGEDICE_MEMORY_MB`` in the environment, or
@@ -29,7 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from functools import update_wrapper
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, cast
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -49,7 +50,9 @@ SMALLEST_CEILING = 32 * MB
 """A ceiling below this is taken as this: the interpreter alone needs about 20 MB."""
 
 _TICKS = itertools.count()
-"""When each entry was last used, across every cache (a global LRU)."""
+"""When each entry was queued, across every cache (one clock for all)."""
+VALUE, USED, QUEUED = 0, 2, 3
+"""An entry's value, whether it was used since queued, and when it was queued."""
 
 
 def ceiling_from_environment() -> int:
@@ -101,6 +104,9 @@ class Ledger:
                 pass
 
     def _drop_oldest(self) -> bool:
+        """One turn of the clock over every cache: the entry queued longest,
+        whichever cache holds it, is dropped, or queued again if it was used
+        since (False: nothing left to drop)."""
         oldest: SizedCache[Any, Any] | None = None
         tick = -1
         for cache in list(self.caches):
@@ -109,7 +115,7 @@ class Ledger:
                 oldest, tick = cache, head
         if oldest is None:
             return False
-        self.dropped += oldest.drop_oldest()
+        self.dropped += oldest.turn()
         return True
 
     def sizes(self) -> dict[str, tuple[int, int]]:
@@ -162,7 +168,11 @@ class SizedCache(Generic[K, V]):
         self._account = [0]
         """The bytes held, in a list the ledger is handed back when the cache goes."""
         self._data: OrderedDict[K, list[Any]] = OrderedDict()
-        """key -> [value, bytes, last used]"""
+        """key -> [value, bytes, used since queued, when queued], oldest first"""
+        self.find: Callable[[K], list[Any] | None] = self._data.get
+        """The entry of a key, or None: for a hot path, one call of C where
+        :meth:`get` is one of Python. Its value is ``entry[VALUE]``, and a
+        caller that uses it sets ``entry[USED] = True``."""
         with ledger.lock:
             ledger.caches.add(self)
         weakref.finalize(self, ledger.release, self._account)
@@ -186,12 +196,8 @@ class SizedCache(Generic[K, V]):
         entry = self._data.get(key)
         if entry is None:
             return None
-        entry[2] = next(_TICKS)
-        try:  # noqa: SIM105 (suppress() costs a context manager on every hit)
-            self._data.move_to_end(key)
-        except KeyError:  # dropped by another thread meanwhile: served all the same
-            pass
-        value: V = entry[0]
+        entry[USED] = True  # one store: a hit neither reorders nor locks
+        value: V = entry[VALUE]
         return value
 
     def put(self, key: K, value: V, size: int | None = None) -> V:
@@ -206,30 +212,39 @@ class SizedCache(Generic[K, V]):
             old = self._data.pop(key, None)
             if old is not None:
                 self._forget(old)
-            self._data[key] = [value, size, next(_TICKS)]
+            self._data[key] = [value, size, False, next(_TICKS)]
             self._account[0] += size
             ledger.held += size
-            if len(self._data) > self.most:
-                self.drop_oldest()
+            while len(self._data) > self.most:
+                self.turn()
             if ledger.held > ledger.limit:
                 ledger.shrink()
         return value
 
     def oldest_tick(self) -> int | None:
+        """When the entry queued longest was queued (None: empty)."""
         for entry in self._data.values():
-            tick: int = entry[2]
+            tick: int = entry[QUEUED]
             return tick
         return None
 
-    def drop_oldest(self) -> int:
-        """Drop the entry used least recently; the bytes it held."""
+    def turn(self) -> int:
+        """The clock's hand on the entry queued longest: dropped if it was not
+        used since it was queued (the bytes it held), else queued again as
+        unused (0). Entries used again and again stay; the rest go in turn,
+        the least recently used first (CLOCK, an LRU that costs a hit nothing)."""
         with self.ledger.lock:
-            if not self._data:
-                return 0
-            entry = self._data.popitem(last=False)[1]
-            self._forget(entry)
-            held: int = entry[1]
-            return held
+            for key, entry in self._data.items():
+                if entry[USED]:
+                    entry[USED] = False
+                    entry[QUEUED] = next(_TICKS)
+                    self._data.move_to_end(key)
+                    return 0
+                del self._data[key]
+                self._forget(entry)
+                held: int = entry[1]
+                return held
+            return 0
 
     def _forget(self, entry: list[Any]) -> None:
         self._account[0] -= entry[1]
@@ -242,43 +257,41 @@ class SizedCache(Generic[K, V]):
             self._data.clear()
 
 
-class memoized(Generic[P, R]):
-    """``functools.lru_cache`` over a :class:`SizedCache`: positional,
-    hashable arguments; a call that raises keeps nothing."""
+class Memoized(Protocol[P, R]):
+    """A function whose results a :class:`SizedCache` keeps (:func:`memoize`)."""
 
-    def __init__(
-        self,
-        function: Callable[P, R],
-        name: str,
-        most: int,
-        size: Callable[[R], int] | None = None,
-    ) -> None:
-        self.function = function
-        self.cache: SizedCache[Hashable, R] = SizedCache(name, most, size)
-        update_wrapper(self, function)
+    cache: SizedCache[Hashable, R]
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        cache = self.cache
-        found = cache.get(args)
-        if found is not None:
-            return found
-        return cache.put(args, self.function(*args, **kwargs))
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R: ...
 
-    def cache_info(self) -> tuple[int, int]:
-        """Entries kept, and the bytes they hold (estimated)."""
-        return len(self.cache), self.cache.held
-
-    def cache_clear(self) -> None:
-        self.cache.clear()
+    def cache_clear(self) -> None: ...
 
 
 def memoize(
     name: str, most: int, size: Callable[[Any], int] | None = None
-) -> Callable[[Callable[P, R]], memoized[P, R]]:
-    """Decorate a function as :class:`memoized` (a cache called ``name``)."""
+) -> Callable[[Callable[P, R]], Memoized[P, R]]:
+    """``functools.lru_cache`` over a :class:`SizedCache` called ``name``:
+    positional, hashable arguments; a call that raises keeps nothing."""
 
-    def decorate(function: Callable[P, R]) -> memoized[P, R]:
-        return memoized(function, name, most, size)
+    def decorate(function: Callable[P, R]) -> Memoized[P, R]:
+        cache: SizedCache[Hashable, R] = SizedCache(name, most, size)
+        find, put = cache.find, cache.put
+
+        # a function, not an object's __call__, and the hit written out: a
+        # pool's plan and a text's program are looked up on every roll
+        def memoized(*args: P.args, **kwargs: P.kwargs) -> R:
+            entry = find(args)
+            if entry is not None:
+                entry[USED] = True
+                value: R = entry[VALUE]
+                return value
+            return put(args, function(*args, **kwargs))
+
+        update_wrapper(memoized, function)
+        wrapper = cast("Memoized[P, R]", memoized)
+        wrapper.cache = cache
+        wrapper.cache_clear = cache.clear  # type: ignore[method-assign]
+        return wrapper
 
     return decorate
 
@@ -353,11 +366,11 @@ __all__ = [
     "DEFAULT_CEILING",
     "LEDGER",
     "Ledger",
+    "Memoized",
     "SizedCache",
     "ceiling_from_environment",
     "estimate",
     "memoize",
-    "memoized",
     "reserve",
     "set_ceiling",
 ]
