@@ -280,6 +280,8 @@ def memoize(
         # a function, not an object's __call__, and the hit written out: a
         # pool's plan and a text's program are looked up on every roll
         def memoized(*args: P.args, **kwargs: P.kwargs) -> R:
+            if kwargs:  # the key is the positional arguments alone
+                return function(*args, **kwargs)
             entry = find(args)
             if entry is not None:
                 entry[USED] = True
