@@ -87,9 +87,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 # The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
-# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md).
+# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md);
+# then one server's memory under 300 distinct large odds (benchmarks/table_memory.py).
 bench-table: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py
+	$(BIN)/python benchmarks/table_memory.py
 
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.

@@ -2,8 +2,8 @@
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
-1. ``errors``, ``limits``, ``budget``, ``stream`` (the dice stream imports nothing of the project),
-   ``files`` (writing a file whole or not at all)
+1. ``errors``, ``limits``, ``budget``, ``memory`` (the caches' one budget of bytes), ``stream``
+   (the dice stream imports nothing of the project), ``files`` (writing a file whole or not at all)
 2. ``language`` and ``exact`` (neither imports the other)
 3. ``results``
 4. ``render``
@@ -54,6 +54,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.errors": 1,
     f"{PACKAGE}.limits": 1,
     f"{PACKAGE}.budget": 1,
+    f"{PACKAGE}.memory": 1,
     f"{PACKAGE}.stream": 1,
     f"{PACKAGE}.records": 1,
     f"{PACKAGE}.files": 1,

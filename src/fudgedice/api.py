@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -29,6 +28,7 @@ from .language.diagnostics import another_systems_word, suggest, system_without_
 from .language.tree import Damage, Expression
 from .language.words import KEYWORDS, Vocabulary
 from .limits import DEFAULT_LIMITS
+from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
 from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
@@ -44,6 +44,15 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .results.float_odds import FloatOdds
+
+
+def program_size(program: Program) -> int:
+    """The bytes a checked program holds, about: its tree grows with its
+    text (a node of some hundreds of bytes for every few characters), and
+    what it measures for its notes is small (a chance, a few bounds). The
+    outcomes it keeps are bounded apart, all programs together
+    (:data:`fudgedice.dice.quick.MOST_KEPT`)."""
+    return 4096 + 200 * len(program.expression.text)
 
 
 class Dice:
@@ -64,9 +73,11 @@ class Dice:
         """Every word of the language, whichever system it belongs to: a
         misspelling gets the same hint on the first roll as on the thousandth."""
         self._tables: Mapping[str, TableSpec] | None = None
-        self.compile = lru_cache(maxsize=4096)(self._compile)
+        self.compile = memoize("roll programs", 4096, program_size)(self._compile)
         """The checked program for a roll text (cached by text)."""
-        self.compile_float = lru_cache(maxsize=256)(self._compile_float)
+        self.compile_float = memoize("roll programs (float odds)", 256, program_size)(
+            self._compile_float
+        )
         """The same, for float odds only: pools may be far larger."""
 
     @property
@@ -243,8 +254,10 @@ def roll(
     True
     """
     if seed is None and stream is None and d100_table is None and type(text) is str:
-        quick = _QUICK.get(text)
-        if quick is not None and current_budget() is None:
+        kept = _FIND_QUICK(text)
+        if kept is not None and current_budget() is None:
+            kept[USED] = True
+            quick: QuickRolls = kept[VALUE]
             # A text rolled before whose outcomes are kept (dice.quick): its one
             # charge is checked against the whole budget, as the first charge
             # of a request of its own would be, and an outcome it has not kept
@@ -256,15 +269,16 @@ def roll(
 @within_budget
 def _roll(text: str, seed: object, d100_table: object, stream: object) -> Roll:
     program = program_with_table(text, d100_table)  # type: ignore[arg-type]
-    if d100_table is None and program.quick is not None:
-        if len(_QUICK) >= 4096:
-            _QUICK.clear()
-        _QUICK[text] = program.quick
+    if d100_table is None and program.quick is not None and _QUICK.get(text) is None:
+        _QUICK.put(text, program.quick)
     return _rolled(program, seed, stream)
 
 
-_QUICK: dict[str, QuickRolls] = {}
+_QUICK: SizedCache[str, QuickRolls] = SizedCache(
+    "kept outcomes by text", 4096, lambda quick: program_size(quick.program)
+)
 """The kept outcomes of texts rolled before (a few thousand texts at most)."""
+_FIND_QUICK = _QUICK.find
 
 
 def _rolled(program: Program, seed: object, stream: object = None) -> Roll:

@@ -28,6 +28,7 @@ from typing import Any, Generic, ParamSpec, TypeVar, cast
 
 from .errors import OverBudget
 from .limits import DEFAULT_LIMITS
+from .memory import USED, VALUE, SizedCache, estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 P = ParamSpec("P")
@@ -215,20 +216,26 @@ class CostedCache(Generic[P, R]):
     """``functools.lru_cache`` for a step that charges work: a result served
     from the cache charges again every charge that built it, so that the
     request is refused (with the same message) exactly when it would have
-    been without the cache. Positional, hashable arguments only."""
+    been without the cache. Positional, hashable arguments only. Its entries
+    are charged by the bytes they hold to the process's one memory ledger
+    (:mod:`fudgedice.memory`), besides ``maxsize``."""
 
-    def __init__(self, function: Callable[P, R], maxsize: int) -> None:
+    def __init__(self, function: Callable[P, R], maxsize: int, name: str | None = None) -> None:
         self.function = function
         self.maxsize = maxsize
-        self.store: dict[Hashable, tuple[R, list[Charge]]] = {}
+        self.store: SizedCache[Hashable, tuple[R, list[Charge]]] = SizedCache(
+            name or str(getattr(function, "__qualname__", "costed")), maxsize, _result_size
+        )
         wraps(function)(self)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         budget = _CURRENT.get()
         if budget is None:
             return within_budget(self.__call__)(*args, **kwargs)
-        hit = self.store.get(args)
-        if hit is not None:
+        entry = self.store.find(args)
+        if entry is not None:
+            entry[USED] = True
+            hit: tuple[R, list[Charge]] = entry[VALUE]
             result, charges = hit
             for work, what, fits in charges:
                 charge(work, what, fits)
@@ -243,13 +250,16 @@ class CostedCache(Generic[P, R]):
                 del recorders[-1]
             else:
                 _forget(recorders, recorder)
-        if len(self.store) >= self.maxsize:
-            self.store.pop(next(iter(self.store)))  # the oldest: enough for a bound
-        self.store[args] = (result, recorder)
+        self.store.put(args, (result, recorder))
         return result
 
     def cache_clear(self) -> None:
         self.store.clear()
+
+
+def _result_size(entry: tuple[Any, list[Charge]]) -> int:
+    """A cached result's bytes, and its charges' (a few tuples each)."""
+    return estimate(entry[0]) + 120 * len(entry[1])
 
 
 def _forget(recorders: list[list[Charge]], recorder: list[Charge]) -> None:
@@ -262,11 +272,13 @@ def _forget(recorders: list[list[Charge]], recorder: list[Charge]) -> None:
             return
 
 
-def costed_cache(maxsize: int) -> Callable[[Callable[P, R]], CostedCache[P, R]]:
+def costed_cache(
+    maxsize: int, name: str | None = None
+) -> Callable[[Callable[P, R]], CostedCache[P, R]]:
     """Decorate a function as a :class:`CostedCache` of ``maxsize`` results."""
 
     def decorate(function: Callable[P, R]) -> CostedCache[P, R]:
-        return CostedCache(function, maxsize)
+        return CostedCache(function, maxsize, name)
 
     return decorate
 

@@ -376,6 +376,16 @@ def ladder(system: str, as_json: bool) -> None:
 @click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
               help="Rooms, joins, rolls, odds (each apart) a second from one address.")  # fmt: skip
 @click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
+@click.option("--memory", "memory_mb", type=click.IntRange(32), metavar="MB", help="Memory to stay"
+              " under; caches hold a quarter. [default: $FUDGEDICE_MEMORY_MB or 512]")  # fmt: skip
+@click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Seconds a request's line and headers may take to arrive.")  # fmt: skip
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="Seconds a request's body may take to arrive after its headers.")  # fmt: skip
+@click.option("--per-address", default=256, show_default=True, type=click.IntRange(1),
+              help="Connections one address may hold at once.")  # fmt: skip
+@click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
+              "[default: 4096, or the open-file limit less 128]")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (docs/table.md). With no --db, rolls are kept in your data folder.

@@ -9,12 +9,12 @@ cannot drift apart.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..language.tree import Die, Pool
 from ..limits import DEFAULT_LIMITS
+from ..memory import memoize
 from ..records import dataclass
 
 
@@ -44,7 +44,7 @@ def _chance_too_high(chance: Fraction) -> bool:
     return chance**limits.max_chain > limits.chain_epsilon
 
 
-@lru_cache(maxsize=1024)
+@memoize("pool plans", 1024)
 def plan(pool: Pool) -> PoolPlan:
     """Check a pool's modifiers and work out what both interpreters need."""
     base = die_dist(pool.die)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from .. import budget
 from ..limits import DEFAULT_LIMITS
+from ..memory import reserve
 from ..results.deferred import DeferredRoll
 from ..results.roll import Roll
 from ..stream import WORD_RANGE, Mark, Stream, fresh, fresh_start
@@ -39,6 +40,8 @@ rolls the long way every time."""
 MOST_KEPT = 32_768
 """Outcomes all programs keep together (about 600 bytes each: some 20 MB at
 most); past it, every program starts afresh."""
+
+reserve("kept outcomes", MOST_KEPT, 1000)
 
 MOST_REFUSED = 16
 """Outcomes a program may fail to keep before it rolls the long way for good

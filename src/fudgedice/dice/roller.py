@@ -11,11 +11,11 @@ tosses and stops at the limit.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 from ..errors import LimitError, TooManyDice
 from ..language.tree import BinOp, Die, Group, Neg, Node, Number, Pool, Word
 from ..limits import DEFAULT_LIMITS, Limits
+from ..memory import memoize
 from ..results.dice import (
     DieRoll,
     GroupRoll,
@@ -169,7 +169,7 @@ def _roll_plain(pool: Pool, roller: Roller) -> PoolRoll:
     return PoolRoll(pool, [DieRoll(die, face, label) for face, label in drawn], sum(faces))
 
 
-@lru_cache(maxsize=256)
+@memoize("faces of a die", 256)
 def _tossed(die: Die) -> tuple[tuple[int, str], ...]:
     """The faces the stream picks from, each with its label, worked out once
     per kind of die rather than once per toss."""

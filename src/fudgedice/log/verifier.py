@@ -17,6 +17,7 @@ from typing import Any
 from .. import api, budget
 from ..errors import DiceError, DiceValueError, TooManyDice
 from ..limits import DEFAULT_LIMITS, Limits
+from ..memory import reserve
 from ..stream import Stream, room_stream
 from .canonical import (
     FORMATS,
@@ -389,6 +390,9 @@ class _Checker:
 def _limits_for(faces: int) -> Limits:
     """The limits of a re-roll: no more dice than its entry lists."""
     return dataclasses.replace(DEFAULT_LIMITS, max_dice=faces)
+
+
+reserve("limits of re-rolls", 256, 1000)
 
 
 def _short(faces: list[int]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..memory import reserve
 from ..results.dice import (
     SET_ASIDE,
     DieRoll,
@@ -124,7 +125,7 @@ def quick_read(pool_roll: PoolRoll) -> str | None:
     return _quick_words(pool.source, pluses, minuses, len(values) - pluses - minuses)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)  # its memory set aside below: a line of a short text
 def _quick_words(source: str, pluses: int, minuses: int, blanks: int) -> str:
     """The quick read's line for these counts: a pool of four Fudge dice has
     fifteen, so every roll after the first few finds its line written."""
@@ -137,6 +138,9 @@ def _quick_words(source: str, pluses: int, minuses: int, blanks: int) -> str:
     left = pluses - minuses
     rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
     return f"{source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"
+
+
+reserve("quick reads", 1024, 1200)  # a pool's source (at most 1,000 characters) and its steps
 
 
 def roll_text(roll: Roll, indent: str = "") -> str:

@@ -2,7 +2,10 @@
 before its commit: who a token belongs to, and which roll texts it checked
 (and whether each draws long).
 Both are facts that never change (a member's token, room and name are fixed
-at joining; a room's system at its making), so nothing goes stale.
+at joining; a room's system at its making), so nothing goes stale. Both are
+charged by their bytes to the process's one memory ledger
+(:mod:`fudgedice.memory`): a cache dropped costs a database read, never a
+wrong answer.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ import secrets
 import time
 
 from ..errors import DiceError
+from ..memory import SizedCache, estimate
 from ..stream import Stream
 from . import rolling
 from .records import Member
 
 MAX_MEMBERS = 100_000
-"""Tokens kept at most; past that the cache starts again empty, which costs
-one database read each, never a wrong answer."""
+"""Tokens kept at most; past that the one used least recently is dropped,
+which costs one database read when it comes again, never a wrong answer."""
 MAX_TEXTS = 4096
 """Roll texts remembered at most."""
 HEAVY = 0.005
@@ -32,15 +36,15 @@ class Members:
 
     def __init__(self, limit: int = MAX_MEMBERS) -> None:
         self.limit = limit
-        self._known: dict[str, tuple[Member, str]] = {}
+        self._known: SizedCache[str, tuple[Member, str]] = SizedCache(
+            "members by token", limit, estimate
+        )
 
     def get(self, token_hash: str) -> tuple[Member, str] | None:
         return self._known.get(token_hash)
 
     def put(self, token_hash: str, member: Member, system: str) -> None:
-        if len(self._known) >= self.limit:
-            self._known.clear()
-        self._known[token_hash] = (member, system)
+        self._known.put(token_hash, (member, system), estimate((member, system)) + 120)
 
 
 class Texts:
@@ -51,7 +55,7 @@ class Texts:
 
     def __init__(self, limit: int = MAX_TEXTS) -> None:
         self.limit = limit
-        self._known: dict[tuple[str, str], bool] = {}
+        self._known: SizedCache[tuple[str, str], bool] = SizedCache("checked roll texts", limit)
 
     def heavy(self, text: str, system: str) -> bool | None:
         """Whether the text draws long; None if it is not known yet."""
@@ -65,7 +69,6 @@ class Texts:
         with contextlib.suppress(DiceError):  # past the engine's budget: heavy indeed
             program.roll(Stream(secrets.token_bytes(32), "trial"), None)
         heavy = time.thread_time() - started > HEAVY
-        if len(self._known) >= self.limit:
-            self._known.clear()
-        self._known[text, system] = heavy
+        # a bool is shared: what the entry holds is its key, the text
+        self._known.put((text, system), heavy, 300 + len(text) + len(system))
         return heavy

@@ -10,7 +10,9 @@ from pathlib import Path
 import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import memory
 from .app import create_app
+from .connections import ConnectionLimits, guarded, most_connections, raise_open_files
 from .db import connect
 
 
@@ -35,10 +37,26 @@ def serve(
     burst: int,
     address_rate: float = 20.0,
     address_burst: int = 200,
+    memory_mb: int | None = None,
+    header_timeout: float = ConnectionLimits.header_timeout,
+    body_timeout: float = ConnectionLimits.body_timeout,
+    per_address: int = ConnectionLimits.per_address,
+    connections: int | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
-    ``rate`` and ``burst`` are each member's allowance of rolls."""
+    ``rate`` and ``burst`` are each member's allowance of rolls; ``memory_mb``
+    the memory the process aims to stay under (its caches shrink to their
+    share of it, :mod:`fudgedice.memory`; None: ``FUDGEDICE_MEMORY_MB`` or
+    512); the rest bound each connection (:mod:`.connections`)."""
+    if memory_mb is not None:
+        memory.set_ceiling(memory_mb)
+    limits = ConnectionLimits(
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        per_address=per_address,
+        most=most_connections(connections, raise_open_files()),
+    )
     given = database or str(default_database())
     try:
         db = connect(given)
@@ -66,6 +84,7 @@ def serve(
             log_level="warning",
             timeout_graceful_shutdown=2,
             proxy_headers=False,
+            http=guarded(limits),
         )
     finally:
         db.dispose()

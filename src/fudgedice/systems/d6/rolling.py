@@ -11,6 +11,7 @@ from ...dice.hand import HandRoller, numbered_face, written
 from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
+from ...memory import USED, VALUE, SizedCache, estimate
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES, SideShape
@@ -200,18 +201,21 @@ class _Layout:
     """The sum's nodes, left to right: ``4D + wild die``, then ``... + 2``."""
 
 
-_LAYOUTS: dict[tuple[int, str], tuple[SideRules, _Layout]] = {}
+_LAYOUTS: SizedCache[tuple[int, str], tuple[SideRules, _Layout]] = SizedCache(
+    "D6 layouts", 4096, lambda found: estimate(found[1])
+)
 """Layouts by side (by identity: a program keeps its sides), at most a few thousand."""
+_FIND_LAYOUT = _LAYOUTS.find
 
 
 def _layout(rules: SideRules, prefix: str) -> _Layout:
-    found = _LAYOUTS.get((id(rules), prefix))
-    if found is not None and found[0] is rules:
-        return found[1]
+    entry = _FIND_LAYOUT((id(rules), prefix))
+    if entry is not None and entry[VALUE][0] is rules:
+        entry[USED] = True
+        layout: _Layout = entry[VALUE][1]
+        return layout
     layout = _lay_out(rules, prefix)
-    if len(_LAYOUTS) >= 4096:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(rules), prefix] = (rules, layout)
+    _LAYOUTS.put((id(rules), prefix), (rules, layout))
     return layout
 
 

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from ...errors import LimitError
 from ...limits import DEFAULT_LIMITS
+from ...memory import reserve
 from .measure import SIDES, SideShape
 
 Array = npt.NDArray[np.int64]
@@ -26,6 +27,8 @@ _SAMPLE_CELLS = 1 << 22
 """Tosses held in memory at once while sampling."""
 _TABLE_DICE = 6
 """Ordinary dice drawn from a table of every combination (6**6 = 46656 rows)."""
+
+reserve("D6 sampling tables", 1, 2 * 2**20)  # 6**5 chains; 6**1 .. 6**6 rows of two int64
 
 
 _CHAIN = 5

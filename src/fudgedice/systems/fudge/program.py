@@ -77,10 +77,6 @@ class FudgeProgram(Program):
         self.right: SidePlan | None = None
         self.difficulty: int | None = None
         self._described: dict[int, str] = {}  # the ladder's words by degree, as rolled
-        self._odds_notes = budget.costed_cache(4)(self._measured_notes)
-        """What the odds say of a difficulty, measured on the first roll of this
-        text only; each later roll charges the same work again, so it is
-        refused or noted exactly as the first, but measures nothing."""
         self._check()
 
     def _check(self) -> None:
@@ -236,11 +232,11 @@ class FudgeProgram(Program):
             return notes + reach_notes(bounds, difficulty, bool(notes))
         try:
             with budget.capped(NOTE_WORK):
-                return notes + self._odds_notes(difficulty, bool(notes))
+                return notes + _odds_notes(self, difficulty, bool(notes))
         except LimitError:
             return notes  # the roll stands without them
 
-    def _measured_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
+    def measured_notes(self, difficulty: int, below_terrible: bool) -> list[str]:
         return measured_notes(self.left, self._side_dist, difficulty, below_terrible)
 
     @cached_property
@@ -394,3 +390,11 @@ def fudge_program(expression: Expression, vocabulary: Vocabulary) -> Program:
 
 def power_program(expression: Expression, vocabulary: Vocabulary) -> Program:
     return FudgeProgram(expression, POWER)
+
+
+@budget.costed_cache(4096, "fudge odds notes")
+def _odds_notes(program: FudgeProgram, difficulty: int, below_terrible: bool) -> list[str]:
+    """What the odds say of a difficulty, measured on a program's first roll
+    against it only; each later roll charges the same work again, so it is
+    refused or noted exactly as the first, but measures nothing."""
+    return program.measured_notes(difficulty, below_terrible)

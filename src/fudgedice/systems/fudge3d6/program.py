@@ -19,6 +19,7 @@ from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Versus
 from ...language.words import Vocabulary
+from ...memory import reserve
 from ...records import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
@@ -133,6 +134,9 @@ def _read(dice: tuple[int, int, int], skill: int) -> _Said:
     critical = (outcome.critical,) if outcome.critical is not None else ()
     lines = (*_read_lines(reading), *critical)
     return _Said(reading, _verdict_text(reading), lines, tuple(_events(outcome)))
+
+
+reserve("3d6 Fudge readings", 4096, 1000)  # a reading and its few lines (about 850 bytes)
 
 
 class Fudge3d6Program(Program):

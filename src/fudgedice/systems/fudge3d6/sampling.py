@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from ... import budget
 from ...dice.sample import DRAW_WORK, Flags, Sampled
+from ...memory import reserve
 from .rules import (
     ALL_ROLLS,
     CRITICAL_FAILURE,
@@ -23,6 +24,8 @@ from .rules import (
 )
 
 Array = npt.NDArray[np.int64]
+reserve("3d6 Fudge sampling tables", 128, 8192)  # arrays of 216 rolls, or outcome pairs
+
 _CRITICALS = (CRITICAL_SUCCESS, CRITICAL_FAILURE, CRITICAL_MEDIOCRITY)
 
 
