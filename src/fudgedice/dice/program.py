@@ -34,6 +34,7 @@ from .pools import plan
 from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
 from .schedule import Schedule, outcomes, plain_tosses
+from .tosses import check_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for;
     # float odds by their own programs (a roll never loads them)
@@ -118,6 +119,19 @@ class Program:
                     )
             elif isinstance(node, Word):
                 self.word_value(node)
+
+    def tossed_pools(self) -> list[Pool]:
+        """Every pool a roll tosses, as the roller tosses it (:mod:`.tosses`).
+        A system that tosses dice its text does not write (a trait's default
+        dice, a Wild Die, the d6 a technique reads) or leaves a pool unrolled
+        says so here."""
+        return [node for node in walk(self.expression.side.expr) if isinstance(node, Pool)]
+
+    def check_dice(self, limit: int = DEFAULT_LIMITS.max_dice) -> None:
+        """Refuse, before any die is drawn or any odds computed, a roll that
+        would toss more than ``limit`` dice (:mod:`.tosses`): the one check of
+        the dice a roll tosses, whoever asks (roll, read, odds, sample, a table)."""
+        check_tosses(self.tossed_pools(), limit)
 
     def roll(self, stream: Stream, seed: int | str | None, limits: Limits = DEFAULT_LIMITS) -> Roll:
         """Roll with every toss drawn from ``stream``; ``seed`` is only recorded.
@@ -237,11 +251,6 @@ class Program:
         from ..results.sampled import Sampled  # here: a roll or odds never makes one
 
         return Sampled(self.sample(n, rng), {})
-
-    def dice_per_roll(self) -> int:
-        """About how many dice one roll tosses: those of one roll made here
-        (explosions and rerolls included; at most the per-roll limit)."""
-        return max(1, len(self.roll(seeded(0), None).dice))
 
     def check_tosses(self, n: int) -> None:
         """Refuse, before any work, a sample that would toss too many dice:
