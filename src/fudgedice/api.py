@@ -126,9 +126,10 @@ class Dice:
                 error.text = text
             error.hint = another_systems_word(expression, error, self._words)
             raise
+        # what no system may leave to the dice: checked once for every use of
+        # the text; a program compiled for float odds alone is never rolled
+        program.check_divisors()
         if max_dice == DEFAULT_LIMITS.max_dice:
-            # the dice one roll tosses, checked once for every use of the text;
-            # a program compiled for float odds alone is never rolled
             program.check_dice()
         return program
 

@@ -20,14 +20,14 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
 from ..language.diagnostics import modifier_typo, suggest, suggest_other
-from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
+from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
-from .arithmetic import WordValue
+from .arithmetic import WordValue, fixed
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
@@ -126,6 +126,26 @@ class Program:
         dice, a Wild Die, the d6 a technique reads) or leaves a pool unrolled
         says so here."""
         return [node for node in walk(self.expression.side.expr) if isinstance(node, Pool)]
+
+    def check_divisors(self) -> None:
+        """Refuse, before any die is drawn or any odds computed, a division by
+        a divisor that is 0 whatever the dice show. A divisor that is 0 on
+        some draws only is the dice's doing: a roll fails when it comes up
+        0, and odds, which would need every draw, refuse the text."""
+        check = self.expression.check
+        sides = [self.expression.side.expr]
+        if isinstance(check, Opposed | Damage):
+            sides.append(check.other.expr)
+        for side in sides:
+            for node in walk(side):
+                if (
+                    isinstance(node, BinOp)
+                    and node.op == "/"
+                    and fixed(node.right, self.word_value) == 0
+                ):
+                    raise DiceValueError(
+                        "division by zero: the divisor is 0", text=self.expression.text
+                    )
 
     def check_dice(self, limit: int = DEFAULT_LIMITS.max_dice) -> None:
         """Refuse, before any die is drawn or any odds computed, a roll that

@@ -109,7 +109,6 @@ def law(pool: Pool) -> Law:
         go2, stop2 = rerolled * boom, rerolled * (1 - boom)
         per_kept = 1 + rerolled
         kept_cap = 2
-    go = go1 + go2
     bounded = explode is None and again == 0
     least = 1 if stop1 else 2
     return Law(
@@ -120,7 +119,7 @@ def law(pool: Pool) -> Law:
         float(again),
         least,
         (2 if stop2 or go2 else 1) if bounded else None,
-        float(per_kept / (1 - go)),
+        float(per_kept / (1 - pool_plan.explode_chance)),
         kept_cap * (chain if explode is not None else 1),
     )
 
@@ -129,10 +128,7 @@ def check_tosses(pools: Iterable[Pool], limit: int = DEFAULT_LIMITS.max_dice) ->
     """Refuse the roll of ``pools`` (every pool it tosses, as the roller
     tosses them) if it would toss more than ``limit`` dice on every draw or
     with a chance above ``chain_epsilon``."""
-    counts: Counter[Law] = Counter()
-    for pool in pools:
-        if pool.count:
-            counts[law(pool)] += pool.count
+    counts = _laws(pools)
     least = sum(each.least * count for each, count in counts.items())
     if least > limit:
         raise TooManyDice(
@@ -159,6 +155,22 @@ HINT = (
     "every die tossed counts: both sides of the roll, the dice a trait rolls unwritten, "
     "the dice a technique reads, rerolls and explosions"
 )
+
+
+def tail_bound(pools: Iterable[Pool], limit: int) -> float:
+    """An upper bound on the chance that a roll of ``pools`` tosses more than
+    ``limit`` dice (what :func:`check_tosses` holds to ``chain_epsilon``)."""
+    counts = _laws(pools)
+    return math.exp(_log_tail(counts, limit)) if counts else 0.0
+
+
+def _laws(pools: Iterable[Pool]) -> Counter[Law]:
+    """How many dice toss by each law."""
+    counts: Counter[Law] = Counter()
+    for pool in pools:
+        if pool.count:
+            counts[law(pool)] += pool.count
+    return counts
 
 
 def _log_tail(counts: Counter[Law], limit: int) -> float:
