@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
-from fractions import Fraction
+from collections.abc import Iterable
 
 from ..errors import TooManyDice
 from ..language.tree import Pool
 from ..limits import DEFAULT_LIMITS
 from ..records import dataclass
-from .pools import die_dist, plan
+from .pools import die_dist
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +45,7 @@ class Law:
     """Chance a toss is rerolled by ``r`` (0 without)."""
     least: int
     """The fewest tosses one die makes."""
-    most: int | None
-    """The most (None: explosions or ``r`` rerolls bound it only by the chain limit)."""
     mean: float
-    cap: int
-    """The most the roller lets one die toss before the chain limit stops it."""
 
     def log_mgf(self, z: float) -> float:
         """``log E[z**tosses]`` for ``z > 1`` (inf where it diverges)."""
@@ -70,7 +65,7 @@ class Law:
         low, high = 1.0, 1 / self.again if self.again else 2.0
         while self.again == 0 and math.isfinite(self.log_mgf(high)):
             high *= 2
-        for _ in range(200):
+        for _ in range(60):
             middle = (low + high) / 2
             if math.isfinite(self.log_mgf(middle)):
                 low = middle
@@ -80,69 +75,56 @@ class Law:
 
 
 def law(pool: Pool) -> Law:
-    """How many tosses one die of ``pool`` makes, by its rules (:func:`plan`)."""
-    pool_plan = plan(pool)
-    base = die_dist(pool.die)
+    """How many tosses one die of ``pool`` makes, by its rules (those
+    :func:`~.pools.plan` has checked), from the ways its faces come up."""
+    faces = die_dist(pool.die)
+    ways = dict(faces.items())
+    total = faces.total
     reroll, explode = pool.reroll, pool.explode
-    chain = DEFAULT_LIMITS.max_chain
 
     def explodes(value: int) -> bool:
         return explode is not None and explode.on.matches(value)
 
-    def share(test: Callable[[int], bool]) -> Fraction:
-        ways = sum(count for value, count in base.items() if test(value))
-        return Fraction(ways, base.total)
+    def stays(value: int) -> bool:
+        return reroll is None or not reroll.on.matches(value)
 
+    stands = {value: n for value, n in ways.items() if stays(value)}
+    rerolled = total - sum(stands.values())
     if reroll is None or not reroll.once:
-        again = share(reroll.on.matches) if reroll is not None else Fraction(0)
-        go = pool_plan.explode_chance
-        stop1, stop2, go1, go2 = (1 - go) * (1 - again), Fraction(0), go * (1 - again), Fraction(0)
+        # a kept toss: a run of rerolls, then a face that stands
+        again = rerolled / total
+        go = sum(n for value, n in stands.items() if explodes(value)) / (total - rerolled)
+        stop1, stop2, go1, go2 = (1 - go) * (1 - again), 0.0, go * (1 - again), 0.0
         per_kept = 1 / (1 - again)
-        kept_cap = chain if reroll is not None else 1
     else:
-        on = reroll.on.matches
-        again = Fraction(0)
-        rerolled = share(on)
-        boom = share(explodes)
-        go1 = share(lambda value: not on(value) and explodes(value))
-        stop1 = 1 - rerolled - go1
-        go2, stop2 = rerolled * boom, rerolled * (1 - boom)
-        per_kept = 1 + rerolled
-        kept_cap = 2
-    bounded = explode is None and again == 0
-    least = 1 if stop1 else 2
-    return Law(
-        float(stop1),
-        float(stop2),
-        float(go1),
-        float(go2),
-        float(again),
-        least,
-        (2 if stop2 or go2 else 1) if bounded else None,
-        float(per_kept / (1 - pool_plan.explode_chance)),
-        kept_cap * (chain if explode is not None else 1),
-    )
+        # a face that stands, or one rerolled once and kept whatever comes
+        again = 0.0
+        boom = sum(n for value, n in ways.items() if explodes(value)) / total
+        go1 = sum(n for value, n in stands.items() if explodes(value)) / total
+        stop1 = sum(stands.values()) / total - go1
+        go2, stop2 = rerolled / total * boom, rerolled / total * (1 - boom)
+        go = go1 + go2
+        per_kept = 1 + rerolled / total
+    return Law(stop1, stop2, go1, go2, again, 1 if stop1 > 0 else 2, per_kept / (1 - go))
 
 
 def check_tosses(pools: Iterable[Pool], limit: int = DEFAULT_LIMITS.max_dice) -> None:
     """Refuse the roll of ``pools`` (every pool it tosses, as the roller
     tosses them) if it would toss more than ``limit`` dice on every draw or
     with a chance above ``chain_epsilon``."""
-    counts = _laws(pools)
-    least = sum(each.least * count for each, count in counts.items())
+    pools = list(pools)
+    if sum(pool.count * _most_tossed(pool) for pool in pools) <= limit:
+        return  # the chain limits stop every die first: nothing to weigh
+    once, counts = _laws(pools)
+    least = once + sum(each.least * count for each, count in counts.items())
     if least > limit:
         raise TooManyDice(
             f"this roll tosses at least {least} dice, more than the limit of {limit} in one roll",
             hint=HINT,
         )
-    capped = sum(
-        (each.most if each.most is not None else each.cap) * count for each, count in counts.items()
-    )
-    if capped <= limit:
-        return
     epsilon = DEFAULT_LIMITS.chain_epsilon
-    if _log_tail(counts, limit) > math.log(epsilon):
-        mean = sum(each.mean * count for each, count in counts.items())
+    if _log_tail(counts, limit - once) > math.log(epsilon):
+        mean = once + sum(each.mean * count for each, count in counts.items())
         raise TooManyDice(
             f"this roll tosses about {mean:.0f} dice on average, and more than the limit of "
             f"{limit} in one roll with a chance above {float(epsilon):g} "
@@ -160,17 +142,32 @@ HINT = (
 def tail_bound(pools: Iterable[Pool], limit: int) -> float:
     """An upper bound on the chance that a roll of ``pools`` tosses more than
     ``limit`` dice (what :func:`check_tosses` holds to ``chain_epsilon``)."""
-    counts = _laws(pools)
-    return math.exp(_log_tail(counts, limit)) if counts else 0.0
+    once, counts = _laws(pools)
+    if not counts:
+        return float(once > limit)
+    return math.exp(_log_tail(counts, limit - once))
 
 
-def _laws(pools: Iterable[Pool]) -> Counter[Law]:
-    """How many dice toss by each law."""
+def _most_tossed(pool: Pool) -> int:
+    """The most tosses the roller lets one die of ``pool`` make before the
+    chain limit stops it."""
+    chain = DEFAULT_LIMITS.max_chain
+    reroll = pool.reroll
+    kept = 1 if reroll is None else 2 if reroll.once else chain
+    return kept * (chain if pool.explode is not None else 1)
+
+
+def _laws(pools: Iterable[Pool]) -> tuple[int, Counter[Law]]:
+    """The dice tossed once each (no reroll, no explosion: most pools, told
+    apart without working out a law), and how many toss by each other law."""
+    once = 0
     counts: Counter[Law] = Counter()
     for pool in pools:
-        if pool.count:
+        if pool.reroll is None and pool.explode is None:
+            once += pool.count
+        elif pool.count:
             counts[law(pool)] += pool.count
-    return counts
+    return once, counts
 
 
 def _log_tail(counts: Counter[Law], limit: int) -> float:
