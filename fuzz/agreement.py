@@ -10,7 +10,8 @@ on the draws where it does). Anything else is a finding.
 
 from __future__ import annotations
 
-from fudgedice import DiceError, LimitError, OverBudget
+from fudgedice import DiceError, DiceTypeError, LimitError, OverBudget
+from fudgedice.limits import DEFAULT_LIMITS
 
 CAME_UP_ZERO = "division by zero: the divisor came up 0"
 """A roll whose divisor came up 0 on the dice drawn."""
@@ -37,6 +38,17 @@ def sample_only(error: DiceError) -> bool:
         isinstance(error, OverBudget)
         or (isinstance(error, LimitError) and "sampl" in error.message)
         or error.message in (CAME_UP_ZERO, CAN_COME_UP_ZERO)
+    )
+
+
+def of_the_arguments(error: DiceError) -> bool:
+    """A refusal of a call's other arguments (a sample's number of rolls, a
+    seed): made before the text is read, or of a text already accepted."""
+    message = error.message
+    return (
+        isinstance(error, DiceTypeError)
+        or message.startswith(("the number of rolls", "a seed"))
+        or message.endswith(f"rolls is more than the limit of {DEFAULT_LIMITS.max_samples}")
     )
 
 

@@ -29,7 +29,7 @@ from fudgedice import DiceError, Odds, Roll
 from fudgedice.cli import main as cli_main
 from fudgedice.render.table import table_text
 
-from .agreement import disagreement, sample_only
+from .agreement import disagreement, of_the_arguments, sample_only
 from .cases import Case, CliCase, ReadCase, TableCase, TextCase, WrongTypeCase
 from .faces import hand_faces
 from .findings import Problem, from_exception
@@ -462,6 +462,8 @@ def _sample(
 
 
 def _sample_disagrees(sampled: DiceError | None, refused: DiceError | None) -> str | None:
+    if sampled is not None and of_the_arguments(sampled):
+        return None
     if refused is not None and (sampled is None or str(sampled) != str(refused)):
         return "a text roll and odds refuse alike is not refused alike by sample"
     if refused is None and sampled is not None and not sample_only(sampled):
