@@ -29,6 +29,7 @@ from fudgedice import DiceError, Odds, Roll
 from fudgedice.cli import main as cli_main
 from fudgedice.render.table import table_text
 
+from .agreement import disagreement, of_the_arguments, sample_only
 from .cases import Case, CliCase, ReadCase, TableCase, TextCase, WrongTypeCase
 from .faces import hand_faces
 from .findings import Problem, from_exception
@@ -183,6 +184,10 @@ def run_text(case: TextCase, meter: Meter, api: Any) -> None:
     again = meter.call("roll", lambda: _rolled(api.roll(text, seed=case.seed)))
     _same_roll(meter, first, again, "roll")
     measured = meter.call("odds", lambda: api.odds(text))
+    if not first.failed and not measured.failed:
+        wrong = disagreement(first.refused, measured.refused)
+        if wrong is not None:
+            meter.problem("roll-odds-disagree", "roll", *wrong)
     odds = measured.value if measured.ok else None
     if odds is not None:
         _check_odds(meter, odds, case.probes)
@@ -203,7 +208,10 @@ def run_text(case: TextCase, meter: Meter, api: Any) -> None:
         _read_back(meter, api, text, roll)
     elif first.refused is not None:
         meter.skips.append("read: the roll itself was refused")
-    _sample(meter, api, case, odds)
+    alike = (
+        first.refused if measured.refused and str(first.refused) == str(measured.refused) else None
+    )
+    _sample(meter, api, case, odds, alike)
 
 
 def _ascii_only(meter: Meter, entry: str, text: str) -> None:
@@ -419,9 +427,15 @@ def _read_back(meter: Meter, api: Any, text: str, roll: Roll) -> None:
         )
 
 
-def _sample(meter: Meter, api: Any, case: TextCase, odds: Odds | None) -> None:
+def _sample(
+    meter: Meter, api: Any, case: TextCase, odds: Odds | None, refused: DiceError | None
+) -> None:
+    """``refused``: the refusal roll and odds gave alike, which sample must give too."""
     text, n, seed = case.text, case.sample_n, case.sample_seed
     drawn = meter.call("sample", lambda: np.asarray(api.sample(text, n, seed=seed)))
+    wrong = _sample_disagrees(drawn.refused, refused) if not drawn.failed else None
+    if wrong is not None:
+        meter.problem("sample-disagrees", "sample", wrong, f"sample: {drawn.refused}")
     if not drawn.ok or drawn.value is None:
         return
     values = drawn.value
@@ -445,6 +459,16 @@ def _sample(meter: Meter, api: Any, case: TextCase, odds: Odds | None) -> None:
         again = meter.call("sample", lambda: np.asarray(api.sample(text, n, seed=seed)))
         if again.ok and again.value is not None and not np.array_equal(values, again.value):
             meter.problem("not-reproducible", "sample", "the same text and seed sampled two ways")
+
+
+def _sample_disagrees(sampled: DiceError | None, refused: DiceError | None) -> str | None:
+    if sampled is not None and of_the_arguments(sampled):
+        return None
+    if refused is not None and (sampled is None or str(sampled) != str(refused)):
+        return "a text roll and odds refuse alike is not refused alike by sample"
+    if refused is None and sampled is not None and not sample_only(sampled):
+        return "sample refuses a text that roll or odds accept"
+    return None
 
 
 # read with faces gone wrong -----------------------------------------------------------------

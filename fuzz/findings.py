@@ -35,6 +35,8 @@ KINDS = {
     "invariant": "a result that contradicts itself (odds not summing to 1, ...)",
     "invalid-json": "a result that is not valid JSON",
     "non-ascii-accepted": "a roll with a look-alike character (the Kelvin sign) taken as ASCII",
+    "roll-odds-disagree": "roll and odds accept or refuse one text otherwise (fuzz/agreement.py)",
+    "sample-disagrees": "sample accepts or refuses a text otherwise than roll and odds",
 }
 
 

@@ -18,9 +18,8 @@ from fuzz import Options, run
 
 
 class Planted:
-    """fudgedice's Python API with four bugs planted in it."""
+    """fudgedice's Python API with five bugs planted in it."""
 
-    odds = staticmethod(fudgedice.odds)
     read = staticmethod(fudgedice.read)
     parse = staticmethod(fudgedice.parse)
 
@@ -28,6 +27,11 @@ class Planted:
         rolled = fudgedice.roll(text, seed=seed)
         rolled.total += 1000  # beyond anything the odds allow
         return rolled
+
+    def odds(self, text: str) -> fudgedice.Odds:
+        if "df" in text.lower():  # refused here, rolled by roll
+            raise fudgedice.DiceValueError("planted: no odds of Fudge dice")
+        return fudgedice.odds(text)
 
     def sample(self, text: str, n: int, seed: int | str | None = None) -> Any:
         fudgedice.sample(text, n, seed=seed)
@@ -67,6 +71,7 @@ def test_fuzzer_flags_planted_bugs(tmp_path: Path) -> None:
     kinds = summary.ledger.by_kind
     assert kinds.get("roll-outside-odds", 0) > 0
     assert kinds.get("read-mismatch", 0) > 0
+    assert kinds.get("roll-odds-disagree", 0) > 0
     assert kinds.get("memory", 0) > 0
     assert kinds.get("slow", 0) > 0
     planted = [f for f in summary.findings if f.problem.error_type == "ZeroDivisionError"]

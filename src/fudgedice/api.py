@@ -129,7 +129,7 @@ class Dice:
                 hint="write it with the d6: prefix, such as 'd6: 5D+1 dmg 3D+2'",
             )
         try:
-            return system.compile(expression, self.vocabulary)
+            program = system.compile(expression, self.vocabulary)
         except DiceError as error:
             # Pool rules (pools.plan) are cached per pool and know no text: quote
             # the roll here so that the position they give gets its ^.
@@ -137,6 +137,12 @@ class Dice:
                 error.text = text
             error.hint = another_systems_word(expression, error, self._words)
             raise
+        # what no system may leave to the dice: checked once for every use of
+        # the text; a program compiled for float odds alone is never rolled
+        program.check_divisors()
+        if max_dice == DEFAULT_LIMITS.max_dice:
+            program.check_dice()
+        return program
 
     def program(self, text: object) -> Program:
         """The checked program of a roll's text (cached), the text checked first."""

@@ -154,8 +154,9 @@ def test_rolls_to_a_possible_total_or_raises_dice_error(text: str, seed: int) ->
     roll = attempt_roll(text, seed)
     odds = attempt_odds(text)
     if not compiles(text):
-        # refused before any die is tossed: by every interpreter alike
+        # refused before any die is tossed: by every interpreter alike, in the same words
         assert isinstance(roll, DiceError) and isinstance(odds, DiceError)
+        assert str(roll) == str(odds)
         return
     if isinstance(roll, Roll) and isinstance(odds, Odds):
         assert odds.probability(roll.total) > 0 or past_the_horizon(roll, odds), (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NoReturn
 
-from ..errors import DiceValueError
+from ..errors import DiceError, DiceValueError
 from ..language.tree import BinOp, Group, Neg, Node, Number, Pool, Word
 
 WordValue = Callable[[Word], int]
@@ -54,3 +54,30 @@ def evaluate(
     left = evaluate(node.left, word_value, no_dice, what=what)
     right = evaluate(node.right, word_value, no_dice, what=what)
     return operate(node.op, left, right, what=what)
+
+
+def fixed(node: Node, word_value: WordValue) -> int | None:
+    """The value ``node`` has whatever the dice show (None: it depends on
+    them): numbers and words, pools of no dice, and what arithmetic makes of
+    them (0 times anything is 0)."""
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Word):
+        try:
+            return word_value(node)
+        except DiceError:  # a word this system reads otherwise (a difficulty)
+            return None
+    if isinstance(node, Pool):
+        return 0 if node.count == 0 else None  # no dice: no sum, no success, no reading
+    if isinstance(node, Group):
+        return fixed(node.inner, word_value)
+    if isinstance(node, Neg):
+        value = fixed(node.operand, word_value)
+        return None if value is None else -value
+    assert isinstance(node, BinOp)
+    left, right = fixed(node.left, word_value), fixed(node.right, word_value)
+    if node.op == "*" and 0 in (left, right):
+        return 0
+    if left is None or right is None or (node.op == "/" and right == 0):
+        return None
+    return operate(node.op, left, right)

@@ -20,20 +20,21 @@ from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
 from ..language.diagnostics import modifier_typo, suggest, suggest_other
-from ..language.tree import Damage, Expression, Opposed, Pool, Word, walk
+from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
 from ..render.explain import roll_text
 from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
-from .arithmetic import WordValue
+from .arithmetic import WordValue, fixed
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .pools import plan
 from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
 from .schedule import Schedule, outcomes, plain_tosses
+from .tosses import check_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for;
     # float odds by their own programs (a roll never loads them)
@@ -118,6 +119,39 @@ class Program:
                     )
             elif isinstance(node, Word):
                 self.word_value(node)
+
+    def tossed_pools(self) -> list[Pool]:
+        """Every pool a roll tosses, as the roller tosses it (:mod:`.tosses`).
+        A system that tosses dice its text does not write (a trait's default
+        dice, a Wild Die, the d6 a technique reads) or leaves a pool unrolled
+        says so here."""
+        return [node for node in walk(self.expression.side.expr) if isinstance(node, Pool)]
+
+    def check_divisors(self) -> None:
+        """Refuse, before any die is drawn or any odds computed, a division by
+        a divisor that is 0 whatever the dice show. A divisor that is 0 on
+        some draws only is the dice's doing: a roll fails when it comes up
+        0, and odds, which would need every draw, refuse the text."""
+        check = self.expression.check
+        sides = [self.expression.side.expr]
+        if isinstance(check, Opposed | Damage):
+            sides.append(check.other.expr)
+        for side in sides:
+            for node in walk(side):
+                if (
+                    isinstance(node, BinOp)
+                    and node.op == "/"
+                    and fixed(node.right, self.word_value) == 0
+                ):
+                    raise DiceValueError(
+                        "division by zero: the divisor is 0", text=self.expression.text
+                    )
+
+    def check_dice(self, limit: int = DEFAULT_LIMITS.max_dice) -> None:
+        """Refuse, before any die is drawn or any odds computed, a roll that
+        would toss more than ``limit`` dice (:mod:`.tosses`): the one check of
+        the dice a roll tosses, whoever asks (roll, read, odds, sample, a table)."""
+        check_tosses(self.tossed_pools(), limit)
 
     def roll(self, stream: Stream, seed: int | str | None, limits: Limits = DEFAULT_LIMITS) -> Roll:
         """Roll with every toss drawn from ``stream``; ``seed`` is only recorded.
@@ -237,11 +271,6 @@ class Program:
         from ..results.sampled import Sampled  # here: a roll or odds never makes one
 
         return Sampled(self.sample(n, rng), {})
-
-    def dice_per_roll(self) -> int:
-        """About how many dice one roll tosses: those of one roll made here
-        (explosions and rerolls included; at most the per-roll limit)."""
-        return max(1, len(self.roll(seeded(0), None).dice))
 
     def check_tosses(self, n: int) -> None:
         """Refuse, before any work, a sample that would toss too many dice:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..api import DICE, SYSTEMS
 from ..dice.program import Program
-from ..errors import DiceError
+from ..errors import DiceError, TooManyDice
 from ..limits import DEFAULT_LIMITS
 from ..names import refusal
 from .problems import Problem, unprocessable
@@ -92,17 +92,17 @@ def _plain(given: str, what: str) -> None:
 
 
 def roll_size(program: Program) -> Program:
-    """Refuse (413) a roll text that tosses more than :data:`MAX_ROLL_DICE` dice."""
+    """Refuse (413) a roll text that may toss more than :data:`MAX_ROLL_DICE`
+    dice: the language's own rule of the dice a roll tosses, told from the
+    text alone (``fudgedice.dice.tosses``), at the table's bound."""
     try:
-        dice = program.dice_per_roll()
-    except DiceError as error:
-        raise Problem.from_dice(error) from None
-    if dice > MAX_ROLL_DICE:
+        program.check_dice(MAX_ROLL_DICE)
+    except TooManyDice as error:
         raise Problem(
             413,
-            f"a roll at the table tosses at most {MAX_ROLL_DICE} dice, not {dice}",
+            f"at the table, {error.message}",
             hint="fudgedice roll on your own machine rolls more",
-        )
+        ) from None
     return program
 
 

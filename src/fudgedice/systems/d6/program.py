@@ -22,12 +22,22 @@ from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Chance, Odds
 from ...exact.views import Check
-from ...language.tree import D6, BinOp, Damage, Expression, Group, Number, Opposed, Versus
+from ...language.tree import (
+    D6,
+    BinOp,
+    Damage,
+    Expression,
+    Group,
+    Number,
+    Opposed,
+    Pool,
+    Versus,
+)
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.roll import Roll, Verdict
 from .margin import opposed_dist
-from .measure import CRITICAL_CHANCE, SIDES, depth_for, side_dist
+from .measure import CRITICAL_CHANCE, EXPLODES, SIDES, depth_for, side_dist
 from .options import Ties
 from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
 from .rolling import SideRoll, _Faces, roll_side
@@ -119,6 +129,15 @@ class D6Program(Program):
             chains = int(rules.wild) + rules.character_points
             tosses.append((six, D6.tossed, chains, SIDES, None))
         return tuple(tosses)
+
+    def tossed_pools(self) -> list[Pool]:
+        """Each side's plain dice, and its Wild Die and Character Point dice,
+        each a die exploding on 6 (:meth:`schedule`'s tosses)."""
+        pools = []
+        for _, _, count, again, _ in self.schedule():
+            explode = None if again is None else EXPLODES
+            pools.append(Pool(count, D6, f"{count}D", explode=explode))
+        return pools
 
     @property
     def _prefix(self) -> str:

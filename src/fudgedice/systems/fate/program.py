@@ -25,7 +25,7 @@ from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
 from ...exact.views import Check
-from ...language.tree import Expression, Opposed
+from ...language.tree import Expression, Opposed, Pool
 from ...language.words import Vocabulary
 from ...records import dataclass
 from ...render.ladder import Ladder
@@ -84,6 +84,12 @@ class FateProgram(Program):
 
     def _check(self) -> None:
         self.plan = check_fate(self.expression, self.ladder)
+
+    def tossed_pools(self) -> list[Pool]:
+        """Each side's 4dF (written or not); a reroll invoke's few more are
+        tossed as the dice fall."""
+        sides = (self.plan.left, self.plan.right)
+        return [side.pool for side in sides if side is not None]
 
     # --------------------------------------------------------------- rolling
 

@@ -51,7 +51,7 @@ from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .notes import Bounds, measured_notes, reach_notes, side_bounds
-from .rolling import roll_side, side_schedule
+from .rolling import roll_side, side_schedule, side_tossed
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
@@ -101,6 +101,10 @@ class FudgeProgram(Program):
 
     def schedule(self) -> Schedule | None:
         return side_schedule(self.left, self.right)
+
+    def tossed_pools(self) -> list[Pool]:
+        sides = (self.left, self.right)
+        return [pool for side in sides if side is not None for pool in side_tossed(side)]
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
         if not self._special.get(id(side), True):

@@ -64,6 +64,27 @@ def side_schedule(left: SidePlan, right: SidePlan | None) -> Schedule | None:
     return tuple(tosses)
 
 
+def side_tossed(side: SidePlan) -> list[Pool]:
+    """The pools ``side`` tosses, as :func:`roll_side` tosses them: a technique
+    its ordinary dice, a pool taking zero none (:mod:`fudgedice.dice.tosses`)."""
+    tossed: list[Pool] = []
+    for node in walk(side.expr):
+        if not isinstance(node, Pool):
+            continue
+        if node is side.fudge_pool and side.options.take_zero:
+            continue
+        technique = technique_name(node.technique) if node.technique else None
+        if technique is None:
+            tossed.append(node)
+        else:
+            tossed.append(_TECHNIQUE_DICE.get(technique) or Pool(node.count, D6, node.source))
+    return tossed
+
+
+_TECHNIQUE_DICE = {"3d6": Pool(3, D6, "3d6"), "d%": Pool(1, D100, "d%"), "4d6": Pool(4, D6, "4d6")}
+"""What a technique that reads a fixed set of dice tosses (``@d6``: a d6 a Fudge die)."""
+
+
 def _roll_special(
     pool: Pool, roller: Roller, side: SidePlan, d100: D100Table, steps: list[str]
 ) -> PoolRoll:

@@ -17,7 +17,7 @@ from ...errors import DiceValueError
 from ...exact.dist import Dist
 from ...exact.odds import Odds
 from ...exact.views import Check
-from ...language.tree import D6, Expression, Opposed, Versus
+from ...language.tree import D6, Expression, Opposed, Pool, Versus
 from ...language.words import Vocabulary
 from ...memory import reserve
 from ...records import dataclass
@@ -162,6 +162,10 @@ class Fudge3d6Program(Program):
             self.right = Skill.of(expression.check.other, text)
 
     # rolling (and reading by hand: the hand roller hands out the faces)
+
+    def tossed_pools(self) -> list[Pool]:
+        """Three d6 a side."""
+        return [THREE_D6] * (1 if self.right is None else 2)
 
     def schedule(self) -> Schedule:
         """Three d6 a side, the left side first."""
