@@ -64,11 +64,13 @@ def create_app(
     burst: int = 20,
     address_rate: float = 20.0,
     address_burst: int = 200,
+    hub: Hub | None = None,
 ) -> TableApp:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
-    (each counted apart): a new member's own allowance must not be a way round."""
-    hub = Hub()
+    (each counted apart): a new member's own allowance must not be a way round.
+    ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`)."""
+    hub = hub or Hub()
     addresses = RateLimit(address_rate, address_burst, "requests from your address")
     gate = OddsGate(addresses)
 
