@@ -159,7 +159,7 @@ def create_app(
         route_class_override=rolls.route_class(),
     )
     app.router.routes.insert(0, app.router.routes.pop())
-    add_sheet_routes(app, db, hub, rolls, rolls.limiter)
+    add_sheet_routes(app, db, hub, rolls, rolls.limiter, gate)
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:

@@ -16,6 +16,8 @@ import json
 import math
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from starlette.concurrency import run_in_threadpool
 
@@ -88,8 +90,9 @@ def _too_long(text: str, size: int) -> Problem:
 
 
 class OddsGate:
-    """At most ``at_once`` measures at a time in this process, and each
-    client address's requests counted by ``limiter``."""
+    """At most ``at_once`` measures at a time in this process (the odds of
+    ``/api/odds`` and those of character sheets alike), and each client
+    address's requests counted by ``limiter``."""
 
     def __init__(self, limiter: RateLimit, at_once: int = 1) -> None:
         self.limiter = limiter
@@ -97,14 +100,21 @@ class OddsGate:
         self._running = 0
         self._lock = threading.Lock()
 
-    async def answer(self, text: str, system: str, address: str) -> bytes:
+    @contextmanager
+    def slot(self, address: str) -> Iterator[None]:
+        """One measure's place, from any thread: refused at once (429 past the
+        address's allowance, 503 while ``at_once`` run), never queued."""
         self.limiter.take(f"odds {address}")
         with self._lock:
             if self._running >= self.at_once:
                 raise Problem(503, "the table is busy measuring odds: try again in a moment")
             self._running += 1
         try:
-            return await run_in_threadpool(measured, text, system)
+            yield
         finally:
             with self._lock:
                 self._running -= 1
+
+    async def answer(self, text: str, system: str, address: str) -> bytes:
+        with self.slot(address):
+            return await run_in_threadpool(measured, text, system)
