@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 import time
-from collections.abc import Iterator, MutableMapping
+from collections.abc import MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from fudgedice.server import connect, feed, store
-from fudgedice.server.app import create_app
 from fudgedice.server.db import Database
 from fudgedice.server.feed import EventStream, ReaderDropped, _chunks
 from fudgedice.server.live import FEEDS_PER_MEMBER, Event, Hub
@@ -24,10 +21,8 @@ from fudgedice.server.problems import Problem
 from fudgedice.server.records import Member, RollRecord, RollRequest
 from fudgedice.server.writer import append_rolls
 
-from .conftest import Table, free_port
-
-WAIT = 30.0
-"""Seconds a test waits for the server to notice something before it fails."""
+from .conftest import Table
+from .inprocess import WAIT, served_here
 
 
 def _until(events: Any, kind: str) -> Any:
@@ -57,30 +52,9 @@ def test_a_members_feed_past_the_cap_closes_their_oldest(served: Table) -> None:
             assert _until(events, "roll")["seq"] == 1
 
 
-@contextlib.contextmanager
-def _served(db: Database, hub: Hub) -> Iterator[Table]:
-    """The app on uvicorn in a thread of this process, with ``hub``'s bounds."""
-    app = create_app(db, rolls_per_second=1000, burst=1000, address_burst=1000, hub=hub)
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    table = Table(f"http://127.0.0.1:{config.port}")
-    try:
-        yield table
-    finally:
-        table.client.close()
-        server.should_exit = True
-        thread.join(WAIT)
-
-
 def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
-    with _served(db, Hub(most=3)) as table:
+    with served_here(db, hub=Hub(most=3)) as table:
         created = table.room("busy")
         room = created["room"]
         tokens = [table.join(room, f"P{n}")["token"] for n in range(4)]
