@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -214,18 +213,11 @@ def create_app(
             hub.publish_threadsafe(room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
         return revealed_seed
 
-    def all_rolls(room: str, member: str | None = None) -> list[RollRecord]:
-        records: list[RollRecord] = []
-        while page := store.list_rolls(
-            db, room, after=records[-1].seq if records else 0, limit=PAGE_LIMIT, member=member
-        ):
-            records.extend(page)
-        return records
-
     @app.get("/api/rooms/{room}/log")
-    def log(room: str, authorization: Auth = None) -> dict[str, Any]:
+    def log(room: str, authorization: Auth = None) -> StreamingResponse:
         _, me = member_of(room, authorization)
-        return exports.log_document(room, store.seed_list(db, room), all_rolls(room), me)
+        start = exports.log_start(db, room)
+        return StreamingResponse(exports.log_bytes(db, start, me), media_type="application/json")
 
     @app.get("/api/rooms/{room}/export")
     def export(
@@ -233,21 +225,17 @@ def create_app(
         authorization: Auth = None,
         format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
         member: str | None = None,
-    ) -> Response:
+    ) -> StreamingResponse:
         found, me = member_of(room, authorization)
-        records = all_rolls(room, member)
         name = f"fudgedice-{found.id}.{format}"
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         if format == "csv":
-            body = "".join(exports.csv_rows(records, me))
-            return Response(body, media_type="text/csv; charset=utf-8", headers=disposition)
-        rolls = [record.for_viewer(me) for record in records]
-        document = {"room": found.id, "name": found.name, "system": found.system, "rolls": rolls}
-        return Response(
-            json.dumps(document, ensure_ascii=False),
-            media_type="application/json",
-            headers=disposition,
-        )
+            rows = exports.rolls_csv(db, found, me, member)
+            return StreamingResponse(
+                rows, media_type="text/csv; charset=utf-8", headers=disposition
+            )
+        document = exports.rolls_json(db, found, me, member)
+        return StreamingResponse(document, media_type="application/json", headers=disposition)
 
     @app.get("/api/rooms/{room}/live")
     async def live(
