@@ -21,8 +21,8 @@ from fudgedice.server.problems import Problem
 from fudgedice.server.records import Member, RollRecord, RollRequest
 from fudgedice.server.writer import append_rolls
 
-from .conftest import Table
-from .inprocess import WAIT, served_here
+WAIT = 30.0
+"""Seconds a test waits for the server to notice something before it fails."""
 
 
 def _until(events: Any, kind: str) -> Any:
@@ -32,7 +32,7 @@ def _until(events: Any, kind: str) -> Any:
     raise AssertionError(f"the feed ended before a {kind!r} event")
 
 
-def test_a_members_feed_past_the_cap_closes_their_oldest(served: Table) -> None:
+def test_a_members_feed_past_the_cap_closes_their_oldest(served: Any) -> None:
     created = served.room("cap")
     room, gm = created["room"], created["gm_token"]
     ann = served.join(room, "Ann")["token"]
@@ -52,7 +52,7 @@ def test_a_members_feed_past_the_cap_closes_their_oldest(served: Table) -> None:
             assert _until(events, "roll")["seq"] == 1
 
 
-def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path) -> None:
+def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path, served_here: Any) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db, hub=Hub(most=3)) as table:
         created = table.room("busy")

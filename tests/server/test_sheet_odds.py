@@ -10,8 +10,6 @@ from typing import Any
 from fudgedice import sheets
 from fudgedice.server import connect
 
-from .inprocess import served_here
-
 SHEET = sheets.new_sheet("d6", "Jax")
 
 
@@ -37,7 +35,7 @@ def _attach(table: Any, room: str, member: dict[str, Any], text: str, version: i
     return answer.json()
 
 
-def test_a_sheets_page_is_measured_once_a_version(tmp_path: Path) -> None:
+def test_a_sheets_page_is_measured_once_a_version(tmp_path: Path, served_here: Any) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db) as table:
         pages = table.app.state.sheet_pages
@@ -63,7 +61,9 @@ def test_a_sheets_page_is_measured_once_a_version(tmp_path: Path) -> None:
     db.dispose()
 
 
-def test_a_heavy_sheet_is_measured_within_one_requests_budget(tmp_path: Path) -> None:
+def test_a_heavy_sheet_is_measured_within_one_requests_budget(
+    tmp_path: Path, served_here: Any
+) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db) as table:
         created = table.room("heavy", system="d6")
@@ -77,7 +77,9 @@ def test_a_heavy_sheet_is_measured_within_one_requests_budget(tmp_path: Path) ->
     db.dispose()
 
 
-def test_a_read_that_cannot_measure_now_is_refused_at_once(tmp_path: Path) -> None:
+def test_a_read_that_cannot_measure_now_is_refused_at_once(
+    tmp_path: Path, served_here: Any
+) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db) as table:
         gate = table.app.state.sheet_pages.gate
@@ -98,7 +100,9 @@ def test_a_read_that_cannot_measure_now_is_refused_at_once(tmp_path: Path) -> No
     db.dispose()
 
 
-def test_each_measure_spends_the_addresss_allowance_of_odds(tmp_path: Path) -> None:
+def test_each_measure_spends_the_addresss_allowance_of_odds(
+    tmp_path: Path, served_here: Any
+) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db, address_rate=0.001, address_burst=3) as table:
         created = table.room("allowance", system="d6")  # the address's "rooms"

@@ -71,7 +71,7 @@ def create_app(
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`)."""
     hub = hub or Hub()
     addresses = RateLimit(address_rate, address_burst, "requests from your address")
-    gate = OddsGate(addresses)
+    gate = OddsGate(addresses, isolated=True)
 
     async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
         return await run_in_threadpool(
@@ -105,6 +105,7 @@ def create_app(
             await listener.stop()
         ticking.cancel()
         await writer.stop()
+        gate.close()
 
     app = TableApp(
         NoStore(BodyLimit(rolls.asgi)),

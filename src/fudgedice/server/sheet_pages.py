@@ -2,8 +2,8 @@
 prints, every trait with its chance, measured once for each version of the
 sheet and kept (bounded), and measured as ``GET /api/odds`` is: one request's
 budget of work (:mod:`fudgedice.budget`; a trait past it says so in its
-line, as on the command line), on a worker thread, through the process's
-gate of measures (:class:`.odds.OddsGate`: one at a time, each address's
+line, as on the command line), in the measuring process, through the gate
+of measures (:class:`.odds.OddsGate`: one at a time, each address's
 allowance; refused at once, never queued)."""
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ Key = tuple[str, str, int]
 
 
 @within_budget
-def _shown(sheet: sheets.Sheet) -> tuple[str, float]:
-    """The page and the work it was charged: all its traits one request."""
-    page = sheets.show(sheet)
+def _shown(text: str) -> tuple[str, float]:
+    """In the measuring process: the page of the sheet ``text`` (checked
+    already), and the work it was charged: all its traits one request."""
+    page = sheets.show(sheets.load_text(text))
     spent = current()
     return page, spent.spent if spent is not None else 0.0
 
@@ -100,7 +101,8 @@ class SheetPages:
             return found
 
     def _measure(self, room: str, stored: Stored, sheet: sheets.Sheet) -> tuple[str | None, float]:
-        page, spent = (None, 0.0) if len(sheet.traits) > SHOWN_WITH_ODDS else _shown(sheet)
+        many = len(sheet.traits) > SHOWN_WITH_ODDS
+        page, spent = (None, 0.0) if many else self.gate.run(_shown, stored.text)
         key, digest = _key(room, stored)
         with self._lock:
             self.measured += 1
