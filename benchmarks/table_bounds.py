@@ -38,6 +38,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def children_rss_mb(pid: int) -> float:
+    """The resident memory of the process's children (its measuring process)."""
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    children = [child for task in tasks for child in (task / "children").read_text().split()]
+    return round(sum(rss_mb(int(child)) for child in children), 1)
+
+
 class Rolled:
     """What the rolls of one step took (as table_load's Phase records them)."""
 
@@ -64,7 +71,8 @@ async def _json(connection: Connection, method: str, path: str, body: Any = None
     got, data = await connection.request(method, path, body, token)
     if got != status:
         raise SystemExit(f"{method} {path} answered {got}: {data[:200]!r}")
-    return json.loads(data)
+    answer: Any = json.loads(data)
+    return answer
 
 
 async def _room(port: int, name: str, members: int, system: str = "fudge") -> dict[str, Any]:
@@ -106,11 +114,11 @@ class Feeds:
         elif not stop.is_set():
             self.ended += 1
 
-    async def open(self, port: int, room: str, tokens: list[str], stop: asyncio.Event) -> None:
-        """One feed a token, opened 100 at a time; back once each has answered."""
-        for start in range(0, len(tokens), 100):
-            want = self.ready + self.refused + len(tokens[start : start + 100])
-            for token in tokens[start : start + 100]:
+    async def open(self, port: int, held: list[tuple[str, str]], stop: asyncio.Event) -> None:
+        """One feed each (room, token), 100 at a time; back once each has answered."""
+        for start in range(0, len(held), 100):
+            want = self.ready + self.refused + len(held[start : start + 100])
+            for room, token in held[start : start + 100]:
                 self.tasks.append(asyncio.create_task(self.hold(port, room, token, stop)))
             deadline = time.monotonic() + WAIT
             while self.ready + self.refused < want and time.monotonic() < deadline:
@@ -139,13 +147,15 @@ async def _roll_steadily(load: Any, room: dict[str, Any], rate: float, seconds: 
 
 async def idle_feeds(load: Any, port: int, pid: int, members: int, each: int) -> dict[str, Any]:
     """Phase 1 (see the module's docstring)."""
-    quiet = await _room(port, "idle feeds", members)
+    quiet = [  # a room holds at most 500 members
+        await _room(port, f"idle feeds {n}", min(400, members - n)) for n in range(0, members, 400)
+    ]
     busy = await _room(port, "rolling", 10)
-    tokens = [m["token"] for m in quiet["members"]] * each
-    report: dict[str, Any] = {"feeds_asked": len(tokens), "rss_before_mb": rss_mb(pid)}
+    held = [(room["room"], m["token"]) for room in quiet for m in room["members"]] * each
+    report: dict[str, Any] = {"feeds_asked": len(held), "rss_before_mb": rss_mb(pid)}
     feeds, stop = Feeds(), asyncio.Event()
     opened = time.perf_counter()
-    await feeds.open(port, quiet["room"], tokens, stop)
+    await feeds.open(port, held, stop)
     report["seconds_to_open"] = round(time.perf_counter() - opened, 1)
     report["feeds_ready"], report["feeds_refused"] = feeds.ready, feeds.refused
     report["rss_held_mb"] = rss_mb(pid)
@@ -159,11 +169,10 @@ async def idle_feeds(load: Any, port: int, pid: int, members: int, each: int) ->
     await asyncio.sleep(2.0)
     report["rss_after_close_mb"] = rss_mb(pid)
     one, stop = Feeds(), asyncio.Event()
-    token = quiet["members"][0]["token"]
-    await one.open(port, quiet["room"], [token] * len(tokens), stop)
+    await one.open(port, [held[0]] * len(held), stop)
     await asyncio.sleep(1.0)
     report["one_token"] = {
-        "asked": len(tokens), "answered": one.ready,
+        "asked": len(held), "answered": one.ready,
         "still_open": one.ready - one.ended, "rss_mb": rss_mb(pid),
     }  # fmt: skip
     await one.close(stop)
@@ -236,7 +245,9 @@ async def _wave(load: Any, port: int, sheets: dict[str, Any], busy: dict[str, An
     return wave
 
 
-async def sheet_reads(load: Any, port: int, sheets: int, reads: int, waves: int) -> dict[str, Any]:
+async def sheet_reads(
+    load: Any, port: int, pid: int, sheets: int, reads: int, waves: int
+) -> dict[str, Any]:
     """Phase 2 (see the module's docstring)."""
     room = await _room(port, "heavy sheets", sheets, "d6")
     busy = await _room(port, "rolling beside", 10)
@@ -252,6 +263,7 @@ async def sheet_reads(load: Any, port: int, sheets: int, reads: int, waves: int)
     attached = await asyncio.gather(*(attach(m) for m in room["members"]))
     report: dict[str, Any] = {"sheets": sheets, "reads": reads, "attached": attached}
     report["wave_1"] = await _wave(load, port, room, busy, reads)
+    report["wave_1"]["measuring_process_rss_mb"] = children_rss_mb(pid)
     for number in range(2, waves + 1):
         deadline = time.monotonic() + WAIT  # every page measured (a 503 says: not yet)
         while time.monotonic() < deadline:

@@ -338,7 +338,7 @@ async def main(args: argparse.Namespace) -> int:
             load, server.port, server.process.pid, args.feed_members, args.feeds_each
         )
         report["sheet_reads"] = await sheet_reads(
-            load, server.port, args.sheets, args.sheet_reads, args.sheet_waves
+            load, server.port, server.process.pid, args.sheets, args.sheet_reads, args.sheet_waves
         )
     finally:
         server.stop()
