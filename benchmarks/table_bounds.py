@@ -77,7 +77,9 @@ async def _json(connection: Connection, method: str, path: str, body: Any = None
 
 async def _room(port: int, name: str, members: int, system: str = "fudge") -> dict[str, Any]:
     connection = Connection(HOST, port)
-    room = await _json(connection, "POST", "/api/rooms", {"name": name, "system": system})
+    room: dict[str, Any] = await _json(
+        connection, "POST", "/api/rooms", {"name": name, "system": system}
+    )
     joined = f"/api/rooms/{room['room']}/members"
     room["members"] = [
         await _json(connection, "POST", joined, {"name": f"M{n}"}) for n in range(members)
