@@ -9,6 +9,10 @@ from typing import Any
 
 from fudgedice import sheets
 from fudgedice.server import connect
+from fudgedice.server.guards import RateLimit
+from fudgedice.server.odds import OddsGate
+from fudgedice.server.sheet_pages import SheetPages
+from fudgedice.server.sheet_store import Stored
 
 SHEET = sheets.new_sheet("d6", "Jax")
 
@@ -119,3 +123,18 @@ def test_each_measure_spends_the_addresss_allowance_of_odds(
         assert "too many requests from your address" in refused.json()["error"]
         assert table.get("/api/odds", text="4dF").status_code == 429
     db.dispose()
+
+
+def test_the_sheets_kept_are_bounded() -> None:
+    pages = SheetPages(OddsGate(RateLimit(1000, 1000)), size=2)
+    kept = [Stored(f"m{n}", SHEET.replace("Jax", f"Jax{n}"), 1, "") for n in range(3)]
+    for stored in kept:
+        pages.shown("room", stored, "a")
+    assert pages.measured == 3
+    pages.shown("room", kept[2], "a")
+    pages.shown("room", kept[1], "a")
+    assert pages.measured == 3  # the last two, kept
+    assert "Jax0" in pages.shown("room", kept[0], "a")["page"]
+    assert pages.measured == 4  # the least read went first
+    edited = Stored("m1", kept[1].text.replace("Jax1", "Jay"), 1, "")  # another text
+    assert "Jay" in pages.shown("room", edited, "a")["page"] and pages.measured == 5

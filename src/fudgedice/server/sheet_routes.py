@@ -19,7 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from .. import sheets
 from ..errors import DiceError
 from ..log.spends import POINT_SYSTEM
-from ..sheets.levels import level_name
 from ..sheets.model import POINTS
 from . import making, rolling, store
 from .bodies import NewRoll
@@ -30,7 +29,7 @@ from .making import Rolls
 from .odds import OddsGate
 from .problems import Problem, not_found, unprocessable
 from .records import Member, RollRecord
-from .sheet_pages import SheetPages
+from .sheet_pages import SheetPages, Shown
 from .sheet_store import (
     Change,
     SheetProblem,
@@ -81,21 +80,9 @@ class RollSpend(BaseModel):
     """The roller's sheet's version, as their page knows it (checked if given)."""
 
 
-def summary(
-    owner: Member, stored: Stored, sheet: sheets.Sheet, page: str | Problem | None
-) -> dict[str, Any]:
-    """A sheet as the page shows it: its text, its traits (the buttons that
-    roll them), its points and the page ``fudgedice sheet show`` prints (or,
-    when its chances could not be measured now, ``page_error`` says why)."""
-    traits = [
-        {"name": t.name, "table": t.table, "level": level_name(sheet.system, t.level.value)}
-        for t in sheet.traits.values()
-    ]
-    points = {key: sheet.count(key) for key in POINTS if key in sheet.values}
-    shown = {"system": sheet.system, "name": sheet.name, "traits": traits, "points": points,
-             "page": page if not isinstance(page, Problem) else None}  # fmt: skip
-    if isinstance(page, Problem):
-        shown["page_error"] = page.error
+def summary(owner: Member, stored: Stored, shown: Shown) -> dict[str, Any]:
+    """A sheet as the page shows it: its text, and ``shown``
+    (:func:`.sheet_pages.described`: its traits, points and page)."""
     return {
         "member": owner.id, "owner": owner.name, "version": stored.version, "text": stored.text,
         "updated_at": stored.updated_at, "sheet": shown,
@@ -110,8 +97,7 @@ def add_sheet_routes(
 
     def shown(room: str, owner: Member, stored: Stored, request: Request) -> dict[str, Any]:
         """A sheet after a change (made already): its page, or why not now."""
-        sheet = checked(stored.text)
-        return summary(owner, stored, sheet, pages.pages(room, [(stored, sheet)], _at(request))[0])
+        return summary(owner, stored, pages.listed(room, [stored], _at(request))[0])
 
     def publish(record: RollRecord) -> None:
         if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
@@ -131,12 +117,10 @@ def add_sheet_routes(
     def list_sheets(room: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
         _, me = making.member_of(db, room, authorization)
         members = {m.id: m for m in store.room_members(db, room)}
-        kept = [(s, checked(s.text)) for s in read_all(db, room) if me.gm or s.member == me.id]
-        found = pages.pages(room, kept, _at(request))
+        kept = [s for s in read_all(db, room) if me.gm or s.member == me.id]
+        found = pages.listed(room, kept, _at(request))
         listed = zip(kept, found, strict=True)
-        return {
-            "sheets": [summary(members[s.member], s, sheet, page) for (s, sheet), page in listed]
-        }
+        return {"sheets": [summary(members[s.member], s, shown) for s, shown in listed]}
 
     @app.get("/api/rooms/{room}/members/{member}/sheet")
     def get_sheet(
@@ -146,8 +130,7 @@ def add_sheet_routes(
         stored = read(db, room, owner.id)
         if stored is None:
             raise not_found(f"{owner.name} has no sheet attached")
-        sheet = checked(stored.text)
-        return summary(owner, stored, sheet, pages.page(room, stored, sheet, _at(request)))
+        return summary(owner, stored, pages.shown(room, stored, _at(request)))
 
     @app.put("/api/rooms/{room}/members/{member}/sheet")
     def put_sheet(
