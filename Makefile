@@ -87,7 +87,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 # The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
-# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md).
+# mid-load and a restart; then 2,000 idle live feeds and 60 heavy sheet reads
+# beside a rolling room (benchmarks/table_load.py, table_bounds.py; figures in
+# docs/performance.md).
 bench-table: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py
 
