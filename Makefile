@@ -87,8 +87,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 # The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
-# mid-load and a restart (benchmarks/table_load.py; figures in docs/performance.md);
-# then one server's memory under 300 distinct large odds (benchmarks/table_memory.py).
+# mid-load and a restart; then 2,000 idle live feeds and 60 heavy sheet reads
+# beside a rolling room (benchmarks/table_load.py, table_bounds.py); then one
+# server's memory under 300 distinct large odds (benchmarks/table_memory.py).
+# Figures in docs/performance.md.
 bench-table: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py
 	$(BIN)/python benchmarks/table_memory.py

@@ -53,6 +53,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from table_bounds import idle_feeds, sheet_reads
 from table_checks import check_rooms
 from table_client import Closed, Connection
 
@@ -90,12 +91,12 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, port: int) -> None:
-        self.db, self.port = db, port
+    def __init__(self, db: str, port: int, src: Path = ROOT / "src") -> None:
+        self.db, self.port, self.src = db, port, src
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        env = {**os.environ, "PYTHONPATH": str(self.src)}
         command = [
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
@@ -327,31 +328,54 @@ def _p(values: list[float], q: int) -> float:
 
 async def main(args: argparse.Namespace) -> int:
     folder = Path(tempfile.mkdtemp(prefix="fudgedice-load-"))
-    server = Server(args.db or str(folder / "table.sqlite3"), _free_port())
+    server = Server(args.db or str(folder / "table.sqlite3"), _free_port(), Path(args.src))
     server.start()
     load = Load(server)
     try:
-        rooms = await _setup(server.port, args.rooms, args.members, args.watchers)
-        # this process measures the server: a pause of its own garbage
-        # collector would be counted as the server's latency
-        gc.collect()
-        gc.freeze()
-        # warm-up, not measured: each member's first roll reads its token from
-        # the database, and the server's first rolls compile its statements
-        await _round(load, rooms, args.warm_up)
-        paced, flat_out = Phase(), Phase()
-        load.phase = paced
-        pace = args.rate / args.members
-        spent_paced = await _round(load, rooms, args.rolls, pace=pace)
-        load.phase = flat_out
-        spent_flat_out = await _round(load, rooms, args.rolls)
-        measured = len(load.accepted)
-        warmed = args.warm_up * args.members
-        load.phase = None
-        await _round(load, rooms, args.crash_rolls, kill_after=args.kill_after)
-        checks = await asyncio.to_thread(check_rooms, f"http://{HOST}:{server.port}", rooms, load)
+        report, checks = ({}, {}) if args.only_bounds else await _rounds(load, args)
+        assert server.process is not None
+        report["idle_feeds"] = await idle_feeds(
+            load, server.port, server.process.pid, args.feed_members, args.feeds_each
+        )
+        report["sheet_reads"] = await sheet_reads(
+            load, server.port, server.process.pid, args.sheets, args.sheet_reads, args.sheet_waves
+        )
     finally:
         server.stop()
+    if not args.only_bounds:
+        (ROOT / "benchmarks" / "table_results.json").write_text(json.dumps(report, indent=2) + "\n")
+    for key, value in report.items():
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for inner, figure in value.items():
+                print(f"{inner:>30}: {figure}")
+        else:
+            print(f"{key:>30}: {value}")
+    return 0 if args.only_bounds else _goals(report, checks)
+
+
+async def _rounds(load: Load, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """The rounds of the module's docstring, their checks, and their report."""
+    server = load.server
+    rooms = await _setup(server.port, args.rooms, args.members, args.watchers)
+    # this process measures the server: a pause of its own garbage
+    # collector would be counted as the server's latency
+    gc.collect()
+    gc.freeze()
+    # warm-up, not measured: each member's first roll reads its token from
+    # the database, and the server's first rolls compile its statements
+    await _round(load, rooms, args.warm_up)
+    paced, flat_out = Phase(), Phase()
+    load.phase = paced
+    pace = args.rate / args.members
+    spent_paced = await _round(load, rooms, args.rolls, pace=pace)
+    load.phase = flat_out
+    spent_flat_out = await _round(load, rooms, args.rolls)
+    measured = len(load.accepted)
+    warmed = args.warm_up * args.members
+    load.phase = None
+    await _round(load, rooms, args.crash_rolls, kill_after=args.kill_after)
+    checks = await asyncio.to_thread(check_rooms, f"http://{HOST}:{server.port}", rooms, load)
     report = {
         "members": args.members, "rooms": args.rooms, "watchers": args.watchers,
         "rolls_each": args.rolls, "cores": os.cpu_count(),
@@ -361,14 +385,10 @@ async def main(args: argparse.Namespace) -> int:
         "crash_round_accepted": len(load.accepted) - measured,
         "failed_requests_during_crash": load.failed, **{k: len(v) for k, v in checks.items()},
     }  # fmt: skip
-    (ROOT / "benchmarks" / "table_results.json").write_text(json.dumps(report, indent=2) + "\n")
-    for key, value in report.items():
-        if isinstance(value, dict):
-            print(f"{key}:")
-            for inner, figure in value.items():
-                print(f"{inner:>30}: {figure}")
-        else:
-            print(f"{key:>30}: {value}")
+    return report, checks
+
+
+def _goals(report: dict[str, Any], checks: Any) -> int:
     # throughput flat out; latency at the goal's rate (see the module's docstring)
     met = {
         "rolls_per_second (flat out)": report["flat_out"]["rolls_per_second"]
@@ -406,6 +426,15 @@ if __name__ == "__main__":
     parser.add_argument("--warm-up", type=int, default=5, help="rolls each, not measured")
     parser.add_argument("--kill-after", type=float, default=1.0)
     parser.add_argument("--db", help="a database URL (default: a new SQLite file)")
+    parser.add_argument("--feed-members", type=int, default=500, help="members holding feeds")
+    parser.add_argument("--feeds-each", type=int, default=4, help="idle live feeds a member")
+    parser.add_argument("--sheets", type=int, default=6, help="members with a heavy sheet")
+    parser.add_argument("--sheet-reads", type=int, default=60, help="sheet reads at once")
+    parser.add_argument("--sheet-waves", type=int, default=2)
+    parser.add_argument("--only-bounds", action="store_true", help="skip the rolling rounds")
+    parser.add_argument(
+        "--src", default=str(ROOT / "src"), help="the server's code (another checkout's src)"
+    )
     arguments = parser.parse_args()
     with asyncio.Runner(loop_factory=_loop()) as runner:
         sys.exit(runner.run(main(arguments)))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -75,13 +74,15 @@ def create_app(
     burst: int = 20,
     address_rate: float = 20.0,
     address_burst: int = 200,
+    hub: Hub | None = None,
 ) -> TableApp:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
-    (each counted apart): a new member's own allowance must not be a way round."""
-    hub = Hub()
+    (each counted apart): a new member's own allowance must not be a way round.
+    ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`)."""
+    hub = hub or Hub()
     addresses = RateLimit(address_rate, address_burst, "requests from your address")
-    gate = OddsGate(addresses)
+    gate = OddsGate(addresses, isolated=True)
 
     async def fetch(room: str, first: int, last: int) -> list[RollRecord]:
         return await run_in_threadpool(
@@ -115,6 +116,7 @@ def create_app(
             await listener.stop()
         ticking.cancel()
         await writer.stop()
+        gate.close()
 
     app = TableApp(
         NoStore(BodyLimit(PlainInput(rolls.asgi))),
@@ -174,7 +176,7 @@ def create_app(
         route_class_override=rolls.route_class(),
     )
     app.router.routes.insert(0, app.router.routes.pop())
-    add_sheet_routes(app, db, hub, rolls, rolls.limiter)
+    add_sheet_routes(app, db, hub, rolls, rolls.limiter, gate)
 
     @app.post("/api/rooms", status_code=201)
     def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
@@ -231,18 +233,11 @@ def create_app(
             hub.publish_threadsafe(room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
         return revealed_seed
 
-    def all_rolls(room: str, member: str | None = None) -> list[RollRecord]:
-        records: list[RollRecord] = []
-        while page := store.list_rolls(
-            db, room, after=records[-1].seq if records else 0, limit=PAGE_LIMIT, member=member
-        ):
-            records.extend(page)
-        return records
-
     @app.get("/api/rooms/{room}/log")
-    def log(room: str, authorization: Auth = None) -> dict[str, Any]:
+    def log(room: str, authorization: Auth = None) -> StreamingResponse:
         _, me = member_of(room, authorization)
-        return exports.log_document(room, store.seed_list(db, room), all_rolls(room), me)
+        start = exports.log_start(db, room)
+        return StreamingResponse(exports.log_bytes(db, start, me), media_type="application/json")
 
     @app.get("/api/rooms/{room}/export", responses=EXPORTED)
     def export(
@@ -250,21 +245,17 @@ def create_app(
         authorization: Auth = None,
         format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
         member: str | None = None,
-    ) -> Response:
+    ) -> StreamingResponse:
         found, me = member_of(room, authorization)
-        records = all_rolls(room, member)
         name = f"fudgedice-{found.id}.{format}"
         disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
         if format == "csv":
-            body = "".join(exports.csv_rows(records, me))
-            return Response(body, media_type="text/csv; charset=utf-8", headers=disposition)
-        rolls = [record.for_viewer(me) for record in records]
-        document = {"room": found.id, "name": found.name, "system": found.system, "rolls": rolls}
-        return Response(
-            json.dumps(document, ensure_ascii=False),
-            media_type="application/json",
-            headers=disposition,
-        )
+            rows = exports.rolls_csv(db, found, me, member)
+            return StreamingResponse(
+                rows, media_type="text/csv; charset=utf-8", headers=disposition
+            )
+        document = exports.rolls_json(db, found, me, member)
+        return StreamingResponse(document, media_type="application/json", headers=disposition)
 
     @app.get(
         "/api/rooms/{room}/live", status_code=200, response_class=EventStream, responses=LIVE_FEED

@@ -1,18 +1,33 @@
 """A room's history as a reader may see it: the hash-chained log of
-FAIRNESS.md (for ``fudgedice verify``), and the rolls as JSON or CSV."""
+FAIRNESS.md (for ``fudgedice verify``), and the rolls as JSON or CSV.
+
+Each is written out as it is read, a page of rolls at a time (on a worker
+thread: the answer's body is a generator), so that a history of any length
+costs the server a page's memory; the bytes are those of the whole document
+written at once. The rolls are those the room had when the answer began."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from pydantic_core import to_json
+from sqlalchemy import func, select
+
 from ..log.canonical import FORMAT, GENESIS
-from . import fair
-from .problems import Problem
-from .records import Member, RollRecord
+from . import fair, store
+from .db import Database
+from .problems import Problem, not_found
+from .records import Member, RollRecord, Room
+from .schema import rolls as rolls_table
+
+PAGE = 500
+"""Rolls read from the database at once."""
 
 
 def log_entries(
@@ -39,7 +54,25 @@ def log_document(
     the head."""
     revealed = {seed["epoch"] for seed in seeds if seed["server_seed"] is not None}
     rolls = Counter(record.epoch for record in records if record.nonce is not None)
-    listed = [
+    last = records[-1] if records else None
+    return {
+        "format": FORMAT,
+        "room": room,
+        "seeds": seed_list(seeds, rolls),
+        "entries": list(log_entries(records, viewer, revealed)),
+        "head": _head(last),
+    }
+
+
+def _head(last: RollRecord | None) -> dict[str, Any]:
+    return {"seq": 0, "hash": GENESIS} if last is None else {"seq": last.seq, "hash": last.hash}
+
+
+def seed_list(seeds: Sequence[dict[str, Any]], rolls: Counter[int]) -> list[dict[str, Any]]:
+    """The seeds as the log lists them: a revealed one with how many rolls
+    drew from it (``rolls``, by epoch)."""
+    revealed = {seed["epoch"] for seed in seeds if seed["server_seed"] is not None}
+    return [
         {
             "commitment": seed["commitment"],
             "server_seed": seed["server_seed"],
@@ -50,16 +83,6 @@ def log_document(
         }
         for seed in seeds
     ]
-    last = records[-1] if records else None
-    return {
-        "format": FORMAT,
-        "room": room,
-        "seeds": listed,
-        "entries": list(log_entries(records, viewer, revealed)),
-        "head": {"seq": 0, "hash": GENESIS}
-        if last is None
-        else {"seq": last.seq, "hash": last.hash},
-    }
 
 
 CSV_COLUMNS = (
@@ -95,7 +118,7 @@ def _number(text: str) -> bool:
     return True
 
 
-def csv_rows(records: Sequence[RollRecord], viewer: Member) -> Iterator[str]:
+def csv_rows(records: Iterable[RollRecord], viewer: Member) -> Iterator[str]:
     """The header, then one line a roll; a hidden roll has only who and when."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -119,3 +142,93 @@ def csv_rows(records: Sequence[RollRecord], viewer: Member) -> Iterator[str]:
             shown["text"] = record.text
             shown["faces"] = " ".join(str(face) for face in fair.faces(record.result))
         yield line(shown.get(column) for column in CSV_COLUMNS)
+
+
+def pages(
+    db: Database, room: str, last: int, member: str | None = None
+) -> Iterator[list[RollRecord]]:
+    """The room's rolls up to ``last`` (of ``member`` alone, if given), a page at a time."""
+    after = 0
+    while after < last:
+        page = store.list_rolls(db, room, after=after, limit=PAGE, member=member)
+        page = [record for record in page if record.seq <= last]
+        if not page:
+            return
+        yield page
+        after = page[-1].seq
+
+
+@dataclass(frozen=True)
+class LogStart:
+    """What the log says before its entries, read together when it begins."""
+
+    room: str
+    last: int
+    seeds: list[dict[str, Any]]
+    revealed: set[int]
+
+
+def log_start(db: Database, room: str) -> LogStart:
+    """The room's last ``seq``, its seeds and how many rolls each revealed one
+    made: read before a byte is written, so that a log that can't be written
+    is refused with its status."""
+    with db.read() as connection:
+        row = store.room_row(connection, room)
+        if row is None:
+            raise not_found()
+        last = row.last_seq
+        mine = rolls_table.c.room_id == room, rolls_table.c.seq <= last
+        counted = select(rolls_table.c.epoch, func.count()).where(
+            *mine, rolls_table.c.nonce.is_not(None)
+        )
+        counts: Counter[int] = Counter(
+            dict(connection.execute(counted.group_by(rolls_table.c.epoch)).all())
+        )
+        unkept = select(func.min(rolls_table.c.seq)).where(*mine, rolls_table.c.entry.is_(None))
+        missing = connection.execute(unkept).scalar()
+    if missing is not None:
+        raise Problem(500, f"roll {missing} was made before rolls kept their log entry")
+    seeds = [seed for seed in store.seed_list(db, room) if seed["epoch"] <= row.epoch]
+    revealed = {seed["epoch"] for seed in seeds if seed["server_seed"] is not None}
+    return LogStart(room, last, seed_list(seeds, counts), revealed)
+
+
+def log_bytes(db: Database, start: LogStart, viewer: Member) -> Iterator[bytes]:
+    """The log document's bytes, as the whole document would be written
+    (compact JSON, as pydantic writes it), a page of entries at a time."""
+    yield b'{"format":%b,"room":%b,"seeds":%b,"entries":[' % (
+        to_json(FORMAT),
+        to_json(start.room),
+        to_json(start.seeds),
+    )
+    last: RollRecord | None = None
+    for page in pages(db, start.room, start.last):
+        entries = b",".join(map(to_json, log_entries(page, viewer, start.revealed)))
+        yield entries if last is None else b"," + entries
+        last = page[-1]
+    yield b'],"head":%b}' % to_json(_head(last))
+
+
+def rolls_json(db: Database, room: Room, viewer: Member, member: str | None) -> Iterator[bytes]:
+    """The export as JSON: ``json.dumps`` of the room and its rolls, a page at a time."""
+    about = {"room": room.id, "name": room.name, "system": room.system}
+    yield (json.dumps(about, ensure_ascii=False)[:-1] + ', "rolls": [').encode()
+    first = True
+    for page in pages(db, room.id, room.last_seq, member):
+        shown = ", ".join(json.dumps(r.for_viewer(viewer), ensure_ascii=False) for r in page)
+        yield (shown if first else ", " + shown).encode()
+        first = False
+    yield b"]}"
+
+
+def rolls_csv(db: Database, room: Room, viewer: Member, member: str | None) -> Iterator[bytes]:
+    """The export as CSV: its header, then a page of lines at a time."""
+    lines = csv_rows(_each(pages(db, room.id, room.last_seq, member)), viewer)
+    yield next(lines).encode()
+    while chunk := "".join(line for _, line in zip(range(PAGE), lines, strict=False)):
+        yield chunk.encode()
+
+
+def _each(paged: Iterable[list[RollRecord]]) -> Iterator[RollRecord]:
+    for page in paged:
+        yield from page

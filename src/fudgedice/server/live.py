@@ -17,20 +17,29 @@ import contextlib
 import functools
 import logging
 import math
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
+from .problems import Problem
 from .records import RollRecord, Shown
 
 log = logging.getLogger("fudgedice.server")
 
 WATCHER_QUEUE = 1000
-"""Events a slow watcher may fall behind by before it is told to catch up
-from the database instead."""
+"""Rolls (or other events) a watcher may have waiting, not yet written to its
+reader: one that falls further behind is dropped (its feed ends, or its
+connection is closed) and resumes with ``after``, reading what it missed from
+the database. So a reader that stops reading holds a bounded backlog."""
+FEEDS_PER_MEMBER = 4
+"""Live feeds one member may hold in one process: opening one more closes the
+member's oldest (a phone that changed networks leaves a feed that may look
+open for minutes; the new one must not wait for it)."""
+MAX_FEEDS = 5000
+"""Live feeds one process holds at most: past it a new one is refused, 503."""
 LIVE_EVERY = 0.02
 """Seconds between two deliveries of one room's rolls, at most as often: the
 rolls of a room's commits within this time go out to its watchers together.
@@ -73,23 +82,42 @@ class Event:
 class Watcher:
     """One member's live feed: the events not yet sent, and a way to wait."""
 
-    def __init__(self, room: str) -> None:
+    def __init__(self, room: str, member: str = "", limit: int = WATCHER_QUEUE) -> None:
         self.room = room
+        self.member = member
+        self.limit = limit
         self.closed = False
+        self.ended: str | None = None
+        """Why the server ended the feed ("behind", "replaced"), if it did."""
+        self.on_end: Callable[[], object] | None = None
+        """Called when the server ends the feed (its answer then has a while
+        to write its last words)."""
         self._pending: list[Event] = []
+        self._weight = 0
         self._waiter: asyncio.Future[None] | None = None
 
     def put(self, event: Event) -> None:
-        """On the loop's thread. A full backlog holds nothing the database
-        can't give again: it becomes one word, "catch up"."""
-        if len(self._pending) >= WATCHER_QUEUE:
-            self._pending = [Event("resync")]
-        else:
-            self._pending.append(event)
+        """On the loop's thread. Past ``limit`` rolls waiting, the reader is
+        dropped: what it missed is in the database, for its next feed."""
+        if self.closed:
+            return
+        self._weight += max(len(event.rolls), 1)
+        if self._weight > self.limit:
+            self.end("behind")
+            return
+        self._pending.append(event)
         self._wake()
 
+    def end(self, why: str) -> None:
+        """The server ends the feed: its backlog goes, the reader is told why."""
+        self.ended = why
+        self._pending, self._weight = [], 0
+        self.close()
+        if self.on_end is not None:
+            self.on_end()
+
     def close(self) -> None:
-        """The reader went away: the feed ends at its next wait."""
+        """The reader went away (or was dropped): the feed ends at its next wait."""
         self.closed = True
         self._wake()
 
@@ -106,15 +134,26 @@ class Watcher:
                 await self._waiter
             finally:
                 self._waiter = None
-        events, self._pending = self._pending, []
+        events, self._pending, self._weight = self._pending, [], 0
         return events
 
 
 class Hub:
     """Watchers by room, on the server's event loop."""
 
-    def __init__(self, every: float = LIVE_EVERY) -> None:
+    def __init__(
+        self,
+        every: float = LIVE_EVERY,
+        *,
+        per_member: int = FEEDS_PER_MEMBER,
+        most: int = MAX_FEEDS,
+        queue: int = WATCHER_QUEUE,
+    ) -> None:
         self._rooms: dict[str, set[Watcher]] = {}
+        self._members: dict[tuple[str, str], list[Watcher]] = {}
+        """Each member's feeds, the oldest first."""
+        self._count = 0
+        self.per_member, self.most, self.queue = per_member, most, queue
         self.loop: asyncio.AbstractEventLoop | None = None
         self.every = every
         self._held: dict[str, list[RollRecord]] = {}
@@ -122,35 +161,67 @@ class Hub:
         self._sent: dict[str, float] = {}
         """When each watched room's rolls last went out (the loop's clock)."""
 
-    def watch(self, room: str) -> Watcher:
-        watcher = Watcher(room)
+    def watch(self, room: str, member: str = "") -> Watcher:
+        """A new feed of ``member`` in ``room``: the member's oldest closed if
+        they hold :attr:`per_member` already; refused (503) when the process
+        holds :attr:`most`."""
+        mine = self._members.setdefault((room, member), [])
+        if len(mine) >= self.per_member:
+            self._end(mine[0], "replaced")
+        elif self._count >= self.most:
+            if not mine:
+                del self._members[room, member]
+            raise Problem(503, f"the server holds its most live feeds ({self.most}): try later")
+        watcher = Watcher(room, member, self.queue)
         self._rooms.setdefault(room, set()).add(watcher)
+        self._members.setdefault((room, member), []).append(watcher)
+        self._count += 1
         return watcher
 
     def leave(self, watcher: Watcher) -> None:
+        """The feed is over: it no longer counts (called again, nothing happens)."""
         watchers = self._rooms.get(watcher.room)
-        if watchers is not None:
-            watchers.discard(watcher)
-            if not watchers:
-                del self._rooms[watcher.room]
-                self._sent.pop(watcher.room, None)
+        if watchers is None or watcher not in watchers:
+            return
+        watchers.discard(watcher)
+        self._count -= 1
+        if not watchers:
+            del self._rooms[watcher.room]
+            self._sent.pop(watcher.room, None)
+        key = (watcher.room, watcher.member)
+        mine = self._members.get(key, [])
+        if watcher in mine:
+            mine.remove(watcher)
+        if not mine:
+            self._members.pop(key, None)
+
+    def _end(self, watcher: Watcher, why: str) -> None:
+        watcher.end(why)
+        self.leave(watcher)
 
     def watching(self) -> int:
-        return sum(map(len, self._rooms.values()))
+        return self._count
+
+    def _give(self, watchers: Iterable[Watcher], event: Event) -> None:
+        """``event`` to each of ``watchers``; those it put too far behind leave."""
+        behind = []
+        for watcher in watchers:
+            watcher.put(event)
+            if watcher.closed:
+                behind.append(watcher)
+        for watcher in behind:
+            self.leave(watcher)
 
     def publish(self, room: str, event: Event) -> None:
         """On the loop's thread: hand ``event`` to each watcher of ``room``,
         after the rolls held for it (they came first)."""
         self._deliver(room)
-        for watcher in self._rooms.get(room, ()):
-            watcher.put(event)
+        self._give(self._rooms.get(room, ()), event)
 
     def publish_all(self, event: Event) -> None:
         for room in list(self._held):
             self._deliver(room)
-        for watchers in self._rooms.values():
-            for watcher in watchers:
-                watcher.put(event)
+        self._give([w for watchers in self._rooms.values() for w in watchers], event)
 
     def publish_rolls(self, records: Sequence[RollRecord]) -> None:
         """On the loop's thread: the rolls of one commit, to each watcher of
@@ -176,8 +247,7 @@ class Hub:
         if rolled and room in self._rooms:
             self._sent[room] = (self.loop or asyncio.get_running_loop()).time()
             event = Event("rolls", rolled)  # one for all: each reader's chunk is made once
-            for watcher in self._rooms[room]:
-                watcher.put(event)
+            self._give(self._rooms[room], event)
 
     def publish_threadsafe(self, room: str, event: Event) -> None:
         """From a worker thread (after a commit)."""

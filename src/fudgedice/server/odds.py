@@ -2,20 +2,30 @@
 table bounds what one request may cost more tightly than the engine does for
 a user on their own machine, and never measures many at once.
 
-The engine's own limits keep one measure to about a second of CPU; a thread
-cannot be stopped once it runs, so what bounds the table is that at most
-``at_once`` measures run in a process (more are refused with 503 at once,
+The engine's own limits keep one measure to about a second of CPU; a
+measure cannot be stopped once it runs, so what bounds the table is that at
+most ``at_once`` measures run at a time (more are refused with 503 at once,
 never queued), each client address has its own allowance, and the texts
 that cost most (many Character Points, answers of megabytes) are refused
-before or instead of being written out.
+before or instead of being written out. The measures run in a process of
+their own: on a thread of the server's, a second of pure-Python work would
+hold the interpreter's lock against the event loop, and every room's
+requests would wait their turn behind it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import multiprocessing
 import re
 import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, NoReturn, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -26,6 +36,8 @@ from ..exact.odds import Odds
 from . import rolling
 from .guards import RateLimit
 from .problems import Problem
+
+R = TypeVar("R")
 
 MAX_CHARACTER_POINTS = 5
 """Character Points on one side of a D6 roll the table measures: each is an
@@ -87,24 +99,97 @@ def _too_long(text: str, size: int) -> Problem:
     )
 
 
-class OddsGate:
-    """At most ``at_once`` measures at a time in this process, and each
-    client address's requests counted by ``limiter``."""
+def _outcome(function: Callable[..., R], *args: Any) -> tuple[bool, Any]:
+    """In the measuring process: the result, or the refusal's parts (a
+    Problem's keyword arguments do not survive pickling)."""
+    try:
+        return True, function(*args)
+    except Problem as problem:
+        return False, (problem.status, problem.error, problem.position, problem.hint)
 
-    def __init__(self, limiter: RateLimit, at_once: int = 1) -> None:
+
+def _answer(outcome: tuple[bool, Any]) -> Any:
+    done, value = outcome
+    if not done:
+        status, error, position, hint = value
+        raise Problem(status, error, position=position, hint=hint)
+    return value
+
+
+class OddsGate:
+    """At most ``at_once`` measures at a time (the odds of ``/api/odds`` and
+    those of character sheets alike), and each client address's requests
+    counted by ``limiter``. ``isolated``: each measure in the gate's
+    measuring process (the server's way), else on a worker thread."""
+
+    def __init__(self, limiter: RateLimit, at_once: int = 1, *, isolated: bool = False) -> None:
         self.limiter = limiter
         self.at_once = at_once
+        self.isolated = isolated
         self._running = 0
         self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
 
-    async def answer(self, text: str, system: str, address: str) -> bytes:
+    @contextmanager
+    def slot(self, address: str) -> Iterator[None]:
+        """One measure's place, from any thread: refused at once (429 past the
+        address's allowance, 503 while ``at_once`` run), never queued."""
         self.limiter.take(f"odds {address}")
         with self._lock:
             if self._running >= self.at_once:
                 raise Problem(503, "the table is busy measuring odds: try again in a moment")
             self._running += 1
         try:
-            return await run_in_threadpool(measured, text, system)
+            yield
         finally:
             with self._lock:
                 self._running -= 1
+
+    def _submit(self, function: Callable[..., R], *args: Any) -> Future[tuple[bool, Any]]:
+        """``function(*args)`` in the measuring process (started at the first
+        measure, and again if it died)."""
+        with self._lock:
+            if self._pool is None:
+                spawn = multiprocessing.get_context("spawn")  # no copy of the server's threads
+                self._pool = ProcessPoolExecutor(self.at_once, mp_context=spawn)
+            pool = self._pool
+        try:
+            return pool.submit(_outcome, function, *args)
+        except BrokenProcessPool:
+            self._lost(pool)
+
+    def run(self, function: Callable[..., R], *args: Any) -> R:
+        """``function(*args)``, from a worker thread holding a :meth:`slot`."""
+        if not self.isolated:
+            return function(*args)
+        try:
+            outcome = self._submit(function, *args).result()
+        except BrokenProcessPool:
+            self._lost(None)
+        result: R = _answer(outcome)
+        return result
+
+    async def answer(self, text: str, system: str, address: str) -> bytes:
+        with self.slot(address):
+            if not self.isolated:
+                return await run_in_threadpool(measured, text, system)
+            try:
+                outcome = await asyncio.wrap_future(self._submit(measured, text, system))
+            except BrokenProcessPool:
+                self._lost(None)
+            body: bytes = _answer(outcome)
+            return body
+
+    def _lost(self, pool: ProcessPoolExecutor | None) -> NoReturn:
+        """The measuring process died (killed for its memory, say): the next
+        measure starts another; this one is refused."""
+        with self._lock:
+            if pool is None or self._pool is pool:
+                self._pool = None
+        raise Problem(503, "the table lost its measuring process: try again in a moment")
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)  # a measure ends within a second

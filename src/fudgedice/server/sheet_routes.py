@@ -18,7 +18,6 @@ from starlette.concurrency import run_in_threadpool
 from .. import sheets
 from ..errors import DiceError
 from ..log.spends import POINT_SYSTEM
-from ..sheets.levels import level_name
 from ..sheets.model import POINTS, points
 from . import making, rolling, store
 from .bodies import MAX_INT, Body, NewRoll
@@ -26,8 +25,10 @@ from .db import Database
 from .guards import RateLimit
 from .live import Event, Hub
 from .making import Rolls
+from .odds import OddsGate
 from .problems import BUSY, Problem, not_found, unprocessable
 from .records import OWN, Member, RollRecord
+from .sheet_pages import SheetPages, Shown
 from .sheet_store import (
     Change,
     SheetProblem,
@@ -43,8 +44,6 @@ Auth = Annotated[str | None, Header()]
 Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
 """A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
 
-SHOWN_WITH_ODDS = 60
-"""Traits a sheet's page shows with their chances at most: each is a measure."""
 MAX_AMOUNT = 1000
 """The largest hit, heal or spend a request may ask for."""
 
@@ -78,28 +77,24 @@ class RollSpend(Body):
     """The roller's sheet's version, as their page knows it (checked if given)."""
 
 
-def summary(owner: Member, stored: Stored) -> dict[str, Any]:
-    """A sheet as the page shows it: its text, its traits (the buttons that
-    roll them), its points and the page ``fudgedice sheet show`` prints."""
-    sheet = checked(stored.text)
-    traits = [
-        {"name": t.name, "table": t.table, "level": level_name(sheet.system, t.level.value)}
-        for t in sheet.traits.values()
-    ]
-    points = {key: sheet.count(key) for key in POINTS if key in sheet.values}
-    page = sheets.show(sheet) if len(traits) <= SHOWN_WITH_ODDS else None
+def summary(owner: Member, stored: Stored, shown: Shown) -> dict[str, Any]:
+    """A sheet as the page shows it: its text, and ``shown``
+    (:func:`.sheet_pages.described`: its traits, points and page)."""
     return {
         "member": owner.id, "owner": owner.name, "version": stored.version, "text": stored.text,
-        "updated_at": stored.updated_at,
-        "sheet": {"system": sheet.system, "name": sheet.name, "traits": traits,
-                  "points": points, "page": page},
+        "updated_at": stored.updated_at, "sheet": shown,
     }  # fmt: skip
 
 
 def add_sheet_routes(
-    app: FastAPI, db: Database, hub: Hub, rolls: Rolls, limiter: RateLimit
+    app: FastAPI, db: Database, hub: Hub, rolls: Rolls, limiter: RateLimit, gate: OddsGate
 ) -> None:
-    """The sheet requests, on ``app``."""
+    """The sheet requests, on ``app``; their pages measured through ``gate``."""
+    pages = app.state.sheet_pages = SheetPages(gate)
+
+    def shown(room: str, owner: Member, stored: Stored, request: Request) -> dict[str, Any]:
+        """A sheet after a change (made already): its page, or why not now."""
+        return summary(owner, stored, pages.listed(room, [stored], _at(request))[0])
 
     def publish(record: RollRecord) -> None:
         if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
@@ -116,24 +111,27 @@ def add_sheet_routes(
         return me, owner
 
     @app.get("/api/rooms/{room}/sheets")
-    def list_sheets(room: str, authorization: Auth = None) -> dict[str, Any]:
+    def list_sheets(room: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
         _, me = making.member_of(db, room, authorization)
         members = {m.id: m for m in store.room_members(db, room)}
-        kept = read_all(db, room)
-        shown = [summary(members[s.member], s) for s in kept if me.gm or s.member == me.id]
-        return {"sheets": shown}
+        kept = [s for s in read_all(db, room) if me.gm or s.member == me.id]
+        found = pages.listed(room, kept, _at(request))
+        listed = zip(kept, found, strict=True)
+        return {"sheets": [summary(members[s.member], s, shown) for s, shown in listed]}
 
     @app.get("/api/rooms/{room}/members/{member}/sheet")
-    def get_sheet(room: str, member: str, authorization: Auth = None) -> dict[str, Any]:
+    def get_sheet(
+        room: str, member: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
         _, owner = owner_of(room, authorization, member)
         stored = read(db, room, owner.id)
         if stored is None:
             raise not_found(f"{owner.name} has no sheet attached")
-        return summary(owner, stored)
+        return summary(owner, stored, pages.shown(room, stored, _at(request)))
 
     @app.put("/api/rooms/{room}/members/{member}/sheet")
     def put_sheet(
-        room: str, member: str, body: SheetText, authorization: Auth = None
+        room: str, member: str, body: SheetText, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
         me, owner = owner_of(room, authorization, member)
         limiter.take(me.id)
@@ -144,7 +142,7 @@ def add_sheet_routes(
         change = Change(body.text, action, sheet.name, (line,))
         record, stored = commit_change(db, room, owner, me, body.version, change)
         publish(record)
-        return {**summary(owner, stored), "seq": record.seq}
+        return {**shown(room, owner, stored, request), "seq": record.seq}
 
     @app.post("/api/rooms/{room}/members/{member}/sheet/roll", status_code=201, responses=BUSY)
     async def roll_trait(
@@ -159,13 +157,17 @@ def add_sheet_routes(
             raise unprocessable("attach a sheet first: its traits roll by name")
         plan = await run_in_threadpool(_plan, stored.text, asked)
         text = NewRoll(text=plan.text, visibility=body.visibility, client_seed=body.client_seed)
-        client = request.client.host if request.client else "unknown"
-        record = await rolls.make(room, text, authorization, client)
+        record = await rolls.make(room, text, authorization, _at(request))
         return JSONResponse({**record.full(), "notes": list(plan.notes)}, 201)
 
     @app.post("/api/rooms/{room}/members/{member}/sheet/{action}")
     def change_sheet(
-        room: str, member: str, action: str, body: SheetAction, authorization: Auth = None
+        room: str,
+        member: str,
+        action: str,
+        body: SheetAction,
+        request: Request,
+        authorization: Auth = None,
     ) -> dict[str, Any]:
         me, owner = owner_of(room, authorization, member)
         limiter.take(me.id)
@@ -177,7 +179,7 @@ def add_sheet_routes(
         change = Change(edit.text, action, edit.sheet.name, lines)
         record, kept = commit_change(db, room, owner, me, body.version, change)
         publish(record)
-        return {**summary(owner, kept), "seq": record.seq, "log": list(edit.log)}
+        return {**shown(room, owner, kept, request), "seq": record.seq, "log": list(edit.log)}
 
     @app.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)
     def spend_on_roll(
@@ -218,6 +220,11 @@ def add_sheet_routes(
         publish(record)
         answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
         return JSONResponse(answer, 201)
+
+
+def _at(request: Request) -> str:
+    """The client's address, as the connection gives it (as ``app.address``)."""
+    return request.client.host if request.client else "unknown"
 
 
 _WHAT = {

@@ -1,0 +1,146 @@
+"""A character sheet's page at the table: what ``fudgedice sheet show``
+prints, every trait with its chance, measured once for each version of the
+sheet and kept (bounded), and measured as ``GET /api/odds`` is: one request's
+budget of work (:mod:`fudgedice.budget`; a trait past it says so in its
+line, as on the command line), in the measuring process, through the gate
+of measures (:class:`.odds.OddsGate`: one at a time, each address's
+allowance; refused at once, never queued)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from .. import sheets
+from ..budget import current, within_budget
+from ..limits import DEFAULT_LIMITS
+from ..sheets.levels import level_name
+from ..sheets.model import POINTS
+from .odds import OddsGate
+from .problems import Problem
+from .sheet_store import Stored, checked
+
+SHOWN_WITH_ODDS = 60
+"""Traits a sheet's page shows with their chances at most: each is a measure."""
+PAGES = 256
+"""Sheets kept as shown, at most."""
+KEPT_CHARACTERS = 4_000_000
+"""Characters of the sheets kept (their texts and pages) at most: a sheet is
+at most 32 KiB, and a page of 60 traits a few KB."""
+
+Key = tuple[str, str, int]
+Shown = dict[str, Any]
+"""A sheet as an answer shows it: ``{"system", "name", "traits", "points",
+"page"}``, and ``page_error`` when its page could not be measured now."""
+
+
+@within_budget
+def _shown(text: str) -> tuple[str, float]:
+    """In the measuring process: the page of the sheet ``text`` (checked
+    already), and the work it was charged: all its traits one request."""
+    page = sheets.show(sheets.load_text(text))
+    spent = current()
+    return page, spent.spent if spent is not None else 0.0
+
+
+def described(sheet: sheets.Sheet, page: str | None) -> Shown:
+    """The sheet's system, name, traits (the buttons that roll them), points
+    and page."""
+    traits = [
+        {"name": t.name, "table": t.table, "level": level_name(sheet.system, t.level.value)}
+        for t in sheet.traits.values()
+    ]
+    points = {key: sheet.count(key) for key in POINTS if key in sheet.values}
+    return {"system": sheet.system, "name": sheet.name, "traits": traits, "points": points,
+            "page": page}  # fmt: skip
+
+
+class SheetPages:
+    """Sheets as shown, by room, member and version, the least read first out:
+    a sheet kept is read again without being read from its text, nor measured."""
+
+    def __init__(self, gate: OddsGate, size: int = PAGES) -> None:
+        self.gate, self.size = gate, size
+        self.measured = 0
+        """Pages measured so far (a page served from the cache is not)."""
+        self._kept: OrderedDict[Key, tuple[bytes, Shown, int]] = OrderedDict()
+        self._characters = 0
+        self._lock = threading.Lock()
+
+    def shown(self, room: str, stored: Stored, address: str) -> Shown:
+        """``stored`` as shown, kept or made now: a 429 or 503 when its page
+        would be measured and can't be now."""
+        found = self._find(room, stored)
+        if found is not None:
+            return found
+        sheet = checked(stored.text)
+        if len(sheet.traits) > SHOWN_WITH_ODDS:
+            return self._keep(room, stored, described(sheet, None))
+        with self.gate.slot(address):
+            return self._measure(room, stored, sheet)[0]
+
+    def listed(self, room: str, kept: Sequence[Stored], address: str) -> list[Shown]:
+        """Several sheets in one request: those not kept are measured (in one
+        place of the gate) while the request's work stays within one
+        request's budget; each one left says why in its ``page_error``."""
+        shown: list[Shown] = []
+        work, refused, holding = 0.0, None, False
+        with contextlib.ExitStack() as held:
+            for stored in kept:
+                found = self._find(room, stored)
+                if found is not None:
+                    shown.append(found)
+                    continue
+                sheet = checked(stored.text)
+                if refused is None and work >= DEFAULT_LIMITS.max_request_work:
+                    refused = Problem(503, "not measured yet: read this sheet alone")
+                if refused is None and not holding:
+                    try:
+                        held.enter_context(self.gate.slot(address))
+                        holding = True
+                    except Problem as problem:
+                        refused = problem
+                if refused is not None:
+                    shown.append({**described(sheet, None), "page_error": refused.error})
+                    continue
+                made, spent = self._measure(room, stored, sheet)
+                shown.append(made)
+                work += spent
+        return shown
+
+    def _find(self, room: str, stored: Stored) -> Shown | None:
+        key, digest = _key(room, stored)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or found[0] != digest:
+                return None
+            self._kept.move_to_end(key)
+            return found[1]
+
+    def _measure(self, room: str, stored: Stored, sheet: sheets.Sheet) -> tuple[Shown, float]:
+        many = len(sheet.traits) > SHOWN_WITH_ODDS
+        page, spent = (None, 0.0) if many else self.gate.run(_shown, stored.text)
+        with self._lock:
+            self.measured += 0 if many else 1
+        return self._keep(room, stored, described(sheet, page)), spent
+
+    def _keep(self, room: str, stored: Stored, shown: Shown) -> Shown:
+        key, digest = _key(room, stored)
+        size = len(stored.text) + len(shown["page"] or "")
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self._characters += size - (old[2] if old is not None else 0)
+            self._kept[key] = (digest, shown, size)
+            while len(self._kept) > self.size or self._characters > KEPT_CHARACTERS:
+                self._characters -= self._kept.popitem(last=False)[1][2]
+        return shown
+
+
+def _key(room: str, stored: Stored) -> tuple[Key, bytes]:
+    """The sheet's key, and its text's digest: a version names one text."""
+    digest = hashlib.sha256(stored.text.encode("utf-8", "surrogatepass")).digest()
+    return (room, stored.member, stored.version), digest

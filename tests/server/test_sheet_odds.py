@@ -1,0 +1,140 @@
+"""A sheet's page (every trait with its chance) is measured once a version
+of the sheet, within one request's budget, through the gate of the table's
+measures: a read that would measure while it can't is refused at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fudgedice import sheets
+from fudgedice.server import connect
+from fudgedice.server.guards import RateLimit
+from fudgedice.server.odds import OddsGate
+from fudgedice.server.sheet_pages import SheetPages
+from fudgedice.server.sheet_store import Stored
+
+SHEET = sheets.new_sheet("d6", "Jax")
+
+
+def heavy(traits: int, dice: int = 1000) -> str:
+    """A D6 sheet of ``traits`` attributes of about ``dice`` dice each: its
+    page would take seconds of CPU unbounded."""
+    lines = ['system = "d6"', 'name = "Heavy"', "[attributes]"]
+    lines += [f'A{n} = "{dice - n}D"' for n in range(traits)]
+    return "\n".join(lines) + "\n"
+
+
+def _path(room: str, member: str) -> str:
+    return f"/api/rooms/{room}/members/{member}/sheet"
+
+
+def _attach(table: Any, room: str, member: dict[str, Any], text: str, version: int = 0) -> Any:
+    answer = table.client.put(
+        _path(room, member["member"]),
+        json={"text": text, "version": version},
+        headers={"Authorization": f"Bearer {member['token']}"},
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_a_sheets_page_is_measured_once_a_version(tmp_path: Path, served_here: Any) -> None:
+    db = connect(str(tmp_path / "table.sqlite3"))
+    with served_here(db) as table:
+        pages = table.app.state.sheet_pages
+        created = table.room("sheets", system="d6")
+        room, gm = created["room"], created["gm_token"]
+        ann = table.join(room, "Ann")
+        attached = _attach(table, room, ann, SHEET)
+        assert "Dodge" in attached["sheet"]["page"] and pages.measured == 1
+        reads = [
+            table.get(_path(room, ann["member"]), token).json()
+            for token in (ann["token"], gm, ann["token"])
+        ]
+        listed = table.get(f"/api/rooms/{room}/sheets", gm).json()["sheets"]
+        assert pages.measured == 1  # every read since: the page kept
+        assert {read["sheet"]["page"] for read in reads} == {attached["sheet"]["page"]}
+        assert listed[0]["sheet"]["page"] == attached["sheet"]["page"]
+        edited = SHEET.replace('Dodge = "Agility+1D"', 'Dodge = "Agility+2D"')
+        again = _attach(table, room, ann, edited, version=1)
+        assert pages.measured == 2 and again["version"] == 2
+        assert again["sheet"]["page"] != attached["sheet"]["page"]
+        read = table.get(_path(room, ann["member"]), ann["token"]).json()
+        assert read["sheet"]["page"] == again["sheet"]["page"] and pages.measured == 2
+    db.dispose()
+
+
+def test_a_heavy_sheet_is_measured_within_one_requests_budget(
+    tmp_path: Path, served_here: Any
+) -> None:
+    db = connect(str(tmp_path / "table.sqlite3"))
+    with served_here(db) as table:
+        created = table.room("heavy", system="d6")
+        ann = table.join(created["room"], "Ann")
+        page = _attach(table, created["room"], ann, heavy(60))["sheet"]["page"]
+        lines = [line for line in page.splitlines() if line.startswith("  A")]
+        assert len(lines) == 60 and lines[0].endswith("%")
+        refused = [line for line in lines if "for one request" in line]
+        assert refused and lines[-1] in refused  # the traits past the budget say so
+        assert "more than the" in refused[-1] and "limit of 0.6 s" in refused[-1]
+    db.dispose()
+
+
+def test_a_read_that_cannot_measure_now_is_refused_at_once(
+    tmp_path: Path, served_here: Any
+) -> None:
+    db = connect(str(tmp_path / "table.sqlite3"))
+    with served_here(db) as table:
+        gate = table.app.state.sheet_pages.gate
+        created = table.room("busy", system="d6")
+        room, gm = created["room"], created["gm_token"]
+        ann = table.join(room, "Ann")
+        with gate.slot("elsewhere"):  # another measure under way
+            attached = _attach(table, room, ann, SHEET)  # made, its page not measured
+            assert attached["sheet"]["page"] is None and "busy" in attached["sheet"]["page_error"]
+            busy = table.get(_path(room, ann["member"]), ann["token"])
+            assert busy.status_code == 503 and busy.headers["Retry-After"]
+            assert "busy measuring odds" in busy.json()["error"]
+            listed = table.get(f"/api/rooms/{room}/sheets", gm).json()["sheets"]
+            assert listed[0]["sheet"]["page"] is None and listed[0]["sheet"]["page_error"]
+            assert table.get("/api/odds", text="4dF").status_code == 503  # one gate for both
+        read = table.get(_path(room, ann["member"]), ann["token"])
+        assert read.status_code == 200 and "Dodge" in read.json()["sheet"]["page"]
+    db.dispose()
+
+
+def test_each_measure_spends_the_addresss_allowance_of_odds(
+    tmp_path: Path, served_here: Any
+) -> None:
+    db = connect(str(tmp_path / "table.sqlite3"))
+    with served_here(db, address_rate=0.001, address_burst=3) as table:
+        created = table.room("allowance", system="d6")  # the address's "rooms"
+        room = created["room"]
+        ann = table.join(room, "Ann")  # and its "joins": each allowance apart
+        for version in range(3):  # each new version measured once
+            _attach(table, room, ann, SHEET.replace("Jax", f"Jax{version}"), version=version)
+            kept = table.get(_path(room, ann["member"]), ann["token"])
+            assert kept.status_code == 200  # kept: it costs no measure
+        made = _attach(table, room, ann, SHEET, version=3)
+        assert "too many requests from your address" in made["sheet"]["page_error"]
+        refused = table.get(_path(room, ann["member"]), ann["token"])
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        assert "too many requests from your address" in refused.json()["error"]
+        assert table.get("/api/odds", text="4dF").status_code == 429
+    db.dispose()
+
+
+def test_the_sheets_kept_are_bounded() -> None:
+    pages = SheetPages(OddsGate(RateLimit(1000, 1000)), size=2)
+    kept = [Stored(f"m{n}", SHEET.replace("Jax", f"Jax{n}"), 1, "") for n in range(3)]
+    for stored in kept:
+        pages.shown("room", stored, "a")
+    assert pages.measured == 3
+    pages.shown("room", kept[2], "a")
+    pages.shown("room", kept[1], "a")
+    assert pages.measured == 3  # the last two, kept
+    assert "Jax0" in pages.shown("room", kept[0], "a")["page"]
+    assert pages.measured == 4  # the least read went first
+    edited = Stored("m1", kept[1].text.replace("Jax1", "Jay"), 1, "")  # another text
+    assert "Jay" in pages.shown("room", edited, "a")["page"] and pages.measured == 5
