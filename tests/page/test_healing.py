@@ -258,3 +258,26 @@ def test_dice_read_by_hand_are_badged_for_what_is_checked(
     # the seed checks drawn dice; of dice read by hand, only their reading
     expect(gm.card(1).locator(".badge.verified")).to_have_text("\u2713 reading checked")
     expect(gm.card(2).locator(".badge.verified")).to_have_text("\u2713 verified")
+
+
+def test_a_tab_past_the_seats_feeds_pauses_instead_of_taking_one_back(
+    server: Any, seats: Callable[..., Any]
+) -> None:
+    """A member holds a few live feeds at once: the tab whose feed a newer tab
+    replaced says so and stays paused, rather than reconnecting and closing
+    another of the member's tabs in turn, round and round."""
+    gm = seats("Gemma", width=1280, height=900)
+    link = gm.create_room(server.url, "Many tabs")
+    tabs = []
+    for _ in range(4):  # the same browser, so the same seat
+        tab = gm.context.new_page()
+        tab.goto(link)
+        tab.locator("#live:not(.off)", has_text="live").wait_for()
+        tabs.append(tab)
+    expect(gm.page.locator("#live")).to_have_text(
+        "paused: followed in your other tabs (reload to follow here)"
+    )
+    gm.roll("4dF")  # from the paused tab: its roll still reaches every live one
+    for tab in tabs:
+        tab.locator('#rolls .roll[data-seq="1"]').wait_for()
+        expect(tab.locator("#live")).to_have_text("live")

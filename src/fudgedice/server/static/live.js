@@ -40,7 +40,8 @@ function* frames(buffer) {
 
 /**
  * Follows a room. `on` has roll(roll), reveal(data), member(data) (one
- * joined), ready(), status(text), refused(error). Returns {stop()}.
+ * joined), ready(), status(text), refused(error), replaced(data) (followed in
+ * other tabs instead). Returns {stop()}.
  */
 export function follow(room, token, after, on) {
   let last = after;
@@ -73,6 +74,17 @@ export function follow(room, token, after, on) {
       on.reveal?.(data);
     } else if (frame.event === "member") {
       on.member?.(data);
+    } else if (frame.event === "closed") {
+      // the server let this feed go: 'behind' means catch up at once with
+      // ?after=; 'replaced' means this seat follows the room in other tabs
+      // (a member holds a few feeds at most), and following here again would
+      // only close one of those in turn
+      if (data.reason === "replaced") {
+        stopped = true;
+        on.replaced?.(data);
+      } else {
+        failures = 0;
+      }
     }
   }
 

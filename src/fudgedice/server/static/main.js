@@ -333,6 +333,10 @@ function followRoom(roomId, room, me, { history, fairness, people, live, sheet, 
       live.textContent = "no longer at the table";
       live.classList.add("off");
     },
+    replaced() {
+      live.textContent = "paused: followed in your other tabs (reload to follow here)";
+      live.classList.add("off");
+    },
   });
 }
 
