@@ -47,11 +47,9 @@ if TYPE_CHECKING:
 
 
 def program_size(program: Program) -> int:
-    """The bytes a checked program holds, about: its tree grows with its
-    text (a node of some hundreds of bytes for every few characters), and
-    what it measures for its notes is small (a chance, a few bounds). The
-    outcomes it keeps are bounded apart, all programs together
-    (:data:`fudgedice.dice.quick.MOST_KEPT`)."""
+    """The bytes a checked program holds, about: its tree grows with its text
+    (some hundreds of bytes for every few characters), its notes are small; the
+    outcomes it keeps are bounded apart (:data:`fudgedice.dice.quick.MOST_KEPT`)."""
     return 4096 + 200 * len(program.expression.text)
 
 
