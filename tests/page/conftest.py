@@ -135,8 +135,11 @@ def servers(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         stop_server(served.process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    # package, not session: Playwright's sync API keeps an event loop running in
+    # the main thread while it is open, and tests after the page's that run
+    # their own (asyncio.run) must find none
     if not CHROMIUM.exists():
         raise AssertionError(f"{CHROMIUM} is missing: 'make chromium' installs Debian's chromium")
     with sync_playwright() as playwright:

@@ -57,6 +57,18 @@ def test_nul_and_non_utf8_in_a_path_or_query_are_400(served: Any) -> None:
     assert client.get(f"/api/rooms/{room}/rolls?member=nobody", headers=auth).status_code == 200
 
 
+def test_the_page_refused_is_refused_in_json_as_its_document_says(served: Any) -> None:
+    """The page is HTML, its refusals JSON: the OpenAPI document says both."""
+    document = served.client.get("/api/openapi.json").json()
+    for path in ("/?a=%00", f"/r/{_room(served)[0]}?a=%04%00"):
+        answer = served.client.get(path)
+        assert "NUL" in _refused(answer, 400)
+        assert answer.headers["content-type"] == "application/json"
+    for path in ("/", "/r/{room}"):
+        refused = document["paths"][path]["get"]["responses"]["4XX"]["content"]
+        assert list(refused) == ["application/json"]
+
+
 @pytest.mark.parametrize(
     ("path", "body"),
     [

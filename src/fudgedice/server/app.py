@@ -45,7 +45,7 @@ from .inputs import PlainInput
 from .live import Event, Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
-from .problems import BUSY, REFUSED, Problem
+from .problems import BUSY, PROBLEM_SCHEMA, REFUSED, Problem
 from .records import Member, RollRecord, Room
 from .sheet_routes import add_sheet_routes
 from .writer import Writer
@@ -288,8 +288,14 @@ def create_app(
     static = _PageFiles(directory=str(files(__package__).joinpath("static")))
     app.mount("/static", static, name="static")
 
-    @app.get("/", response_class=HTMLResponse)
-    @app.get("/r/{room}", response_class=HTMLResponse)
+    # the page is HTML, but a request refused before it is served (a NUL in
+    # its query, too many from one address) is refused as every other is: JSON
+    refused_as_json = {
+        "4XX": {"content": {"application/json": {"schema": PROBLEM_SCHEMA}}},
+    }
+
+    @app.get("/", response_class=HTMLResponse, responses=refused_as_json)
+    @app.get("/r/{room}", response_class=HTMLResponse, responses=refused_as_json)
     def index(room: str | None = None) -> HTMLResponse:
         return HTMLResponse(page, headers={"Content-Security-Policy": CSP})
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,6 +68,8 @@ class ProblemBody(BaseModel):
     column: int | None = None
 
 
+PROBLEM_SCHEMA: Final = {"$ref": "#/components/schemas/ProblemBody"}
+"""The refusals' body in the OpenAPI document, for an answer documented by hand."""
 REFUSED: dict[int | str, dict[str, Any]] = {
     "4XX": {"model": ProblemBody, "description": "Refused: the request is at fault"}
 }
