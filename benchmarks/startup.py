@@ -119,9 +119,9 @@ def _parser_seconds() -> float:
     return float(done.stdout)
 
 
-ENTRY = "fudgedice.cli_quick"
-"""What the console script (`fudgedice.entry`) imports for a plain `roll` or
-`odds` (click, `fudgedice.cli`, only for the other command lines)."""
+ENTRY = "fudgedice.cli.quick"
+"""What the console script (`fudgedice.cli.entry`) imports for a plain `roll` or
+`odds` (click, `fudgedice.cli.commands`, only for the other command lines)."""
 
 
 def breakdown(runs: int = 5) -> dict[str, float]:

@@ -16,8 +16,10 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``;
    ``comparisons``: rolls measured side by side through ``api``
 9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
-10. ``cli`` (with ``console``, ``session_rolls``, ``session_commands``, ``cli_sheets``,
-    ``cli_sheet_commands``, ``cli_compare`` and ``cli_float``)
+10. ``cli``: the command line's package (its click commands, ``console``, the
+    ``session_*``, ``sheet_*``, ``compare``, ``floats``, ``checks`` and ``help``
+    modules), above it ``cli.quick`` (a plain roll and odds without click), and
+    at the top ``cli.entry`` (the console script)
 
 The import graph is read from the source with :mod:`ast`, never by importing it.
 The checkers take a source folder, so the ``planted`` tests can show on a small
@@ -73,17 +75,9 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.sampling": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
-    f"{PACKAGE}.console": 10,
-    f"{PACKAGE}.session_commands": 10,
-    f"{PACKAGE}.session_rolls": 10,
     f"{PACKAGE}.cli": 10,
-    f"{PACKAGE}.cli_sheets": 10,
-    f"{PACKAGE}.cli_sheet_commands": 10,
-    f"{PACKAGE}.cli_compare": 10,
-    f"{PACKAGE}.cli_float": 10,
-    f"{PACKAGE}.cli_checks": 10,
-    f"{PACKAGE}.cli_quick": 11,
-    f"{PACKAGE}.entry": 12,
+    f"{PACKAGE}.cli.quick": 11,
+    f"{PACKAGE}.cli.entry": 12,
 }
 """Each top-level module or package of ``fudgedice`` and its layer."""
 
@@ -114,7 +108,7 @@ widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
 the standard library's, and ICU (``names``: confusable skeletons, some 40 ms to
 import) is needed only when a member joins a room; but each costs a command that
 starts milliseconds it would spend for nothing. click (and its gettext) is
-imported inside a function by the console script alone (``entry``), which
+imported inside a function by the console script alone (``cli.entry``), which
 answers a plain ``roll``/``odds`` without it."""
 
 SAMPLERS = frozenset(
@@ -138,27 +132,31 @@ roll's and odds' start-up."""
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
-    # sheet, session and verify commands are built when named (their options and
+    # sheet, session, verify, serve and help commands are built when named (their options and
     # types are milliseconds of every roll's start-up)
     # the console script gives every command line but a plain roll or odds to click
-    # (cli_quick, the plain roll and odds, without it), each loaded with the
+    # (cli.quick, the plain roll and odds, without it), each loaded with the
     # collector paused
-    f"{PACKAGE}.entry": frozenset({f"{PACKAGE}.cli", f"{PACKAGE}.cli_quick"}),
-    f"{PACKAGE}.cli": frozenset(
+    f"{PACKAGE}.cli.entry": frozenset({f"{PACKAGE}.cli.commands", f"{PACKAGE}.cli.quick"}),
+    # the package names its click group only when asked: importing it loads no click
+    f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.cli.commands"}),
+    f"{PACKAGE}.cli.commands": frozenset(
         {
-            f"{PACKAGE}.server",
-            f"{PACKAGE}.cli_compare",
+            f"{PACKAGE}.cli.serve",
+            f"{PACKAGE}.cli.compare",
             f"{PACKAGE}.render.plot",
-            f"{PACKAGE}.cli_sheet_commands",
-            f"{PACKAGE}.session_commands",
+            f"{PACKAGE}.cli.sheet_commands",
+            f"{PACKAGE}.cli.session_commands",
+            f"{PACKAGE}.cli.help",
         }
     ),
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
-    f"{PACKAGE}.cli_sheets": frozenset({f"{PACKAGE}.sheets"}),
-    f"{PACKAGE}.cli_sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
-    f"{PACKAGE}.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
-    f"{PACKAGE}.session_rolls": frozenset({f"{PACKAGE}.log"}),
+    f"{PACKAGE}.cli.serve": frozenset({f"{PACKAGE}.server"}),
+    f"{PACKAGE}.cli.sheet_options": frozenset({f"{PACKAGE}.sheets"}),
+    f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
+    f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
+    f"{PACKAGE}.cli.session_rolls": frozenset({f"{PACKAGE}.log"}),
     f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"},
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
@@ -344,8 +342,14 @@ def import_cycles(src: Path) -> list[str]:
 
 
 def unit_of(module: str) -> str:
-    """The top-level module or package (of :data:`LAYERS`) a module is part of."""
-    return ".".join(module.split(".")[:2])
+    """The module or package of :data:`LAYERS` a module is part of: the longest
+    one that holds it (``cli.quick`` above the rest of ``cli``), else its
+    top-level module or package."""
+    parts = module.split(".")
+    for size in range(len(parts), 2, -1):
+        if ".".join(parts[:size]) in LAYERS:
+            return ".".join(parts[:size])
+    return ".".join(parts[:2])
 
 
 def _system_package(module: str, src: Path) -> str | None:
@@ -795,29 +799,33 @@ def test_planted_layer_faults_are_found(tmp_path: Path) -> None:
             "fudgedice/systems/a/rules.py": "from fudgedice.systems import SYSTEMS\n",
             "fudgedice/systems/b/__init__.py": "",
             "fudgedice/api.py": "from .systems import SYSTEMS\n",
-            "fudgedice/cli.py": (
-                "from .api import roll\nfrom .systems.base import System\n"
-                "def serve():\n    from .server import run\n"
+            "fudgedice/cli/__init__.py": "",
+            "fudgedice/cli/commands.py": (
+                "from ..api import roll\nfrom ..systems.base import System\n"
             ),
-            "fudgedice/server/__init__.py": "def run():\n    from ..cli import main\n",
+            "fudgedice/cli/serve.py": "def serve():\n    from ..server import run\n",
+            "fudgedice/cli/quick.py": "from .entry import main\n",
+            "fudgedice/cli/entry.py": "from .commands import main\n",
+            "fudgedice/server/__init__.py": "def run():\n    from ..cli.commands import main\n",
         },
     )
     wrong = layer_violations(src)
     assert [line.split(" (")[0] for line in wrong] == [
         "fudgedice.extra belongs to no layer",
+        "fudgedice.cli.quick -> fudgedice.cli.entry",
         "fudgedice.language.tree -> fudgedice.exact.dist",
         "fudgedice.results.roll -> fudgedice.render.explain",
-        "fudgedice.server -> fudgedice.cli",
+        "fudgedice.server -> fudgedice.cli.commands",
         "fudgedice.systems.a -> fudgedice.systems.b",
         "fudgedice.systems.a.rules -> fudgedice.systems",
     ]
-    assert "src/fudgedice/results/roll.py:1" in wrong[2]
+    assert "src/fudgedice/results/roll.py:1" in wrong[3]
     assert [line.split(" (")[0] for line in composition_root_violations(src)] == [
-        "fudgedice.cli -> fudgedice.systems.base"
+        "fudgedice.cli.commands -> fudgedice.systems.base"
     ]
     assert [line.split(": ", 1)[1] for line in lazy_import_violations(src)] == [
         "fudgedice.render.explain imports fudgedice.results.roll inside a function",
-        "fudgedice.server imports fudgedice.cli inside a function",
+        "fudgedice.server imports fudgedice.cli.commands inside a function",
     ]
 
 

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 import fudgedice
-from fudgedice import LimitError, budget, console
+from fudgedice import LimitError, budget
 from fudgedice.api import program_with_table
-from fudgedice.cli import main
+from fudgedice.cli import console, main
 from fudgedice.dice.program import ROLL_DIE_WORK
 from fudgedice.errors import OverBudget
 from fudgedice.exact import kernels

@@ -1,4 +1,4 @@
-"""The console script (``fudgedice.entry``): a plain ``roll``/``odds`` command
+"""The console script (``fudgedice.cli.entry``): a plain ``roll``/``odds`` command
 line answered without click prints, fails and exits exactly as click's
 command does; every other command line goes to click."""
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import fudgedice.cli
-import fudgedice.cli_quick
-import fudgedice.entry
-from fudgedice.entry import quick_text
+import fudgedice.cli.commands
+import fudgedice.cli.entry
+import fudgedice.cli.quick
+from fudgedice.cli.entry import quick_text
 from fudgedice.stream import seeded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ SRC = ROOT / "src"
 
 def test_the_console_script_is_the_entry() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"]["fudgedice"] == "fudgedice.entry:main"
+    assert project["project"]["scripts"]["fudgedice"] == "fudgedice.cli.entry:main"
 
 
 @pytest.mark.parametrize(
@@ -114,12 +114,12 @@ def test_quick_and_click_say_the_same(
     line: tuple[str, ...], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the same dice for both ways: the stream each takes is seeded
-    monkeypatch.setattr(fudgedice.cli_quick, "fresh", lambda: seeded("entry"))
-    monkeypatch.setattr(fudgedice.cli, "fresh", lambda: seeded("entry"))
+    monkeypatch.setattr(fudgedice.cli.quick, "fresh", lambda: seeded("entry"))
+    monkeypatch.setattr(fudgedice.cli.commands, "fresh", lambda: seeded("entry"))
     words = list(line)
     assert quick_text(words) is not None
-    quick = _run(fudgedice.entry.main, words, capsys)
-    clicked = _run(fudgedice.cli.main, words, capsys)
+    quick = _run(fudgedice.cli.entry.main, words, capsys)
+    clicked = _run(fudgedice.cli.commands.main, words, capsys)
     assert quick == clicked
     assert "\x1b" not in quick[1]  # not a terminal: colour codes stripped, as click does
 
@@ -130,16 +130,16 @@ def test_ctrl_c_ends_as_under_click(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fudgedice.cli_quick, "program_with_table", interrupted)
-    monkeypatch.setattr(fudgedice.cli, "program_with_table", interrupted)
-    quick = _run(fudgedice.entry.main, ["roll", "4dF"], capsys)
-    clicked = _run(fudgedice.cli.main, ["roll", "4dF"], capsys)
+    monkeypatch.setattr(fudgedice.cli.quick, "program_with_table", interrupted)
+    monkeypatch.setattr(fudgedice.cli.commands, "program_with_table", interrupted)
+    quick = _run(fudgedice.cli.entry.main, ["roll", "4dF"], capsys)
+    clicked = _run(fudgedice.cli.commands.main, ["roll", "4dF"], capsys)
     assert quick == clicked == (1, "", "\nAborted!\n")
 
 
 _PROBE = """
 import json, sys
-from fudgedice.entry import main
+from fudgedice.cli.entry import main
 try:
     main(sys.argv[1:])
 except SystemExit as done:
@@ -210,7 +210,7 @@ def _into_closed_pipe(module: str) -> tuple[int, str]:
 
 
 def test_a_broken_pipe_ends_as_under_click() -> None:
-    assert _into_closed_pipe("entry") == _into_closed_pipe("cli") == (1, "")
+    assert _into_closed_pipe("cli.entry") == _into_closed_pipe("cli.commands") == (1, "")
 
 
 @pytest.mark.parametrize("words", [["roll", "4dF"], ["odds", "4dF+"], ["ladder"]])
@@ -220,5 +220,5 @@ def test_a_caller_gets_the_collector_back_as_it_was(
     # the console script (no args) keeps it paused to the process's end; a
     # program that calls main with its words goes on running
     assert gc.isenabled()
-    _run(fudgedice.entry.main, words, capsys)
+    _run(fudgedice.cli.entry.main, words, capsys)
     assert gc.isenabled()

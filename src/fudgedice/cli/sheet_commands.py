@@ -15,11 +15,11 @@ from .console import friendly as _friendly
 if TYPE_CHECKING:
     # Each function imports the sheets when it runs: tomlkit and the sheets' rules
     # are a third of a plain roll's start-up (and of `sheet --help`'s).
-    from . import sheets
+    from .. import sheets
 
 
 def _write(path: str, edit: sheets.Edit, before: str) -> None:
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     sheets.write_atomically(path, edit.text, expected=before)
     for line in edit.log:
@@ -28,7 +28,7 @@ def _write(path: str, edit: sheets.Edit, before: str) -> None:
 
 @click.group()
 def sheet() -> None:
-    """Character sheets: TOML files, one character each (docs/sheets.md).
+    """Character sheets: TOML files, one character each (fudgedice help sheets).
 
     \b
     Examples:
@@ -50,7 +50,7 @@ def sheet() -> None:
 def new(system: str, name: str, file: str, force: bool) -> None:
     """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate) for the
     character NAME to FILE, with the system's defaults."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     text = sheets.new_sheet(system, name)
     if os.path.exists(file) and not force:
@@ -66,7 +66,7 @@ def new(system: str, name: str, file: str, force: bool) -> None:
 @_friendly
 def show(file: str) -> None:
     """Show the sheet FILE as a page, with each trait's chance."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     click.echo(sheets.show(sheets.load_file(file)))
 
@@ -78,7 +78,7 @@ def show(file: str) -> None:
 def raise_(file: str, trait: str) -> None:
     """Raise TRAIT one level, paying Experience Points (Fudge, 3d6 Fudge:
     seed 004's costs, or the sheet's [ep_costs]) or Character Points (D6)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     loaded = sheets.load_file(file)
     _write(file, sheets.raise_trait(loaded, trait), loaded.document.text)
@@ -93,7 +93,7 @@ def raise_(file: str, trait: str) -> None:
 def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:
     """Take a hit of AMOUNT: Fudge damage on the wound track, D6 damage over
     resistance, or Fate shifts on stress and consequences."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     loaded = sheets.load_file(file)
     _write(file, sheets.hit(loaded, amount, track, aspect), loaded.document.text)
@@ -106,7 +106,7 @@ def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:
 def heal(file: str, what: str | None) -> None:
     """Heal every wound, or WHAT: a level of the track (Fudge), the wound
     left (D6), or stress, a track or a consequence (Fate)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     loaded = sheets.load_file(file)
     _write(file, sheets.heal(loaded, what), loaded.document.text)
@@ -120,7 +120,7 @@ def heal(file: str, what: str | None) -> None:
 def spend(file: str, point: str, count: int) -> None:
     """Spend COUNT (1) of POINT: fudge (Fudge Points), fate (Fate's fate
     points, D6 Fate Points), cp (Character Points)."""
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     loaded = sheets.load_file(file)
     _write(file, sheets.spend(loaded, point, count), loaded.document.text)

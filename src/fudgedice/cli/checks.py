@@ -1,7 +1,7 @@
 """What the ``roll`` and ``odds`` commands check and say, without click: the
 bound of an ``-n`` run of rolls (with or without a session) and its summary,
 and the hint to ``--float`` when exact odds are refused for their size. The
-console script's quick way (:mod:`fudgedice.entry`) uses them as the click
+console script's quick way (:mod:`fudgedice.cli.entry`) uses them as the click
 commands do, without importing click."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 
-from . import api, budget
-from .dice.program import ROLL_DIE_WORK, Program
-from .errors import LimitError
-from .exact.odds import approximate, decimal
-from .limits import DEFAULT_LIMITS
-from .results.roll import Roll
+from .. import api, budget
+from ..dice.program import ROLL_DIE_WORK, Program
+from ..errors import LimitError
+from ..exact.odds import approximate, decimal
+from ..limits import DEFAULT_LIMITS
+from ..results.roll import Roll
 
 TEXT_DIE_WORK = 1_000
 """Estimated work of explaining one die in text."""

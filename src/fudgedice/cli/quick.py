@@ -1,6 +1,6 @@
 """``fudgedice roll TEXT`` and ``fudgedice odds TEXT`` with every option at
-its default, run without click for the console script (:mod:`fudgedice.entry`
-says when): the functions the click commands of :mod:`fudgedice.cli` call, the
+its default, run without click for the console script (:mod:`fudgedice.cli.entry`
+says when): the functions the click commands of :mod:`fudgedice.cli.commands` call, the
 page printed as ``click.echo`` prints it (a page it would change, holding a
 colour code, goes through ``click.echo`` itself), and a bad roll's message, a
 broken pipe and Ctrl-C ending as click's standalone main ends them: the same
@@ -12,19 +12,19 @@ import errno
 import sys
 from typing import NoReturn, TextIO, cast
 
-from .api import odds as measure_odds
-from .api import program_with_table
-from .budget import collector_paused, within_budget
-from .cli_checks import check_run, suggesting_float
-from .errors import DiceError
-from .render.odds_table import odds_text
-from .stream import fresh
+from ..api import odds as measure_odds
+from ..api import program_with_table
+from ..budget import collector_paused, within_budget
+from ..errors import DiceError
+from ..render.odds_table import odds_text
+from ..stream import fresh
+from .checks import check_run, suggesting_float
 
 
 def run_quick(command: str, text: str, *, plain_stderr: bool) -> NoReturn:
     """``fudgedice roll TEXT`` or ``fudgedice odds TEXT``, as click runs them;
     ``plain_stderr``: standard error is a stream ``click.echo`` writes to as it
-    is (:func:`fudgedice.entry.plain`)."""
+    is (:func:`fudgedice.cli.entry.plain`)."""
     try:
         with collector_paused():  # as the click group's main
             try:
@@ -52,14 +52,14 @@ def _answer(command: str, text: str) -> str:
     """What the command prints, made as one request of the work budget."""
 
     @within_budget
-    def roll() -> str:  # cli.roll with its defaults: one fresh roll, no sheet, no session
+    def roll() -> str:  # commands.roll with its defaults: one fresh roll, no sheet, no session
         program = program_with_table(text, None)
         first = program.roll(fresh(), None)
         check_run(first, 1, as_json=False, program=program)
         return first.text
 
     @within_budget
-    def odds() -> str:  # cli.odds with its defaults: exact odds as the table
+    def odds() -> str:  # commands.odds with its defaults: exact odds as the table
         with suggesting_float(text, None):
             result = measure_odds(text, d100_table=None)
         return odds_text(result, show_exact=False, all_rows=False)

@@ -1,7 +1,7 @@
 """``--sheet``/``--spend`` for ``roll``, ``odds`` and ``read``: character
 sheets as TOML files, rolled by trait name and paid from atomically
 (docs/sheets.md). The ``fudgedice sheet`` commands are in
-:mod:`fudgedice.cli_sheet_commands`."""
+:mod:`fudgedice.cli.sheet_commands`."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ..errors import DiceValueError
+from ..records import dataclass, field
+from ..results.roll import Roll
 from .console import show as _show
-from .errors import DiceValueError
-from .records import dataclass, field
-from .results.roll import Roll
 
 if TYPE_CHECKING:
     # Each function imports the sheets when it runs: tomlkit and the sheets' rules
     # are a third of a plain roll's start-up, and most rolls name no sheet.
-    from . import sheets
+    from .. import sheets
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,7 +67,7 @@ class SheetRoll:
         on standard error at once (``err``), or after the roll by :meth:`page`."""
         if self.plan is None:
             return
-        from . import sheets  # tomlkit: see TYPE_CHECKING above
+        from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
         edit = sheets.settle(self.plan, roll)
         if edit is None:
@@ -92,7 +92,7 @@ def sheet_plan(
         if spends:
             raise DiceValueError("--spend takes points from a sheet: give it with --sheet FILE")
         return SheetRoll(text)
-    from . import sheets  # tomlkit: see TYPE_CHECKING above
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     if spends and times > 1:
         raise DiceValueError("points are spent on one roll at a time: drop -n or --spend")

@@ -1,6 +1,6 @@
 """``roll --session``: a roll from a session's committed seed, added to its
 log (docs/fairness.md). The ``session`` and ``verify`` commands are
-:mod:`fudgedice.session_commands`, which a roll does not load."""
+:mod:`fudgedice.cli.session_commands`, which a roll does not load."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 import click
 
-from .cli_checks import check_run
-from .errors import DiceError, DiceValueError
-from .results.roll import Roll
+from ..errors import DiceError, DiceValueError
+from ..results.roll import Roll
+from .checks import check_run
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,7 +76,7 @@ def roll_into(
     the session's seed could not foresee it. A roll that fails once its dice
     are drawn stays in the log as a failed roll (docs/fairness.md); the run
     stops there, and the failure is raised once the file is written."""
-    from .log.storage import updating  # the log: only a session's commands load it
+    from ..log.storage import updating  # the log: only a session's commands load it
 
     for option, value in refused.items():
         if value is not None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .comparisons import compare as measure
+from ..comparisons import compare as measure
+from ..render.compare_table import comparison_text
+from ..render.plot import check_plot_path, plot_comparison
 from .console import friendly, json_text
-from .render.compare_table import comparison_text
-from .render.plot import check_plot_path, plot_comparison
 
 
 # A roll may start with a minus sign ("-1+4dF"): a word click does not know

@@ -2,7 +2,7 @@
 of the work budget, bad input shown as a message with its exit code, results
 as JSON or as text for people, and the hint for a roll the shell split at its
 spaces (``read d6: 3D+1 4 2``). What a roll's and the odds' commands check
-without click is in :mod:`fudgedice.cli_checks`."""
+without click is in :mod:`fudgedice.cli.checks`."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from typing import Any, TypeVar
 
 import click
 
-from . import budget
-from .api import program_with_table
-from .budget import within_budget
-from .dice.program import ROLL_DIE_WORK
-from .errors import DiceError, OverBudget
-from .limits import DEFAULT_LIMITS
+from .. import budget
+from ..api import program_with_table
+from ..budget import within_budget
+from ..dice.program import ROLL_DIE_WORK
+from ..errors import DiceError, OverBudget
+from ..limits import DEFAULT_LIMITS
 
 F = TypeVar("F", bound=Callable[..., Any])
 

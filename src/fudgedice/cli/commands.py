@@ -6,22 +6,23 @@ from typing import Any
 
 import click
 
-from . import api, arguments, session_rolls
-from .api import odds as measure_odds
-from .api import program_with_table
-from .budget import collector_paused
-from .cli_checks import check_run, run_summary, suggesting_float
-from .cli_float import float_odds
-from .cli_sheets import sheet_options, sheet_plan
+from .. import api, arguments
+from ..api import odds as measure_odds
+from ..api import program_with_table
+from ..budget import collector_paused
+from ..dice.program import Program
+from ..errors import DiceError
+from ..render.odds_table import odds_text
+from ..render.table import table_text
+from ..results.roll import Roll
+from ..stream import fresh, seeded
+from . import session_rolls
+from .checks import check_run, run_summary, suggesting_float
 from .console import RollCommand, json_text, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
-from .dice.program import Program
-from .errors import DiceError
-from .render.odds_table import odds_text
-from .render.table import table_text
-from .results.roll import Roll
-from .stream import fresh, seeded
+from .floats import float_odds
+from .sheet_options import sheet_options, sheet_plan
 
 
 def _expression(words: tuple[str, ...]) -> str:
@@ -74,18 +75,26 @@ class _Commands(click.Group):
             ) from None
 
 
-_DEFERRED = ("compare", "session", "sheet", "verify")
+_DEFERRED = ("compare", "help", "serve", "session", "sheet", "verify")
 """The commands built when first named, each in its own module."""
 
 
 def _deferred(name: str) -> click.Command:
     """The command ``name`` of :data:`_DEFERRED`, its module imported."""
     if name == "compare":  # comparisons load their tables and charts
-        from .cli_compare import compare
+        from .compare import compare
 
         return compare
+    if name == "help":
+        from .help import help_command
+
+        return help_command
+    if name == "serve":
+        from .serve import serve
+
+        return serve
     if name == "sheet":
-        from .cli_sheet_commands import sheet
+        from .sheet_commands import sheet
 
         return sheet
     from . import session_commands
@@ -112,8 +121,11 @@ def main() -> None:
       fudgedice session new game.json
       fudgedice verify log.json
 
-    The roll language is described in docs/notation.md; quote expressions
-    that contain spaces, '!' or '>' for your shell.
+    \b
+    The roll language:     fudgedice help notation
+    Every reference page:  fudgedice help
+
+    Quote expressions that contain spaces, '!' or '>' for your shell.
     """
 
 
@@ -148,7 +160,7 @@ def roll(
 ) -> None:
     """Roll EXPRESSION and show every die and what happened to it.
 
-    Every die is drawn from the dice stream of docs/fairness.md: --seed S
+    Every die is drawn from the dice stream (fudgedice help fairness): --seed S
     gives the same roll on every machine; -n with --seed S rolls S#1, S#2, ...
     (each can be replayed alone with --seed). With --session FILE the roll
     draws from the session's committed seed and enters its log.
@@ -264,7 +276,7 @@ def odds(
         float_odds(_expression(expression), as_json, plot_path, exact, all_rows, d100_table)
         return
     if plot_path:
-        from .render.plot import check_plot_path  # here: charts are for --plot alone
+        from ..render.plot import check_plot_path  # here: charts are for --plot alone
 
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
@@ -275,7 +287,7 @@ def odds(
     else:
         click.echo(plan.page([odds_text(result, show_exact=exact, all_rows=all_rows)]))
     if plot_path:
-        from .render.plot import plot_odds
+        from ..render.plot import plot_odds
 
         written = plot_odds(result, plot_path)
         click.echo(f"chart written to {written}", err=as_json)
@@ -364,37 +376,3 @@ def ladder(system: str, as_json: bool) -> None:
     """
     result = api.ladder(system)
     _show(as_json, result.to_dict, lambda: table_text(result))
-
-
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--db", "database", metavar="URL", help="postgresql://... or an SQLite file.")
-@click.option("--rate", default=5.0, show_default=True, type=click.FloatRange(min=0.01),
-              help="Rolls a second each member may make, after a first --burst.")  # fmt: skip
-@click.option("--burst", default=20, show_default=True, type=click.IntRange(1))
-@click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
-              help="Rooms, joins, rolls, odds (each apart) a second from one address.")  # fmt: skip
-@click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
-@click.option("--memory", "memory_mb", type=click.IntRange(32), metavar="MB", help="Memory to stay"
-              " under; caches hold a quarter. [default: $FUDGEDICE_MEMORY_MB or 512]")  # fmt: skip
-@click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.01),
-              help="Seconds a request's line and headers may take to arrive.")  # fmt: skip
-@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.01),
-              help="Seconds a request's body may take to arrive after its headers.")  # fmt: skip
-@click.option("--per-address", default=256, show_default=True, type=click.IntRange(1),
-              help="Connections one address may hold at once.")  # fmt: skip
-@click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
-              "[default: 4096, or the open-file limit less 128]")  # fmt: skip
-def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
-    """Run the table: the web page at / and the HTTP API under /api, where a group rolls
-    together, live (docs/table.md). With no --db, rolls are kept in your data folder.
-
-    \b
-    Examples:
-      fudgedice serve
-      fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
-    """
-    from .server import serve as run  # here: FastAPI and uvicorn load slower than others run
-
-    run(host, port, database, echo=click.echo, **limits)

@@ -1,5 +1,5 @@
 """The ``fudgedice`` console script: ``roll TEXT`` and ``odds TEXT`` answered
-without click, every other command line given to click (:mod:`fudgedice.cli`).
+without click, every other command line given to click (:mod:`fudgedice.cli.commands`).
 
 A player runs one ``fudgedice roll 4dF`` per roll, so its start-up is what they
 wait for, and importing click (with the ``inspect``, ``typing``, ``uuid``,
@@ -7,7 +7,7 @@ wait for, and importing click (with the ``inspect``, ``typing``, ``uuid``,
 was a fifth of that process. A command line of ``roll`` or ``odds`` and words
 none of which starts with ``-`` (no option, no ``--help``, no roll that starts
 with a minus sign) has one meaning, the command's defaults: it is run by
-:mod:`fudgedice.cli_quick` with the same functions the click commands call, and
+:mod:`fudgedice.cli.quick` with the same functions the click commands call, and
 printed as ``click.echo`` prints it. Any other command line, and any case where click would
 do something of its own before the command (shell completion asked for, a
 standard output it would rewrap, Windows' wildcards), goes to click. A bad
@@ -22,7 +22,7 @@ import gc
 import os
 import sys
 
-from . import TYPE_CHECKING
+from .. import TYPE_CHECKING
 
 if TYPE_CHECKING:  # typing loads with the collector paused (main)
     from typing import NoReturn, TextIO
@@ -47,9 +47,9 @@ def main(args: list[str] | None = None) -> NoReturn:
     gc.disable()
     try:
         if text is None:
-            from .cli import main as commands  # here: click, for every other command line
+            from .commands import main as commands  # here: click, for every other command line
         else:
-            from .cli_quick import run_quick
+            from .quick import run_quick
     except BaseException:
         if enabled:
             gc.enable()

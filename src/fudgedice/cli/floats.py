@@ -1,15 +1,15 @@
 """``fudgedice odds --float``: float odds shown as JSON or as a table (the hint
 to ``--float`` when exact odds are refused for their size is in
-:mod:`fudgedice.cli_checks`)."""
+:mod:`fudgedice.cli.checks`)."""
 
 from __future__ import annotations
 
 import click
 
-from . import api
+from .. import api
+from ..errors import DiceValueError
+from ..render.float_table import float_odds_text
 from .console import json_text
-from .errors import DiceValueError
-from .render.float_table import float_odds_text
 
 
 def float_odds(

@@ -1,6 +1,6 @@
 """The commands of rolls anyone can check: ``session new``, ``session
 reveal``, ``session export`` and ``verify`` (docs/fairness.md). ``roll
---session`` is :mod:`fudgedice.session_rolls`; the command line loads this
+--session`` is :mod:`fudgedice.cli.session_rolls`; the command line loads this
 module when ``session`` or ``verify`` is named (or the help lists the
 commands), so a roll builds none of these commands."""
 
@@ -10,8 +10,8 @@ import sys
 
 import click
 
+from ..errors import DiceValueError
 from .console import friendly, json_text
-from .errors import DiceValueError
 
 VERIFY_FAILED = 1
 """``verify``'s exit code when an entry fails (2 is a file it can't read)."""
@@ -44,7 +44,7 @@ def session() -> None:
 
     The session file holds the secret server seed until the reveal: keep it
     private, and publish the commitment 'session new' prints before the
-    first roll. See docs/fairness.md.
+    first roll. See fudgedice help fairness.
     """
 
 
@@ -60,9 +60,9 @@ def new(path: str, as_json: bool) -> None:
     Examples:
       fudgedice session new game.json
     """
-    from .log import Session  # the log: only a session's commands load it
-    from .log.session import CLI_ROOM
-    from .log.storage import create
+    from ..log import Session  # the log: only a session's commands load it
+    from ..log.session import CLI_ROOM
+    from ..log.storage import create
 
     started = Session.new(room=CLI_ROOM)
     create(path, started)
@@ -92,7 +92,7 @@ def reveal(path: str, new_seed: bool, as_json: bool) -> None:
       fudgedice session reveal game.json
       fudgedice session reveal game.json --new-seed
     """
-    from .log.storage import updating  # the log: only a session's commands load it
+    from ..log.storage import updating  # the log: only a session's commands load it
 
     with updating(path) as current:
         revealed = current.reveal(new_seed=new_seed)
@@ -122,7 +122,7 @@ def export(path: str, output: str | None) -> None:
     Examples:
       fudgedice session export game.json -o log.json
     """
-    from .log.storage import load, log_text  # the log: only a session's commands load it
+    from ..log.storage import load, log_text  # the log: only a session's commands load it
 
     document = log_text(load(path).export())
     if output is None:
@@ -131,7 +131,7 @@ def export(path: str, output: str | None) -> None:
     try:
         from pathlib import Path  # here: a roll needs no paths, nor files.py's tempfile
 
-        from .files import write_atomically
+        from ..files import write_atomically
 
         # anyone may read a log
         write_atomically(Path(output), document.encode("utf-8"), mode=0o644)
@@ -168,8 +168,8 @@ def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
       fudgedice verify game.json --json
       fudgedice verify log.json --hash 3:6f225f62b968cb6c
     """
-    from .log import verify  # the log: only a session's commands load it
-    from .log.storage import read_log
+    from ..log import verify  # the log: only a session's commands load it
+    from ..log.storage import read_log
 
     report = verify(read_log(path), published=dict(_published(each) for each in hashes))
     if as_json:
