@@ -290,7 +290,7 @@ def create_app(
 
     # the page is HTML, but a request refused before it is served (a NUL in
     # its query, too many from one address) is refused as every other is: JSON
-    refused_as_json = {
+    refused_as_json: dict[int | str, dict[str, Any]] = {
         "4XX": {"content": {"application/json": {"schema": PROBLEM_SCHEMA}}},
     }
 
