@@ -25,11 +25,11 @@ from .. import budget
 from ..budget import within_budget
 from .dist import Bound, Cut, Dist
 from .figures import (
-    _reduced,
     approximate,
     chance_table,
     decimal,
     exact_text,
+    in_lowest_terms,
 )
 from .ratios import Reducer
 from .rows import Chance, Outcome, Tail, exact_rows
@@ -79,9 +79,9 @@ class Odds(Viewed):
         """``count`` out of every way, in lowest terms."""
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
-            # gcd of machine-sized numbers is cheapest (figures._ratio, inlined)
+            # gcd of machine-sized numbers is cheapest (figures.ratio, inlined)
             common = gcd(count, total)
-            return _reduced(count // common, total // common)
+            return in_lowest_terms(count // common, total // common)
         return self._reduce()(count)
 
     def _fractions(self, counts: list[int]) -> list[Fraction]:
@@ -89,7 +89,7 @@ class Odds(Viewed):
         total = self.dist.total
         if total.bit_length() > _SMALL_BITS:
             return [self._fraction(count) for count in counts]
-        return [_reduced(count // (c := gcd(count, total)), total // c) for count in counts]
+        return [in_lowest_terms(count // (c := gcd(count, total)), total // c) for count in counts]
 
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
