@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .errors import TooManyDice as TooManyDice
     from .exact.odds import Chance as Chance
     from .exact.odds import Odds as Odds
-    from .exact.odds import Outcome as Outcome
+    from .exact.odds import OddsRow as OddsRow
     from .exact.odds import Tail as Tail
     from .log import Failure as Failure
     from .log import Report as Report
@@ -89,7 +89,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "OverBudget",
         "TooManyDice",
     ),
-    ".exact.odds": ("Chance", "Odds", "Outcome", "Tail"),
+    ".exact.odds": ("Chance", "Odds", "OddsRow", "Tail"),
     ".log": ("Failure", "Report", "Reveal", "Session", "verify"),
     ".results.comparison": ("Comparison",),
     ".results.dice": ("DieRoll", "Mark"),

@@ -32,10 +32,10 @@ from .figures import (
     in_lowest_terms,
 )
 from .ratios import Reducer
-from .rows import Chance, Outcome, Tail, exact_rows
+from .rows import Chance, OddsRow, Tail, exact_rows
 from .views import Viewed
 
-__all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
+__all__ = ["Chance", "Odds", "OddsRow", "Tail", "approximate", "decimal", "exact_text"]
 
 
 PRIMES = 1229
@@ -142,16 +142,6 @@ class Odds(Viewed):
     def rows(self) -> int:
         """How many values have a chance (the rows of :attr:`outcomes`)."""
         return len(self.dist.counts) - self.dist.counts.count(0)
-
-    def outcome_at(self, value: int) -> Outcome:
-        """One row of :attr:`outcomes`, without building the others."""
-        offset = value - self.dist.lo
-        return Outcome(
-            value,
-            self._fraction(self.dist.counts[offset]),
-            self._fraction(self._at_least_counts[offset] + self._tail_counts(value, None)[0]),
-            self._fraction(self._at_most_counts[offset] + self._tail_counts(None, value)[0]),
-        )
 
     @property
     def denominator(self) -> int:
@@ -290,13 +280,13 @@ class Odds(Viewed):
         return {lo + index: chance for index, chance in zip(present, chances, strict=True)}
 
     @cached_property
-    def outcomes(self) -> list[Outcome]:
+    def outcomes(self) -> list[OddsRow]:
         """Every listed value with its exact chance, lowest first (the tails
         are :attr:`tails`)."""
         return self._outcomes()
 
     @within_budget
-    def _outcomes(self) -> list[Outcome]:
+    def _outcomes(self) -> list[OddsRow]:
         counts = self.dist.counts
         # a chance per row, and its at-least and at-most: a symmetric pool
         # builds half of them and mirrors the rest, and with no tail at most

@@ -42,11 +42,11 @@ from .guards import (
     Send,
 )
 from .inputs import PlainInput
+from .kept import Member, RollRecord, Room
 from .live import Event, Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
 from .problems import BUSY, PROBLEM_SCHEMA, REFUSED, Problem
-from .records import Member, RollRecord, Room
 from .sheet_routes import add_sheet_routes
 from .writer import Writer
 

@@ -23,11 +23,11 @@ from . import making, rolling, store
 from .bodies import MAX_INT, Body, NewRoll
 from .db import Database
 from .guards import RateLimit
+from .kept import OWN, Member, RollRecord
 from .live import Event, Hub
 from .making import Rolls
 from .odds import OddsGate
 from .problems import BUSY, Problem, not_found, unprocessable
-from .records import OWN, Member, RollRecord
 from .sheet_pages import SheetPages, Shown
 from .sheet_store import (
     Change,
