@@ -468,8 +468,6 @@ def test_no_source_file_is_over_400_lines() -> None:
 MAX_FUNCTION_LINES = 80
 
 LONG_FUNCTIONS_ALLOWED: Mapping[str, int] = {
-    f"{PACKAGE}.server.app.create_app": 233,
-    f"{PACKAGE}.server.sheet_routes.add_sheet_routes": 134,
     f"{PACKAGE}.systems.d6.rolling.roll_side": 83,
     f"{PACKAGE}.systems.fudge.program.FudgeProgram.roll_with": 86,
 }
@@ -1026,4 +1024,64 @@ def test_planted_test_imports_are_found(tmp_path: Path) -> None:
         "imports .",
         "imports test_b",
         "imports conftest",
+    ]
+
+
+def test_planted_long_functions_are_found(tmp_path: Path) -> None:
+    body, inner = "    x = 1\n", "        x = 1\n"
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "",
+            "fudgedice/short.py": "def f():\n" + body * (MAX_FUNCTION_LINES - 1),
+            "fudgedice/long.py": (
+                "class C:\n    def m(self):\n"
+                + inner * MAX_FUNCTION_LINES
+                + "def g():\n    def inner():\n"
+                + inner * MAX_FUNCTION_LINES
+            ),
+            "fudgedice/listed.py": "def h():\n" + body * (MAX_FUNCTION_LINES + 4),
+            "fudgedice/grown.py": "def k():\n" + body * (MAX_FUNCTION_LINES + 4),
+            "fudgedice/generated_parser.py": "def p():\n" + body * (MAX_FUNCTION_LINES + 4),
+        },
+    )
+    allowed = {
+        "fudgedice.listed.h": MAX_FUNCTION_LINES + 5,
+        "fudgedice.grown.k": MAX_FUNCTION_LINES + 1,
+        "fudgedice.short.f": MAX_FUNCTION_LINES + 1,
+        "fudgedice.gone": MAX_FUNCTION_LINES + 1,
+    }
+    over = MAX_FUNCTION_LINES + 1
+    assert long_functions(src, allowed) == [
+        f"fudgedice.grown.k: {MAX_FUNCTION_LINES + 5} lines",
+        f"fudgedice.long.C.m: {over} lines",
+        f"fudgedice.long.g: {over + 1} lines",
+        f"fudgedice.long.g.inner: {over} lines",
+        f"fudgedice.gone: allowed {over} lines, now 0: take it off the list",
+        f"fudgedice.short.f: allowed {over} lines, now {MAX_FUNCTION_LINES}: take it off the list",
+    ]
+
+
+def test_planted_private_uses_are_found(tmp_path: Path) -> None:
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "",
+            "fudgedice/a.py": "_hidden = 1\nshown = 2\n\n\ndef _helper(): ...\n",
+            "fudgedice/sub/__init__.py": "",
+            "fudgedice/sub/b.py": (
+                "from ..a import _hidden, shown as _mine\n"
+                "from fudgedice import a\nimport fudgedice.a as other\n"
+                "from . import c\n"
+                "import json\n"
+                "json._default_decoder\n"
+                "def f():\n    a._helper()\n    other._hidden\n    c.public\n    _mine\n"
+            ),
+            "fudgedice/sub/c.py": "def g():\n    from .b import _x\n",
+        },
+    )
+    assert private_uses(src) == [
+        "fudgedice.sub.b uses _helper of fudgedice.a",
+        "fudgedice.sub.b uses _hidden of fudgedice.a",
+        "fudgedice.sub.c uses _x of fudgedice.sub.b",
     ]
