@@ -1,4 +1,6 @@
-"""The shape of the package: imports run one way, files stay small, first use is safe.
+"""The shape of the package: imports run one way, files and functions stay
+small, private names stay in their module, the public names are listed once,
+first use is safe.
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
