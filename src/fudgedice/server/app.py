@@ -102,6 +102,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         writer.start()
+        gate.start()
         ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
         if listener is not None:
             listener.start()
