@@ -1,4 +1,4 @@
-"""The table's HTTP API (docs/table.md; the contract is TABLE.md) and its page.
+"""The table's HTTP API (docs/table.md; the contract is docs/contracts/table.md) and its page.
 
 Handlers that touch the database are plain functions: FastAPI runs them on
 its worker threads, so a commit never stalls the event loop that carries the
