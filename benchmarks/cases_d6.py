@@ -3,7 +3,7 @@
 Goals (issue 5): `odds` of any code up to 10D within 1 ms, 100D within 20 ms,
 caches cleared (`fudgedice.clear_caches()`) before every call.
 
-The icepool side builds the same distribution from RULES.md section 4,
+The icepool side builds the same distribution from docs/contracts/rules.md section 4,
 independently of fudgedice's code: the Wild Die is an exploding d6
 (`d6.explode(depth=...)`) whose first toss is mapped by the crit rule,
 `crit=cancel` keeps the lowest N-1 of the other dice, Character Point dice

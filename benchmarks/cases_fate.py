@@ -3,7 +3,7 @@ opposition, with and without reroll invokes.
 
 Goal (issue 12): `odds` of any new form within 1 ms, caches cleared.
 
-The icepool side is written from the rules (RULES.md section 5), not from
+The icepool side is written from the rules (docs/contracts/rules.md section 5), not from
 fudgedice's code: 4dF is `4 @ Die([-1, 0, 1])` plus the skill; a reroll
 invoke is icepool's own `reroll(..., depth=N)` of the results short of the
 policy's mark (the new roll stands), and against active opposition the mark

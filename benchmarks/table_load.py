@@ -101,6 +101,9 @@ class Server:
             sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
             "--port", str(self.port), "--db", self.db, "--rate", "100000", "--burst", "100000",
             "--address-rate", "100000", "--address-burst", "100000",
+            # the load generator is one address standing for every member's
+            # device: the per-address cap of connections would refuse its feeds
+            "--per-address", "5000",
         ]  # fmt: skip
         # a session of its own, as a server runs: with the kernel's autogroups
         # the scheduler then shares the cores between the server and this

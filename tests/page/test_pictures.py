@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from secrets import token_hex
 from typing import Any
 
 from playwright.sync_api import expect
@@ -27,7 +28,9 @@ def test_the_readme_pictures(server: Any, seats: Callable[..., Any], artifacts: 
     for name in ("Ann", "Bob"):
         tokens[name] = server.join(room, name)["token"]
     for who, text, visibility in SCENE:
-        server.roll(room, tokens[who], text, visibility=visibility)
+        # each with a fresh client seed, as the page sends: a picture of the
+        # table shows rolls the host could not have foreseen
+        server.roll(room, tokens[who], text, visibility=visibility, client_seed=token_hex(16))
     views = (("table.png", "GM", 1200, 980), ("table-phone.png", "Ann", 375, 812))
     for picture, who, width, height in views:
         seat = seats(who, width=width, height=height)

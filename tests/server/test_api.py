@@ -1,4 +1,4 @@
-"""The API contract of TABLE.md, against a real server on SQLite and on PostgreSQL."""
+"""The API contract of docs/contracts/table.md, against a real server on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """A sheet's page (every trait with its chance) is measured once a version
 of the sheet, within one request's budget, through the gate of the table's
-measures: a read that would measure while it can't is refused at once."""
+measures: a read waits a little for its place, and is refused past that."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from fudgedice import sheets
 from fudgedice.server import connect
 from fudgedice.server.guards import RateLimit
 from fudgedice.server.odds import OddsGate
+from fudgedice.server.problems import Problem
 from fudgedice.server.sheet_pages import SheetPages
 from fudgedice.server.sheet_store import Stored
 
@@ -81,12 +84,12 @@ def test_a_heavy_sheet_is_measured_within_one_requests_budget(
     db.dispose()
 
 
-def test_a_read_that_cannot_measure_now_is_refused_at_once(
-    tmp_path: Path, served_here: Any
-) -> None:
+def test_a_read_that_cannot_measure_soon_is_refused(tmp_path: Path, served_here: Any) -> None:
     db = connect(str(tmp_path / "table.sqlite3"))
     with served_here(db) as table:
-        gate = table.app.state.sheet_pages.gate
+        pages = table.app.state.sheet_pages
+        pages.wait = 0.2  # a sheet's page waits a little for the gate (WAIT), then is refused
+        gate = pages.gate
         created = table.room("busy", system="d6")
         room, gm = created["room"], created["gm_token"]
         ann = table.join(room, "Ann")
@@ -138,3 +141,49 @@ def test_the_sheets_kept_are_bounded() -> None:
     assert pages.measured == 4  # the least read went first
     edited = Stored("m1", kept[1].text.replace("Jax1", "Jay"), 1, "")  # another text
     assert "Jay" in pages.shown("room", edited, "a")["page"] and pages.measured == 5
+
+
+def test_members_reading_one_sheet_together_both_get_its_page_measured_once() -> None:
+    """The owner's page and the GM's party view read a sheet's new version
+    at the same moment: the one behind waits for the gate, and finds the page
+    the first one measured."""
+    pages = SheetPages(OddsGate(RateLimit(1000, 1000)))
+    stored = Stored("m", SHEET, 2, "")
+    held = threading.Event()
+    answers: list[Any] = []
+
+    def read() -> None:
+        answers.append(pages.shown("room", stored, "a"))
+
+    with pages.gate.slot("elsewhere"):  # the first reader's measure, under way
+        behind = threading.Thread(target=read)
+        behind.start()
+        held.wait(0.3)  # it waits for the gate (WAIT), not refused at once
+        assert not answers
+    behind.join(timeout=30)
+    read()
+    assert len(answers) == 2 and all("Dodge" in shown["page"] for shown in answers)
+    assert pages.measured == 1
+
+
+def test_the_gate_lets_only_a_few_wait_and_each_for_a_while() -> None:
+    gate = OddsGate(RateLimit(1000, 1000), waiting=1)
+    refused: list[str] = []
+
+    def ask(wait: float) -> None:
+        try:
+            with gate.slot("a", wait):
+                pass
+        except Problem as problem:
+            refused.append(f"{problem.status} {problem.error}")
+
+    with gate.slot("a"):
+        waiting = threading.Thread(target=ask, args=(30.0,))
+        waiting.start()
+        while gate._waiting == 0:  # the first waiter is in
+            time.sleep(0.01)
+        ask(30.0)  # a second waiter past ``waiting``: refused at once
+        ask(0.05)  # so would it be, waiting or not
+        assert len(refused) == 2 and all(r.startswith("503 ") for r in refused)
+    waiting.join(timeout=30)  # the place it waited for came free
+    assert len(refused) == 2 and not waiting.is_alive()

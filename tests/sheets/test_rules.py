@@ -1,4 +1,4 @@
-"""The rules a sheet applies, against the seeds and RULES.md: seed 004's EP
+"""The rules a sheet applies, against the seeds and docs/contracts/rules.md: seed 004's EP
 costs, defaults and wound track; the Fate pyramid and stress boxes; D6 wounds."""
 
 from __future__ import annotations

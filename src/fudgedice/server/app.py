@@ -1,4 +1,4 @@
-"""The table's HTTP API (docs/table.md; the contract is TABLE.md) and its page.
+"""The table's HTTP API (docs/table.md; the contract is docs/contracts/table.md) and its page.
 
 Handlers that touch the database are plain functions: FastAPI runs them on
 its worker threads, so a commit never stalls the event loop that carries the
@@ -127,6 +127,7 @@ def _lifespan(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         writer.start()
+        gate.start()
         ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
         if listener is not None:
             listener.start()

@@ -1,5 +1,5 @@
 """A room's history as a reader may see it: the hash-chained log of
-FAIRNESS.md (for ``fudgedice verify``), and the rolls as JSON or CSV.
+docs/contracts/fairness.md (for ``fudgedice verify``), and the rolls as JSON or CSV.
 
 Each is written out as it is read, a page of rolls at a time (on a worker
 thread: the answer's body is a generator), so that a history of any length

@@ -122,28 +122,47 @@ class OddsGate:
     counted by ``limiter``. ``isolated``: each measure in the gate's
     measuring process (the server's way), else on a worker thread."""
 
-    def __init__(self, limiter: RateLimit, at_once: int = 1, *, isolated: bool = False) -> None:
+    def __init__(
+        self, limiter: RateLimit, at_once: int = 1, *, isolated: bool = False, waiting: int = 8
+    ) -> None:
         self.limiter = limiter
         self.at_once = at_once
         self.isolated = isolated
-        self._running = 0
+        self.most_waiting = waiting
+        """Requests that may wait for a place at once (each on a worker thread)."""
+        self._running = self._waiting = 0
         self._lock = threading.Lock()
+        self._free = threading.Condition(self._lock)
         self._pool: ProcessPoolExecutor | None = None
 
     @contextmanager
-    def slot(self, address: str) -> Iterator[None]:
-        """One measure's place, from any thread: refused at once (429 past the
-        address's allowance, 503 while ``at_once`` run), never queued."""
+    def slot(self, address: str, wait: float = 0.0) -> Iterator[None]:
+        """One measure's place, from any thread: 429 past the address's
+        allowance; while ``at_once`` run, a wait of at most ``wait`` seconds
+        (for at most :attr:`most_waiting` requests together), else 503."""
         self.limiter.take(f"odds {address}")
         with self._lock:
             if self._running >= self.at_once:
-                raise Problem(503, "the table is busy measuring odds: try again in a moment")
+                self._wait_for_place(wait)
             self._running += 1
         try:
             yield
         finally:
             with self._lock:
                 self._running -= 1
+                self._free.notify()
+
+    def _wait_for_place(self, wait: float) -> None:
+        """Holding the lock: until a place is free, ``wait`` seconds at most."""
+        busy = Problem(503, "the table is busy measuring odds: try again in a moment")
+        if wait <= 0 or self._waiting >= self.most_waiting:
+            raise busy
+        self._waiting += 1
+        try:
+            if not self._free.wait_for(lambda: self._running < self.at_once, wait):
+                raise busy
+        finally:
+            self._waiting -= 1
 
     def _submit(self, function: Callable[..., R], *args: Any) -> Future[tuple[bool, Any]]:
         """``function(*args)`` in the measuring process (started at the first
@@ -157,6 +176,13 @@ class OddsGate:
             return pool.submit(_outcome, function, *args)
         except BrokenProcessPool:
             self._lost(pool)
+
+    def start(self) -> None:
+        """Starts the measuring process now, in the background: started at the
+        first measure instead, that measure (and every one refused meanwhile)
+        would wait seconds for a new interpreter to load the engine."""
+        if self.isolated:
+            self._submit(measured, "4dF", "fudge")  # its answer is not wanted
 
     def run(self, function: Callable[..., R], *args: Any) -> R:
         """``function(*args)``, from a worker thread holding a :meth:`slot`."""

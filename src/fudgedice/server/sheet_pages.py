@@ -4,7 +4,10 @@ sheet and kept (bounded), and measured as ``GET /api/odds`` is: one request's
 budget of work (:mod:`fudgedice.budget`; a trait past it says so in its
 line, as on the command line), in the measuring process, through the gate
 of measures (:class:`.odds.OddsGate`: one at a time, each address's
-allowance; refused at once, never queued)."""
+allowance). A sheet's page waits a little for its place, where ``/api/odds``
+is refused at once: the members of a table read their sheets together (after
+each change, each spend), and one of them refused would be left with an old
+version of their sheet."""
 
 from __future__ import annotations
 
@@ -28,6 +31,8 @@ SHOWN_WITH_ODDS = 60
 """Traits a sheet's page shows with their chances at most: each is a measure."""
 PAGES = 256
 """Sheets kept as shown, at most."""
+WAIT = 3.0
+"""Seconds a sheet's page waits for a place in the gate of measures at most."""
 KEPT_CHARACTERS = 4_000_000
 """Characters of the sheets kept (their texts and pages) at most: a sheet is
 at most 32 KiB, and a page of 60 traits a few KB."""
@@ -65,6 +70,8 @@ class SheetPages:
 
     def __init__(self, gate: OddsGate, size: int = PAGES) -> None:
         self.gate, self.size = gate, size
+        self.wait = WAIT
+        """Seconds a page waits for the gate (:data:`WAIT`)."""
         self.measured = 0
         """Pages measured so far (a page served from the cache is not)."""
         self._kept: OrderedDict[Key, tuple[bytes, Shown, int]] = OrderedDict()
@@ -80,8 +87,11 @@ class SheetPages:
         sheet = checked(stored.text)
         if len(sheet.traits) > SHOWN_WITH_ODDS:
             return self._keep(room, stored, described(sheet, None))
-        with self.gate.slot(address):
-            return self._measure(room, stored, sheet)[0]
+        with self.gate.slot(address, self.wait):
+            # measured meanwhile by the request this one waited behind (another
+            # member's page reading the same version, say): not measured again
+            found = self._find(room, stored)
+            return found if found is not None else self._measure(room, stored, sheet)[0]
 
     def listed(self, room: str, kept: Sequence[Stored], address: str) -> list[Shown]:
         """Several sheets in one request: those not kept are measured (in one
@@ -100,10 +110,14 @@ class SheetPages:
                     refused = Problem(503, "not measured yet: read this sheet alone")
                 if refused is None and not holding:
                     try:
-                        held.enter_context(self.gate.slot(address))
+                        held.enter_context(self.gate.slot(address, self.wait))
                         holding = True
                     except Problem as problem:
                         refused = problem
+                    found = self._find(room, stored)  # measured while this one waited
+                    if found is not None:
+                        shown.append(found)
+                        continue
                 if refused is not None:
                     shown.append({**described(sheet, None), "page_error": refused.error})
                     continue

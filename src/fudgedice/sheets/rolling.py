@@ -229,7 +229,7 @@ def resolve(request: str, sheets: Sequence[Sheet], spends: Sequence[str] = ()) -
                 source=actor.source,
             )
     # a damage roll and its resistance are no skill rolls: a wound takes no
-    # dice from them, as multiple actions take none (RULES.md section 6)
+    # dice from them, as multiple actions take none (docs/contracts/rules.md section 6)
     role = "dmg" if check and check.group(1).lower() == "dmg" else "left"
     text, notes = _side(actor, trait, rest, role, spent)
     if check:

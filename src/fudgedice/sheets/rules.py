@@ -2,7 +2,7 @@
 wound track, the D6 System's wound levels, Fate's stress, consequences and
 skill pyramid, and the cost of raising a trait.
 
-Sources: RULES.md section 3 and seed 004 (3d6 Fudge's track, EP costs and
+Sources: docs/contracts/rules.md section 3 and seed 004 (3d6 Fudge's track, EP costs and
 defaults), section 4 and 6 (D6 wounds), section 5 (Fate); the Fudge rules
 for the track's boxes and its penalties (Hurt -1, Very Hurt -2,
 Incapacitated and Near Death make no roll).

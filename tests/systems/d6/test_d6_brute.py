@@ -1,6 +1,6 @@
 """The D6 System's exact odds against brute-force enumeration.
 
-The enumerator reads the rules (RULES.md section 4, seed 002) afresh: it
+The enumerator reads the rules (docs/contracts/rules.md section 4, seed 002) afresh: it
 tosses every plain die, follows every story of the Wild Die and of each
 Character Point die, applies the crit rule to each combination and adds the
 pips and the seed's bonus. It shares only the truncation depth of explosion

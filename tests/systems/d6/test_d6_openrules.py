@@ -1,4 +1,4 @@
-"""The D6 System beyond the seed (RULES.md section 6, OpenD6): multiple
+"""The D6 System beyond the seed (docs/contracts/rules.md section 6, OpenD6): multiple
 actions, result points and their degree, damage against resistance and its
 wound levels, who wins a tie, and the Character Point cap; each against a
 brute-force enumeration of small codes (the Wild Die's chain cut off after a

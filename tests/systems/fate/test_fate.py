@@ -1,4 +1,4 @@
-"""Fate (RULES.md section 5): the two ladders, never confused with Fudge's,
+"""Fate (docs/contracts/rules.md section 5): the two ladders, never confused with Fudge's,
 the four outcomes, passive and active opposition, invokes, dice read by
 hand, the tables and the CLI."""
 

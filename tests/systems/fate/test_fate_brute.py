@@ -18,7 +18,7 @@ ROLLS = list(itertools.product((-1, 0, 1), repeat=4))
 """Every way four Fudge dice fall: 81 equally likely tuples."""
 FACES = {-1: "-", 0: "0", 1: "+"}
 BELOW = {"fail": 0, "tie": 1, "style": 3}
-"""The shifts each policy rerolls below (RULES.md: below 0 fail, 0 tie, 3+ style)."""
+"""The shifts each policy rerolls below (docs/contracts/rules.md: below 0 fail, 0 tie, 3+ style)."""
 
 
 def named(shifts: int) -> str:

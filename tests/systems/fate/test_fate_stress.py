@@ -1,4 +1,4 @@
-"""Fate Core's stress tracks and consequences (RULES.md section 5), each
+"""Fate Core's stress tracks and consequences (docs/contracts/rules.md section 5), each
 rule as the text gives it."""
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def test_techniques_inside_expressions() -> None:
 
 # --- seed 001's success-rate table, exactly ------------------------------------------
 
-# RULES.md: "X or better" in percent, 4dF / d% / 3d6 / 4d6, from +5 down to -4.
+# docs/contracts/rules.md: "X or better" in percent, 4dF / d% / 3d6 / 4d6, from +5 down to -4.
 SEED_TABLE = {
     5: ("0", "0", "0", "0.23"),
     4: ("1.23", "1", "1.85", "1.77"),

@@ -1,6 +1,6 @@
 """3d6 Fudge (seed 004): the read, opposed rounds, odds, tables and errors.
 
-The oracle here is written from the rules text alone (RULES.md section 3 and
+The oracle here is written from the rules text alone (docs/contracts/rules.md section 3 and
 docs/3d6fudge.md), independently of :mod:`fudgedice.systems.fudge3d6`, and
 walks every one of the 216 ordered rolls (216**2 for opposed rounds).
 """

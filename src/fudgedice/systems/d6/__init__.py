@@ -1,5 +1,5 @@
 """The D6 System (``d6:``): die codes, the Wild Die, Character and Fate
-Points, dice reduction, difficulties and opposed rolls (RULES.md section 4,
+Points, dice reduction, difficulties and opposed rolls (docs/contracts/rules.md section 4,
 seed 002); multiple actions, result points, damage against resistance and
 its wounds (section 6, OpenD6)."""
 

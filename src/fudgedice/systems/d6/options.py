@@ -1,7 +1,7 @@
 """The options of one side of a ``d6:`` roll, read and checked one by one:
 ``nowild``, ``crit=...``, ``cpN``, ``fp``, ``fast``/``wildonly``,
 ``allow=cpfp``, and the OpenD6 settings ``actions=N``, ``wound=...``,
-``cpcap=N`` and ``ties=initiator|meet`` (RULES.md sections 4 and 6).
+``cpcap=N`` and ``ties=initiator|meet`` (docs/contracts/rules.md sections 4 and 6).
 
 What the options mean together (a cap against the Character Points spent, a
 Fate Point beside them) is judged in :mod:`.rules`, which knows both sides.

@@ -1,4 +1,4 @@
-"""What a D6 System total means beyond success (RULES.md section 6, OpenD6):
+"""What a D6 System total means beyond success (docs/contracts/rules.md section 6, OpenD6):
 the degree of a success by its result points, and the wound a hit deals by
 how far its damage beats the resistance. Pure data and functions: the
 program reads rolls with them, the odds name their events by them, and the

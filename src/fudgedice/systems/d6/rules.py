@@ -1,4 +1,4 @@
-"""The D6 System's rules (RULES.md section 4, seed 002), checked once per
+"""The D6 System's rules (docs/contracts/rules.md section 4, seed 002), checked once per
 roll into one :class:`SideRules` per side.
 
 The roller (which also reads dice rolled by hand), the exact measurer

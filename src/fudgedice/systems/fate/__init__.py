@@ -1,6 +1,6 @@
 """Fate (``fate:``, Fate Core) and Fate Condensed (``fatecondensed:``):
 4dF on Fate's ladder, passive and active opposition, the four outcomes and
-aspect invokes (RULES.md section 5)."""
+aspect invokes (docs/contracts/rules.md section 5)."""
 
 from __future__ import annotations
 

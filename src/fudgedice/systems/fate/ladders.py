@@ -1,4 +1,4 @@
-"""Fate's ladders and its four outcomes (RULES.md section 5).
+"""Fate's ladders and its four outcomes (docs/contracts/rules.md section 5).
 
 Fate reads 4dF on a ladder of its own: the words of Fudge's ladder at other
 numbers (``Good`` is +3 here, +1 in Fudge), so the system prefix decides

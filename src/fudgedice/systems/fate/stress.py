@@ -1,4 +1,4 @@
-"""Fate Core's stress and consequences (RULES.md section 5), as data: what a
+"""Fate Core's stress and consequences (docs/contracts/rules.md section 5), as data: what a
 character can absorb of a hit, by the skill that sets the track (Physique for
 physical stress, Will for mental). Not a roll: the table a player looks up
 beside one, and the rule a hit's shifts are checked against."""
