@@ -1,9 +1,8 @@
 """Fudge and Power Fudge: ladders, checks, the dice techniques, advantage.
 
-``fudge:`` is the default system. A roll that uses nothing of Fudge (no
-Fudge dice, no ladder word, no check, no option) is the generic dice language
-and compiles to a plain :class:`~fudgedice.dice.program.Program`, so ``3d6`` or
-``4d6kh3`` behave exactly as they do without any system. Everything else
+``fudge:`` is the default system. A roll that uses nothing of Fudge (no Fudge
+dice, ladder word, check or option) compiles to a plain
+:class:`~fudgedice.dice.program.Program`, so ``3d6`` behaves as without a system. Everything else
 compiles to a :class:`FudgeProgram`, which walks the same parse tree to roll,
 to read dice by hand and to measure, so the three can never disagree.
 
@@ -103,8 +102,7 @@ class FudgeProgram(Program):
         return side_schedule(self.left, self.right)
 
     def tossed_pools(self) -> list[Pool]:
-        sides = (self.left, self.right)
-        return [pool for side in sides if side is not None for pool in side_tossed(side)]
+        return [pool for side in (self.left, self.right) if side for pool in side_tossed(side)]
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
         if not self._special.get(id(side), True):
@@ -200,9 +198,8 @@ class FudgeProgram(Program):
 
     @cached_property
     def _even_chance(self) -> Fraction | None:
-        """The chance of even for these very dice (41/81 on 4dF, seed 003),
-        measured once per roll text; None where the odds are past the limits
-        (the coin still rolls)."""
+        """The chance of even for these dice (41/81 on 4dF, seed 003), once per
+        text; None past the odds' limits (the coin still rolls)."""
         try:
             with budget.capped(NOTE_WORK):
                 return _chance(self.dist(), lambda value: value % 2 == 0)
@@ -362,8 +359,8 @@ class FudgeProgram(Program):
 
 
 NOTE_WORK = 100_000_000
-"""Work a roll may spend measuring the odds for its notes (the even/odd coin's
-chance, a difficulty no roll reaches); past it the roll stands without them."""
+"""Work a roll may spend measuring odds for its notes (the coin's chance, an
+unreachable difficulty); past it the roll stands without them."""
 
 
 def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
@@ -398,7 +395,6 @@ def power_program(expression: Expression, vocabulary: Vocabulary) -> Program:
 
 @budget.costed_cache(4096, "fudge odds notes")
 def _odds_notes(program: FudgeProgram, difficulty: int, below_terrible: bool) -> list[str]:
-    """What the odds say of a difficulty, measured on a program's first roll
-    against it only; each later roll charges the same work again, so it is
-    refused or noted exactly as the first, but measures nothing."""
+    """What the odds say of a difficulty, measured on the first roll against it
+    only: a later roll charges the same work again, but measures nothing."""
     return program.measured_notes(difficulty, below_terrible)
