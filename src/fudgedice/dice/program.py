@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from ..stream import Stream, seeded
 from .arithmetic import WordValue, fixed
 from .hand import HandRoller
 from .measure import exploding_dice, measure
+from .outcomes import NO_OUTCOMES, Outcomes
 from .pools import plan
 from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
@@ -231,7 +233,34 @@ class Program:
         return measure(node, self.word_value, exploding_dice(node))
 
     def odds(self) -> Odds:
-        return Odds(self.expression.text, self.expression.system, self.dist())
+        odds = Odds(self.expression.text, self.expression.system, self.dist())
+        if not self.outcomes.bands and not self.outcomes.facts:
+            return odds
+        events, uncertain = self.declared_chances(odds)
+        return Odds(odds.notation, odds.system, odds.dist, events, uncertain=uncertain)
+
+    # outcomes: stated once (:mod:`.outcomes`), applied to rolls, odds and samples
+
+    def declare(self) -> Outcomes:
+        """The verdict and events of this program's rolls, over the total and
+        the facts :meth:`fact_chances` and :meth:`sample_facts` report. A
+        system states them here once; a plain roll has none."""
+        return NO_OUTCOMES
+
+    @cached_property
+    def outcomes(self) -> Outcomes:
+        """:meth:`declare`, asked once per program."""
+        return self.declare()
+
+    def fact_chances(self) -> dict[str, Fraction]:
+        """The exact chance of each fact the declaration names (none here)."""
+        return {}
+
+    def declared_chances(self, odds: Odds) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+        """Each declared event's chance under ``odds``, and how much more it
+        may be (a cut-off tail straddling it)."""
+        outcomes = self.outcomes
+        return outcomes.chances(odds, self.fact_chances() if outcomes.facts else None)
 
     def float_odds(self) -> FloatOdds:
         """Float64 odds by FFT, each chance within a stated bound of exact
@@ -265,12 +294,20 @@ class Program:
         self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
 
+    def sample_facts(
+        self, n: int, rng: np.random.Generator
+    ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.bool_]]]:
+        """Totals of ``n`` rolls, and which rolls showed each declared fact.
+        A system whose declaration names facts samples them here."""
+        return self.sample(n, rng), {}
+
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
         """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
-        rolls it happened in (a plain roll has none)."""
+        rolls it happened in: the declaration applied to the samples."""
         from ..results.sampled import Sampled  # here: a roll or odds never makes one
 
-        return Sampled(self.sample(n, rng), {})
+        totals, facts = self.sample_facts(n, rng)
+        return Sampled(totals, self.outcomes.sampled(totals, facts))
 
     def check_tosses(self, n: int) -> None:
         """Refuse, before any work, a sample that would toss too many dice:
