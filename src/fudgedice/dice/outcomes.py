@@ -52,6 +52,9 @@ class Fact:
 
     name: str
     events: tuple[str, ...]
+    told: bool = True
+    """Whether a roll lists the fact's events among its own; False for one a
+    roll tells in its details instead (a Fate roll's reroll invokes spent)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +78,15 @@ class Outcomes:
             if not band.verdict and band.event not in events and band.holds(total):
                 events.append(band.event)
         for fact in self.facts:
-            if fact.name in facts:
+            if fact.told and fact.name in facts:
                 events.extend(event for event in fact.events if event not in events)
         return verdict, events
 
-    def names(self) -> list[str]:
-        """Every event, in the odds' order."""
+    def names(self, rolled: bool = False) -> list[str]:
+        """Every event, in the odds' order (``rolled``: those a roll lists)."""
         names = [band.event for band in self.bands]
-        names += [event for fact in self.facts for event in fact.events]
+        facts = [fact for fact in self.facts if fact.told or not rolled]
+        names += [event for fact in facts for event in fact.events]
         return list(dict.fromkeys(names))
 
     def chances(
