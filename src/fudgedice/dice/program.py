@@ -10,7 +10,6 @@ everything that can be checked without rolling is checked once.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property
@@ -20,7 +19,7 @@ from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
-from ..language.diagnostics import modifier_typo, suggest, suggest_other
+from ..language.diagnostics import suggest_other
 from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
@@ -29,6 +28,7 @@ from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue, fixed
+from .checks import check_generic
 from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .outcomes import NO_OUTCOMES, Outcomes
@@ -74,53 +74,9 @@ class Program:
         )
 
     def _check(self) -> None:
-        """Refuse what the generic dice language does not define."""
-        expression = self.expression
-        for option in expression.side.options:
-            typo = modifier_typo(expression, option)
-            if typo is not None:
-                raise typo
-            hint = suggest(option.name, self.vocabulary)
-            if re.fullmatch(r"d(?:[0-9]+|%|f(?:\.[12])?)", option.name):
-                # "3 d6": the count and the die were split by a space
-                before = expression.text[: option.position].rstrip()
-                count = re.search(r"(?<![a-z0-9%.])[0-9]+$", before, re.IGNORECASE)
-                written = f"{count.group(0) if count else ''}{option.name}"
-                hint = f"write the number of dice against the die, as in '{written}'"
-            raise DiceValueError(
-                f"unknown option '{option.name}'",
-                text=expression.text,
-                position=option.position,
-                hint=hint,
-            )
-        if expression.check is not None:
-            raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
-        for node in walk(expression.side.expr):
-            if isinstance(node, Pool):
-                plan(node)  # modifier rules: refused here, before any die is tossed
-                if node.die_code and "d" in node.source:
-                    raise DiceValueError(
-                        f"'{node.source}' needs the kind of die after the d",
-                        text=expression.text,
-                        position=node.position,
-                        hint=f"such as '{node.source}6' or '{node.source}F'; D6 System "
-                        "die codes are written with the d6: prefix, as in 'd6: 4D+2'",
-                    )
-                if node.die_code:
-                    raise DiceValueError(
-                        "die codes like 3D belong to the D6 System",
-                        text=expression.text,
-                        position=node.position,
-                        hint=f"write it with the d6: prefix, as in 'd6: {expression.text}'",
-                    )
-                if node.technique:
-                    raise DiceValueError(
-                        "dice techniques (@) read Fudge dice: use them on dF, as in '4dF@3d6'",
-                        text=expression.text,
-                        position=node.position,
-                    )
-            elif isinstance(node, Word):
-                self.word_value(node)
+        """Refuse what the generic dice language does not define (a system
+        overrides this, calling the helpers of :mod:`.checks` it needs)."""
+        check_generic(self.expression, self.vocabulary, self.word_value)
 
     def tossed_pools(self) -> list[Pool]:
         """Every pool a roll tosses, as the roller tosses it (:mod:`.tosses`).
