@@ -264,24 +264,11 @@ class FudgeProgram(Program):
         """An opposed action's relative degree: above 0 a success, 0 a tie;
         a check succeeds at the difficulty or above; the coin reads parity."""
         if self.right is not None:
-            return Outcomes(
-                (
-                    Band("success", 1, None, verdict=True),
-                    Band("tie", 0, 0, verdict=True),
-                    Band("failure", None, -1, verdict=True),
-                )
-            )
+            return _OPPOSED
         if self.difficulty is not None:
-            difficulty = self.difficulty
-            return Outcomes(
-                (
-                    Band("success", difficulty, None, verdict=True),
-                    Band("failure", None, difficulty - 1, verdict=True),
-                )
-            )
-        if self.left.coin:
-            return Outcomes((Band("even", parity=0), Band("odd", parity=1)))
-        return NO_OUTCOMES
+            success = Band("success", self.difficulty, None, verdict=True)
+            return Outcomes((success, Band("failure", None, self.difficulty - 1, verdict=True)))
+        return _COIN if self.left.coin else NO_OUTCOMES
 
     def odds(self) -> Odds:
         expression = self.expression
@@ -363,6 +350,11 @@ class FudgeProgram(Program):
         custom.__dict__.pop("quick", None)  # outcomes read with the seed's table
         return custom
 
+
+_OPPOSED = Outcomes(
+    (Band("success", 1, None, True), Band("tie", 0, 0, True), Band("failure", None, -1, True))
+)
+_COIN = Outcomes((Band("even", parity=0), Band("odd", parity=1)))
 
 NOTE_WORK = 100_000_000
 """Work a roll may spend measuring the odds for its notes (the even/odd coin's
