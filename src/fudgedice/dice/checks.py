@@ -14,10 +14,6 @@ from ..language.words import Vocabulary
 from .arithmetic import WordValue
 from .pools import plan
 
-_PREFIX = re.compile(r"\s*[a-z0-9]+\s*:", re.IGNORECASE)
-_SPLIT_DIE = re.compile(r"d(?:[0-9]+|%|f(?:\.[12])?)")
-_COUNT = re.compile(r"(?<![a-z0-9%.])[0-9]+$", re.IGNORECASE)
-
 
 def refuse_option(expression: Expression, option: Option, vocabulary: Vocabulary) -> NoReturn:
     """Refuse an option the roll's system does not know, with the nearest
@@ -27,10 +23,11 @@ def refuse_option(expression: Expression, option: Option, vocabulary: Vocabulary
     if typo is not None:
         raise typo
     hint = suggest(option.name, vocabulary)
-    if _SPLIT_DIE.fullmatch(option.name):
+    # the patterns are compiled on a refusal only: a roll that starts compiles none
+    if re.fullmatch(r"d(?:[0-9]+|%|f(?:\.[12])?)", option.name):
         # "3 d6": the count and the die were split by a space
         before = expression.text[: option.position].rstrip()
-        count = _COUNT.search(before)
+        count = re.search(r"(?<![a-z0-9%.])[0-9]+$", before, re.IGNORECASE)
         written = f"{count.group(0) if count else ''}{option.name}"
         hint = f"write the number of dice against the die, as in '{written}'"
     raise DiceValueError(
@@ -61,7 +58,7 @@ def refuse_die_code(expression: Expression, pool: Pool) -> None:
             "die codes are written with the d6: prefix, as in 'd6: 4D+2'",
         )
     body = expression.text
-    prefix = _PREFIX.match(body)
+    prefix = re.match(r"\s*[a-z0-9]+\s*:", body, re.IGNORECASE)
     if prefix:
         body = body[prefix.end() :].strip()
     raise DiceValueError(
