@@ -180,9 +180,13 @@ class Program:
         Systems override this one method, so rolling and reading never differ."""
         expression = self.expression
         part = roll_node(expression.side.expr, roller, self.word_value)
-        return Roll(
+        rolled = Roll(
             expression.text, expression.system, part.total, part, seed=seed, label=expression.label
         )
+        outcomes = self.outcomes
+        if outcomes.bands:  # a system that declares its outcomes over the total
+            rolled.verdict, rolled.events = outcomes.resolve(part.total)
+        return rolled
 
     def dist(self) -> Dist:
         node = self.expression.side.expr
