@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..exact.odds import Chance, Odds
-from ..records import dataclass
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone
     import numpy as np
@@ -25,17 +24,25 @@ if TYPE_CHECKING:  # NumPy is imported by the samplers alone
     from ..results.roll import Verdict
 
 
-@dataclass(frozen=True, slots=True)
 class Band:
     """An event that happens when the total lies from ``low`` to ``high``
-    (None: no bound) and, with ``parity``, has that remainder mod 2."""
+    (None: no bound) and, with ``parity``, has that remainder mod 2; a
+    ``verdict`` band's event is the roll's verdict (``success``, ``tie``, ...)."""
 
-    event: str
-    low: int | None = None
-    high: int | None = None
-    verdict: bool = False
-    """The event is the roll's verdict (``success``, ``tie``, ...)."""
-    parity: int | None = None
+    # Plain classes, not dataclasses: a declaration made while a command
+    # starts (a roll's first) then compiles no __init__ (see records.py).
+    __slots__ = ("event", "high", "low", "parity", "verdict")
+
+    def __init__(
+        self,
+        event: str,
+        low: int | None = None,
+        high: int | None = None,
+        verdict: bool = False,
+        parity: int | None = None,
+    ) -> None:
+        self.event, self.low, self.high = event, low, high
+        self.verdict, self.parity = verdict, parity
 
     def holds(self, total: int) -> bool:
         if self.low is not None and total < self.low:
@@ -45,25 +52,26 @@ class Band:
         return self.parity is None or total % 2 == self.parity
 
 
-@dataclass(frozen=True, slots=True)
 class Fact:
     """Something a roll shows beyond its total (a Wild Die's first 1, a
-    reroll invoke spent), and the events it makes happen."""
+    reroll invoke spent), and the events it makes happen. ``told``: a roll
+    lists them among its own events (False for one it tells in its details
+    instead, as a Fate roll its reroll invokes spent)."""
 
-    name: str
-    events: tuple[str, ...]
-    told: bool = True
-    """Whether a roll lists the fact's events among its own; False for one a
-    roll tells in its details instead (a Fate roll's reroll invokes spent)."""
+    __slots__ = ("events", "name", "told")
+
+    def __init__(self, name: str, events: tuple[str, ...], told: bool = True) -> None:
+        self.name, self.events, self.told = name, events, told
 
 
-@dataclass(frozen=True, slots=True)
 class Outcomes:
     """The verdict and events of a program's rolls: bands over the total, in
     the order the odds list them, then the facts' events."""
 
-    bands: tuple[Band, ...] = ()
-    facts: tuple[Fact, ...] = ()
+    __slots__ = ("bands", "facts")
+
+    def __init__(self, bands: tuple[Band, ...] = (), facts: tuple[Fact, ...] = ()) -> None:
+        self.bands, self.facts = bands, facts
 
     def resolve(self, total: int, facts: Sequence[str] = ()) -> tuple[Verdict | None, list[str]]:
         """The verdict and the events of a roll: the verdict first, the other
@@ -95,16 +103,17 @@ class Outcomes:
         """Each event's exact chance under ``odds`` (of the total), and how
         much more it may be where a cut-off tail straddles its band; a fact's
         events take the fact's chance from ``facts``."""
-        chances: dict[str, Chance] = {}
+        events: dict[str, Fraction] = {}
+        uncertain: dict[str, Fraction] = {}
         for band in self.bands:
-            if band.parity is None:
-                chance = odds.chance_between(band.low, band.high)
-            else:
+            low, high = band.low, band.high
+            if band.parity is not None:
                 chance = odds.chance_where(band.holds)
-            empty = band.low is not None and band.high is not None and band.low > band.high
-            chances[band.event] = _NEVER if empty else chance
-        events = {name: chance.p for name, chance in chances.items()}
-        uncertain = {name: chance.uncertain for name, chance in chances.items()}
+            elif low is not None and high is not None and low > high:
+                chance = _NEVER
+            else:
+                chance = odds.chance_between(low, high)
+            events[band.event], uncertain[band.event] = chance.p, chance.uncertain
         for fact in self.facts:
             if facts is None or fact.name not in facts:
                 raise ValueError(f"no chance measured for the fact {fact.name!r}")
