@@ -183,7 +183,7 @@ class D6Program(Program):
             effect = next(band.effect for band in (NO_WOUND, *WOUNDS) if band.name == level)
             left.steps.append(f"{level}: {effect}")
         else:
-            result = self._opposed(margin)
+            result = self._opposed(margin, verdict == "success")
         return Roll(
             expression.text,
             SYSTEM,
@@ -200,10 +200,10 @@ class D6Program(Program):
             details=details,
         )
 
-    def _opposed(self, margin: int) -> str:
+    @staticmethod
+    def _opposed(margin: int, won: bool) -> str:
         """The result of an opposed margin in words: the winner's result
-        points and degree, ties by the roll's rule."""
-        won = margin > 0 or (margin == 0 and self.ties == "initiator")
+        points and degree (who won, and so how a tie went, is declared)."""
         if margin == 0:
             said = "tie: the initiator wins" if won else "tie: the opponent wins (ties=meet)"
         else:

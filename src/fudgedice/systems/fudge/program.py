@@ -206,7 +206,7 @@ class FudgeProgram(Program):
         (the coin still rolls)."""
         try:
             with budget.capped(NOTE_WORK):
-                return _chance(self.dist(), lambda value: value % 2 == 0)
+                return _chance(self.dist(), _COIN.bands[0].holds)  # the declared "even"
         except LimitError:
             return None
 
