@@ -5,8 +5,10 @@ facts a total alone does not tell, such as a Wild Die's first 1).
 A system declares :class:`Outcomes`; the base program applies the one
 declaration to a roll (:meth:`Outcomes.resolve`), to exact odds
 (:meth:`Outcomes.chances`) and to samples (:meth:`Outcomes.sampled`), so the
-three cannot name or bound an event differently (tests/systems/
-test_outcome_agreement.py walks every system to hold them equal).
+three cannot name or bound an event differently; a roll's facts come from
+the roll, a fact's chance and samples from the system, and
+``tests/systems/test_outcome_agreement.py`` holds all three equal for every
+system.
 """
 
 from __future__ import annotations
