@@ -30,6 +30,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ... import budget
+from ...dice.outcomes import NO_OUTCOMES, Band, Outcomes
 from ...dice.program import Program
 from ...dice.roller import Roller, roll_node
 from ...dice.schedule import Schedule
@@ -37,14 +38,14 @@ from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
-from ...exact.odds import Chance, Odds
+from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...render.numbers import chance_note
 from ...results.dice import Part
-from ...results.roll import Roll, Verdict
+from ...results.roll import Roll
 from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
@@ -60,7 +61,6 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
-    from ...results.sampled import Sampled
 
 
 class FudgeProgram(Program):
@@ -160,7 +160,7 @@ class FudgeProgram(Program):
             else:
                 said = "a tie: status quo"
             steps.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
-            verdict: Verdict = "success" if relative > 0 else "failure" if relative < 0 else "tie"
+            verdict, events = self.outcomes.resolve(relative)
             sides = [
                 self._side_roll(left_text, degree, part, left_steps),
                 self._side_roll(right_text, other, right_part, right_steps),
@@ -171,13 +171,13 @@ class FudgeProgram(Program):
                 FudgeDetails(ladder.system, None),
                 verdict=verdict,
                 margin=relative,
-                events=[verdict],
+                events=events,
                 sides=sides,
             )
         if self.difficulty is not None:
             difficulty = self.difficulty
             margin = degree - difficulty
-            verdict = "success" if margin >= 0 else "failure"
+            verdict, events = self.outcomes.resolve(degree)
             steps.extend(self._difficulty_notes(difficulty))
             return made(
                 degree,
@@ -186,14 +186,15 @@ class FudgeProgram(Program):
                 FudgeDetails(ladder.system, degree, difficulty),
                 verdict=verdict,
                 margin=margin,
-                events=[verdict],
+                events=events,
             )
         if self.left.coin:
-            side = "even" if degree % 2 == 0 else "odd"
+            side = self.outcomes.resolve(degree)[1][0]
             even = self._even_chance
             if even is not None:
                 steps.append(f"even/odd coin: even comes up with chance {chance_note(even)}")
-            return made(degree, side, FudgeDetails(ladder.system, degree, coin=side), events=[side])
+            details = FudgeDetails(ladder.system, degree, coin=side)
+            return made(degree, side, details, events=[side])
         return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
 
     @cached_property
@@ -202,7 +203,7 @@ class FudgeProgram(Program):
         text; None past the odds' limits (the coin still rolls)."""
         try:
             with budget.capped(NOTE_WORK):
-                return _chance(self.dist(), lambda value: value % 2 == 0)
+                return _chance(self.dist(), _COIN.bands[0].holds)  # the declared "even"
         except LimitError:
             return None
 
@@ -256,28 +257,30 @@ class FudgeProgram(Program):
             return degrees
         return dist.add(degrees, dist.negate(self._side_dist(self.right)))
 
+    def declare(self) -> Outcomes:
+        """An opposed action's relative degree: above 0 a success, 0 a tie;
+        a check succeeds at the difficulty or above; the coin reads parity."""
+        if self.right is not None:
+            return _OPPOSED
+        if self.difficulty is not None:
+            success = Band("success", self.difficulty, None, verdict=True)
+            return Outcomes((success, Band("failure", None, self.difficulty - 1, verdict=True)))
+        return _COIN if self.left.coin else NO_OUTCOMES
+
     def odds(self) -> Odds:
         expression = self.expression
         exact = self.dist()
-        chances: dict[str, Chance] = {}
         title = "rolled degree" if self.ladder is FUDGE else "result"
         naming = self.ladder.name
-        # a chance is exact unless a tail of exploding dice straddles it; the
-        # odds that measure them are built only for a roll that has any
-        if self.right is not None or self.difficulty is not None or self.left.coin:
+        events: dict[str, Fraction] = {}
+        uncertain: dict[str, Fraction] = {}
+        if self.outcomes.bands:
+            # a chance is exact unless a tail of exploding dice straddles it
             measured = Odds(expression.text, expression.system, exact)
+            events, uncertain = self.declared_chances(measured)
         if self.right is not None:
-            chances["success"] = measured.chance_between(1, None)
-            chances["tie"] = measured.chance_between(0, 0)
-            chances["failure"] = measured.chance_between(None, -1)
             title = "relative degree"
             naming = _relative_name
-        elif self.difficulty is not None:
-            chances["success"] = measured.chance_between(self.difficulty, None)
-            chances["failure"] = measured.chance_between(None, self.difficulty - 1)
-        elif self.left.coin:
-            chances["even"] = measured.chance_where(lambda value: value % 2 == 0)
-            chances["odd"] = measured.chance_where(lambda value: value % 2 == 1)
         check = None
         if self.right is not None:
             check = Check(0, 1, "a tie")
@@ -288,10 +291,10 @@ class FudgeProgram(Program):
             expression.text,
             expression.system,
             exact,
-            {name: chance.p for name, chance in chances.items()},
+            events,
             value_name=naming,
             value_title=title,
-            uncertain={name: chance.uncertain for name, chance in chances.items()},
+            uncertain=uncertain,
         ).checked(check)
 
     def float_ready(self) -> bool:
@@ -325,19 +328,6 @@ class FudgeProgram(Program):
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
         return totals
 
-    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
-        totals = self.sample(n, rng)
-        events: dict[str, npt.NDArray[np.bool_]] = {}
-        if self.right is not None:
-            events = {"success": totals > 0, "tie": totals == 0, "failure": totals < 0}
-        elif self.difficulty is not None:
-            events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
-        elif self.left.coin:
-            events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
-        from ...results.sampled import Sampled  # here: a roll or odds never makes one
-
-        return Sampled(totals, events)
-
     # ------------------------------------------------------- custom d% table
 
     def with_d100_table(self, table: D100Table) -> FudgeProgram:
@@ -357,6 +347,11 @@ class FudgeProgram(Program):
         custom.__dict__.pop("quick", None)  # outcomes read with the seed's table
         return custom
 
+
+_OPPOSED = Outcomes(
+    (Band("success", 1, None, True), Band("tie", 0, 0, True), Band("failure", None, -1, True))
+)
+_COIN = Outcomes((Band("even", parity=0), Band("odd", parity=1)))
 
 NOTE_WORK = 100_000_000
 """Work a roll may spend measuring odds for its notes (the coin's chance, an
