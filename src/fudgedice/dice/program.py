@@ -10,8 +10,8 @@ everything that can be checked without rolling is checked once.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
 from ..exact.odds import Odds
-from ..language.diagnostics import modifier_typo, suggest, suggest_other
+from ..language.diagnostics import suggest_other
 from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
@@ -28,8 +28,10 @@ from ..results.dice import pools_of
 from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue, fixed
+from .checks import check_generic
 from .hand import HandRoller
 from .measure import exploding_dice, measure
+from .outcomes import NO_OUTCOMES, Outcomes
 from .pools import plan
 from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
@@ -72,53 +74,9 @@ class Program:
         )
 
     def _check(self) -> None:
-        """Refuse what the generic dice language does not define."""
-        expression = self.expression
-        for option in expression.side.options:
-            typo = modifier_typo(expression, option)
-            if typo is not None:
-                raise typo
-            hint = suggest(option.name, self.vocabulary)
-            if re.fullmatch(r"d(?:[0-9]+|%|f(?:\.[12])?)", option.name):
-                # "3 d6": the count and the die were split by a space
-                before = expression.text[: option.position].rstrip()
-                count = re.search(r"(?<![a-z0-9%.])[0-9]+$", before, re.IGNORECASE)
-                written = f"{count.group(0) if count else ''}{option.name}"
-                hint = f"write the number of dice against the die, as in '{written}'"
-            raise DiceValueError(
-                f"unknown option '{option.name}'",
-                text=expression.text,
-                position=option.position,
-                hint=hint,
-            )
-        if expression.check is not None:
-            raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
-        for node in walk(expression.side.expr):
-            if isinstance(node, Pool):
-                plan(node)  # modifier rules: refused here, before any die is tossed
-                if node.die_code and "d" in node.source:
-                    raise DiceValueError(
-                        f"'{node.source}' needs the kind of die after the d",
-                        text=expression.text,
-                        position=node.position,
-                        hint=f"such as '{node.source}6' or '{node.source}F'; D6 System "
-                        "die codes are written with the d6: prefix, as in 'd6: 4D+2'",
-                    )
-                if node.die_code:
-                    raise DiceValueError(
-                        "die codes like 3D belong to the D6 System",
-                        text=expression.text,
-                        position=node.position,
-                        hint=f"write it with the d6: prefix, as in 'd6: {expression.text}'",
-                    )
-                if node.technique:
-                    raise DiceValueError(
-                        "dice techniques (@) read Fudge dice: use them on dF, as in '4dF@3d6'",
-                        text=expression.text,
-                        position=node.position,
-                    )
-            elif isinstance(node, Word):
-                self.word_value(node)
+        """Refuse what the generic dice language does not define (a system
+        overrides this, calling the helpers of :mod:`.checks` it needs)."""
+        check_generic(self.expression, self.vocabulary, self.word_value)
 
     def tossed_pools(self) -> list[Pool]:
         """Every pool a roll tosses, as the roller tosses it (:mod:`.tosses`).
@@ -222,16 +180,47 @@ class Program:
         Systems override this one method, so rolling and reading never differ."""
         expression = self.expression
         part = roll_node(expression.side.expr, roller, self.word_value)
-        return Roll(
+        rolled = Roll(
             expression.text, expression.system, part.total, part, seed=seed, label=expression.label
         )
+        outcomes = self.outcomes
+        if outcomes.bands:  # a system that declares its outcomes over the total
+            rolled.verdict, rolled.events = outcomes.resolve(part.total)
+        return rolled
 
     def dist(self) -> Dist:
         node = self.expression.side.expr
         return measure(node, self.word_value, exploding_dice(node))
 
     def odds(self) -> Odds:
-        return Odds(self.expression.text, self.expression.system, self.dist())
+        odds = Odds(self.expression.text, self.expression.system, self.dist())
+        if not self.outcomes.bands and not self.outcomes.facts:
+            return odds
+        events, uncertain = self.declared_chances(odds)
+        return Odds(odds.notation, odds.system, odds.dist, events, uncertain=uncertain)
+
+    # outcomes: stated once (:mod:`.outcomes`), applied to rolls, odds and samples
+
+    def declare(self) -> Outcomes:
+        """The verdict and events of this program's rolls, over the total and
+        the facts :meth:`fact_chances` and :meth:`sample_facts` report. A
+        system states them here once; a plain roll has none."""
+        return NO_OUTCOMES
+
+    @cached_property
+    def outcomes(self) -> Outcomes:
+        """:meth:`declare`, asked once per program."""
+        return self.declare()
+
+    def fact_chances(self) -> dict[str, Fraction]:
+        """The exact chance of each fact the declaration names (none here)."""
+        return {}
+
+    def declared_chances(self, odds: Odds) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+        """Each declared event's chance under ``odds``, and how much more it
+        may be (a cut-off tail straddling it)."""
+        outcomes = self.outcomes
+        return outcomes.chances(odds, self.fact_chances() if outcomes.facts else None)
 
     def float_odds(self) -> FloatOdds:
         """Float64 odds by FFT, each chance within a stated bound of exact
@@ -265,12 +254,20 @@ class Program:
         self.check_tosses(n)
         return sample_node(node, rng, n, self.word_value)
 
+    def sample_facts(
+        self, n: int, rng: np.random.Generator
+    ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.bool_]]]:
+        """Totals of ``n`` rolls, and which rolls showed each declared fact.
+        A system whose declaration names facts samples them here."""
+        return self.sample(n, rng), {}
+
     def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
         """Totals of ``n`` rolls and, for each event :meth:`odds` names, which
-        rolls it happened in (a plain roll has none)."""
+        rolls it happened in: the declaration applied to the samples."""
         from ..results.sampled import Sampled  # here: a roll or odds never makes one
 
-        return Sampled(self.sample(n, rng), {})
+        totals, facts = self.sample_facts(n, rng)
+        return Sampled(totals, self.outcomes.sampled(totals, facts))
 
     def check_tosses(self, n: int) -> None:
         """Refuse, before any work, a sample that would toss too many dice:

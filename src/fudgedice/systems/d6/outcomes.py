@@ -83,3 +83,15 @@ def result_points_text(points: int) -> str:
 def event(name: str) -> str:
     """The odds' event for a degree or a wound: its name in lower case."""
     return name.lower()
+
+
+CRITICAL = "critical"
+"""The fact a side shows when its Wild Die first comes up 1 under a rule that flags it."""
+
+
+def critical_events(crit: str) -> tuple[str, ...]:
+    """What a critical failure makes happen: a complication too, unless the
+    rule cancels dice instead (or ignores the 1, when nothing happens)."""
+    if crit == "ignore":
+        return ()
+    return ("critical failure",) if crit == "cancel" else ("critical failure", "complication")

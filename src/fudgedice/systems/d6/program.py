@@ -15,12 +15,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ...dice.hand import HandRoller
+from ...dice.outcomes import Band, Fact, Outcomes
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
 from ...exact.dist import Dist
-from ...exact.odds import Chance, Odds
+from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import (
     D6,
@@ -35,21 +36,30 @@ from ...language.tree import (
 )
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
-from ...results.roll import Roll, Verdict
+from ...results.roll import Roll
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, EXPLODES, SIDES, depth_for, side_dist
 from .options import Ties
-from .outcomes import DEGREES, NO_WOUND, WOUNDS, degree, event, ranges, result_points_text, wound
+from .outcomes import (
+    CRITICAL,
+    DEGREES,
+    NO_WOUND,
+    WOUNDS,
+    critical_events,
+    degree,
+    event,
+    ranges,
+    result_points_text,
+    wound,
+)
 from .rolling import SideRoll, _Faces, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
-    import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
-    from ...results.sampled import Sampled
-    from .sample import Array
+    from .sample import Array, Flags
 
 SYSTEM = "d6"
 
@@ -163,17 +173,17 @@ class D6Program(Program):
         )
         others = self._others
         happened = left.events + [f"{others} {event}" for event in right.events]
-        verdict: Verdict | None
+        facts = self._facts(left) + [f"{others} {fact}" for fact in self._facts(right)]
+        verdict, events = self.outcomes.resolve(margin, facts)
         details = None
         if self.damage:
             level = wound(margin)
-            verdict, outcome = None, [event(level)]
             result = f"{level}: damage {left.total} against resistance {right.total} ({margin:+d})"
             details = replace(left.details, wound=level)
             effect = next(band.effect for band in (NO_WOUND, *WOUNDS) if band.name == level)
             left.steps.append(f"{level}: {effect}")
         else:
-            verdict, result, outcome = self._opposed(margin)
+            result = self._opposed(margin, verdict == "success")
         return Roll(
             expression.text,
             SYSTEM,
@@ -183,25 +193,27 @@ class D6Program(Program):
             label=expression.label,
             verdict=verdict,
             margin=margin,
-            events=[*outcome, *happened],
+            events=events,
             result=result,
             steps=left.steps + [f"{prefix.strip()}: {step}" for step in right.steps] + happened,
             sides=[self._side(left, self.left), self._side(right, self.right)],
             details=details,
         )
 
-    def _opposed(self, margin: int) -> tuple[Verdict, str, list[str]]:
-        """Verdict, result and outcome events of an opposed margin: the
-        winner's result points and degree, ties by the roll's rule."""
-        won = margin > 0 or (margin == 0 and self.ties == "initiator")
+    @staticmethod
+    def _opposed(margin: int, won: bool) -> str:
+        """The result of an opposed margin in words: the winner's result
+        points and degree (who won, and so how a tie went, is declared)."""
         if margin == 0:
             said = "tie: the initiator wins" if won else "tie: the opponent wins (ties=meet)"
         else:
             said = f"{'initiator' if won else 'opponent'} wins by {abs(margin)}"
-        result = f"{said}, {result_points_text(abs(margin))}"
-        verdict: Verdict = "success" if won else "failure"
-        points = degree(margin) if won else None
-        return verdict, result, [verdict] + ([event(points)] if points else [])
+        return f"{said}, {result_points_text(abs(margin))}"
+
+    @staticmethod
+    def _facts(side: SideRoll) -> list[str]:
+        """What a side shows beyond its total: a critical failure flagged."""
+        return [CRITICAL] if side.details.critical_failure else []
 
     def _single(self, side: SideRoll, seed: int | str | None) -> Roll:
         expression = self.expression
@@ -212,22 +224,18 @@ class D6Program(Program):
             side.part,
             seed=seed,
             label=expression.label,
-            events=list(side.events),
             steps=side.steps + side.events,
             details=side.details,
         )
+        verdict, roll.events = self.outcomes.resolve(side.total, self._facts(side))
         if self.difficulty is not None:
             margin = side.total - self.difficulty
-            verdict: Verdict = "success" if margin >= 0 else "failure"
             roll.verdict, roll.margin = verdict, margin
             roll.result = f"{verdict} vs {self.difficulty} ({margin:+d})"
             roll.details = replace(side.details, difficulty=self.difficulty)
-            outcome: list[str] = [verdict]
             if margin >= 0:
                 roll.result += f": {result_points_text(margin)}"
                 roll.details = replace(roll.details, result_points=margin, degree=degree(margin))
-                outcome.append(event(degree(margin) or ""))
-            roll.events[:0] = outcome
         return roll
 
     def _side(self, side: SideRoll, rules: SideRules) -> Roll:
@@ -284,33 +292,7 @@ class D6Program(Program):
         text = self.expression.text
         # exact when no tail straddles a band; else what surely counts, and how much more may
         measured = Odds(text, SYSTEM, combined)
-        chances: dict[str, Chance] = {}
-        if self.damage:
-            chances[event("No wound")] = measured.chance_between(None, WOUNDS[0].lowest - 1)
-            for band, lowest, highest in ranges(WOUNDS):
-                chances[event(band.name)] = measured.chance_between(lowest, highest)
-        elif self.right is not None or self.difficulty is not None:
-            # opposed: the initiator's success and its degree; ties=meet needs a margin of 1
-            threshold = self.difficulty if self.difficulty is not None else 0
-            floor = threshold + int(self.right is not None and self.ties == "meet")
-            chances["success"] = measured.chance_between(floor, None)
-            chances["failure"] = measured.chance_between(None, floor - 1)
-            for band, lowest, highest in ranges(DEGREES):
-                low = max(floor, threshold + lowest)
-                top = None if highest is None else threshold + highest
-                # ties=meet: a margin of 0 is the opponent's, so no Minimal win
-                none = top is not None and low > top
-                chances[event(band.name)] = _NONE if none else measured.chance_between(low, top)
-        events: dict[str, Fraction] = {name: chance.p for name, chance in chances.items()}
-        uncertain = {name: chance.uncertain for name, chance in chances.items()}
-        # A critical failure hangs on a Wild Die's first toss alone.
-        sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
-        for prefix, rules in sides:
-            shape = rules.shape()
-            if shape.wild and shape.crit != "ignore":
-                events[f"{prefix}critical failure"] = CRITICAL_CHANCE
-                if shape.crit == "complication":
-                    events[f"{prefix}complication"] = CRITICAL_CHANCE
+        events, uncertain = self.declared_chances(measured)
         title = "total"
         if self.right is not None:
             title = "damage - resistance" if self.damage else "margin"
@@ -351,44 +333,48 @@ class D6Program(Program):
     # sampling ---------------------------------------------------------------------------
 
     def sample(self, n: int, rng: np.random.Generator) -> Array:
-        return self.sample_events(n, rng).totals
+        return self.sample_facts(n, rng)[0]
 
-    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
-        from ...dice.sample import between  # NumPy, when asked for
-        from .sample import sample_sides
+    def declare(self) -> Outcomes:
+        """A check succeeds at the difficulty, an opposed roll above a margin of
+        0 (at 0 too, when ties go to the initiator), each success with its
+        degree by result points; damage deals the wound of its margin; a Wild
+        Die's first 1 is a critical failure, on either side."""
+        bands: list[Band] = []
+        if self.damage:
+            bands.append(Band(event(NO_WOUND.name), None, WOUNDS[0].lowest - 1))
+            bands += [Band(event(b.name), low, high) for b, low, high in ranges(WOUNDS)]
+        elif self.right is not None or self.difficulty is not None:
+            threshold = self.difficulty if self.difficulty is not None else 0
+            # ties=meet: a margin of 0 is the opponent's, so no Minimal win
+            floor = threshold + int(self.right is not None and self.ties == "meet")
+            bands += [Band("success", floor, None, True), Band("failure", None, floor - 1, True)]
+            for band, lowest, highest in ranges(DEGREES):
+                top = None if highest is None else threshold + highest
+                bands.append(Band(event(band.name), max(floor, threshold + lowest), top))
+        facts: list[Fact] = []
+        sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
+        for prefix, rules in sides:
+            shape = rules.shape()
+            if shape.wild and shape.crit != "ignore":
+                named = tuple(prefix + name for name in critical_events(shape.crit))
+                facts.append(Fact(prefix + CRITICAL, named))
+        return Outcomes(tuple(bands), tuple(facts))
+
+    def fact_chances(self) -> dict[str, Fraction]:
+        # A critical failure hangs on a Wild Die's first toss alone.
+        return {fact.name: CRITICAL_CHANCE for fact in self.outcomes.facts}
+
+    def sample_facts(self, n: int, rng: np.random.Generator) -> tuple[Array, dict[str, Flags]]:
+        from .sample import sample_sides  # NumPy, when asked for
 
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()
         totals, critical, other = sample_sides(self.left.shape(), right, n, rng)
-        events: dict[str, npt.NDArray[np.bool_]] = {}
-        if self.damage:
-            events[event("No wound")] = totals < WOUNDS[0].lowest
-            for band, lowest, highest in ranges(WOUNDS):
-                events[event(band.name)] = between(totals, lowest, highest)
-        elif self.right is not None or self.difficulty is not None:
-            # as odds() reads them: ties=meet needs a margin of 1
-            threshold = self.difficulty if self.difficulty is not None else 0
-            floor = threshold + int(self.right is not None and self.ties == "meet")
-            events["success"] = totals >= floor
-            events["failure"] = totals < floor
-            for band, lowest, highest in ranges(DEGREES):
-                top = None if highest is None else threshold + highest
-                events[event(band.name)] = between(totals, max(floor, threshold + lowest), top)
-        sides = [("", self.left, critical)]
-        if self.right is not None and other is not None:
-            sides.append((f"{self._others} ", self.right, other))
-        for prefix, rules, flags in sides:
-            shape = rules.shape()
-            if shape.wild and shape.crit != "ignore":
-                events[f"{prefix}critical failure"] = flags
-                if shape.crit == "complication":
-                    events[f"{prefix}complication"] = flags
-        from ...results.sampled import Sampled  # here: a roll or odds never makes one
-
-        return Sampled(totals, events)
-
-
-_NONE = Chance(Fraction(0), Fraction(0))
+        facts = {CRITICAL: critical}
+        if other is not None:
+            facts[f"{self._others} {CRITICAL}"] = other
+        return totals, facts
 
 
 def d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:

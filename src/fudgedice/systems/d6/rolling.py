@@ -16,6 +16,7 @@ from ...records import dataclass
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES, SideShape
 from .options import wound_name
+from .outcomes import critical_events
 from .rules import Code, SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
@@ -311,7 +312,7 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
 
     critical = bool(wild) and wild[0].value == 1 and shape.crit != "ignore"
     if critical:
-        events.append("critical failure")
+        events.extend(critical_events(shape.crit))
         if shape.crit == "cancel":
             wild[0].set_aside(Mark.CANCELLED, "critical failure")
             if plain:
@@ -323,7 +324,6 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
             else:
                 details.append("cancelled: wild 1, no other die to cancel (critical failure)")
         else:
-            events.append("complication")
             if rules.reduction == "wildonly":
                 details.append("critical failure with the Wild Die alone: the total stands")
             else:

@@ -13,6 +13,7 @@ import re
 from typing import NoReturn
 
 from ...dice.arithmetic import evaluate, operate
+from ...dice.checks import refuse_die_code
 from ...dice.pools import plan
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
@@ -162,13 +163,7 @@ def _side(expression: Expression, side: Side, words: LadderWords) -> FateSide:
 
 def _check_dice(expression: Expression, pool: Pool) -> None:
     plan(pool)  # the generic modifier rules first
-    if pool.die_code:
-        raise _error(
-            expression,
-            "die codes like 3D belong to the D6 System",
-            pool.position,
-            "write it with the d6: prefix, such as 'd6: 3D+1'",
-        )
+    refuse_die_code(expression, pool)
     if pool.die != FUDGE_DIE or pool.count != 4 or pool.technique or not plan(pool).plain:
         raise _error(
             expression,

@@ -26,6 +26,8 @@ DICE_COUNTS = (1, 4, 10, 16, 19, 16, 10, 4, 1)
 """Ways of 4dF to show -4..+4, out of 81."""
 WAYS = 3**4
 LOWEST = DICE_RANGE.start
+REROLL = "reroll"
+"""The fact a roll shows when its policy spent a reroll invoke."""
 REROLL_EVENT = "reroll invoke spent"
 """The odds' event: the chance the left side's policy spends a reroll."""
 

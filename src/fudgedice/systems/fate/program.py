@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import budget
 from ...dice.hand import HandRoller
+from ...dice.outcomes import NO_OUTCOMES, Band, Fact, Outcomes
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.words import LadderWords
@@ -30,10 +31,10 @@ from ...language.words import Vocabulary
 from ...records import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
-from ...results.roll import Roll, Verdict
+from ...results.roll import Roll
 from .checking import FatePlan, check_fate
-from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, Outcome, outcome, shifts_text
-from .measure import REROLL_EVENT, opposed_dist, outcome_counts, reroll_chance, side_dist
+from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, STYLE, outcome, shifts_text
+from .measure import REROLL, REROLL_EVENT, opposed_dist, reroll_chance, side_dist
 from .rolling import reroll_side, roll_side
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
@@ -41,14 +42,6 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
-    from ...results.sampled import Sampled
-
-_VERDICTS: dict[Outcome, Verdict] = {
-    "fail": "failure",
-    "tie": "tie",
-    "succeed": "success",
-    "succeed with style": "success",
-}
 
 
 @dataclass(slots=True)
@@ -144,9 +137,9 @@ class FateProgram(Program):
         shifts = part.total - against
         said = outcome(shifts)
         details.opposition, details.shifts, details.outcome = against, shifts, said
-        verdict = _VERDICTS[said]
-        # the verdict among the events, as every system's: one vocabulary with the odds
-        events: list[str] = [said] if verdict == said else [verdict, said]
+        # the opposed roll's total is its shifts; the declaration reads that total
+        total = part.total if right is None else shifts
+        verdict, events = self.outcomes.resolve(total, [REROLL] if spent else [])
         rolled.verdict, rolled.margin, rolled.events = verdict, shifts, events
         if right is None:
             rolled.result = (
@@ -211,15 +204,42 @@ class FateProgram(Program):
         return side_dist(plan.left, plan.opposition)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        return self.sample_events(n, rng).totals
+        return self.sample_facts(n, rng)[0]
 
-    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+    def sample_facts(
+        self, n: int, rng: np.random.Generator
+    ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.bool_]]]:
         from ...dice.sample import DRAW_WORK  # NumPy, when asked for
         from .sampling import sample_fate
 
         # a few integer draws a roll; the budget as for any toss of dice
         budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of {self.expression.text}")
         return sample_fate(self.plan, n, rng)
+
+    def declare(self) -> Outcomes:
+        """Shifts (result less opposition) below 0 fail, 0 tie, 1 or 2
+        succeed, 3 or more succeed with style; a success is either of the two
+        (the verdict every system's checks share). A spent reroll invoke is told."""
+        plan = self.plan
+        if plan.right is None and plan.opposition is None:
+            return NO_OUTCOMES
+        against = 0 if plan.right is not None else plan.opposition
+        assert against is not None
+        bands = (
+            Band("fail", None, against - 1),
+            Band("tie", against, against, verdict=True),
+            Band("succeed", against + 1, against + STYLE - 1),
+            Band("succeed with style", against + STYLE, None),
+            Band("success", against + 1, None, verdict=True),
+            Band("failure", None, against - 1, verdict=True),
+        )
+        # a roll tells its reroll invokes in its details and steps, not its events
+        facts = (Fact(REROLL, (REROLL_EVENT,), told=False),) if plan.left.policy.times else ()
+        return Outcomes(bands, facts)
+
+    def fact_chances(self) -> dict[str, Fraction]:
+        plan = self.plan
+        return {REROLL: reroll_chance(plan.left, plan.opposition, plan.right)}
 
     def float_ready(self) -> bool:
         return False
@@ -239,14 +259,9 @@ class FateProgram(Program):
             return Odds(text, system, exact, value_name=self.ladder.name, value_title=title)
         against = 0 if plan.right is not None else plan.opposition
         assert against is not None
-        ways = outcome_counts(exact, against)
-        events: dict[str, Fraction] = {name: Fraction(n, exact.total) for name, n in ways.items()}
-        # the verdicts every system's checks share: success, failure (and tie)
-        events["success"] = events["succeed"] + events["succeed with style"]
-        events["failure"] = events["fail"]
+        events = self.declared_chances(Odds(text, system, exact))[0]  # 4dF a side: exact
         policy = ""
         if plan.left.policy.times:
-            events[REROLL_EVENT] = reroll_chance(plan.left, plan.opposition, plan.right)
             policy = f"; {plan.left.policy.short()}"  # the odds say which policy they follow
             title = f"result ({self.title}{policy})"
         naming: Callable[[int], str] = outcome

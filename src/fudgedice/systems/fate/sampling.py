@@ -8,10 +8,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...dice.sample import Sampled, bounded
+from ...dice.sample import Flags, bounded
 from .checking import FatePlan
-from .ladders import STYLE
-from .measure import DICE_COUNTS, LOWEST, REROLL_EVENT, WAYS
+from .measure import DICE_COUNTS, LOWEST, REROLL, WAYS
 
 Array = npt.NDArray[np.int64]
 _DICE = np.repeat(np.arange(LOWEST, LOWEST + len(DICE_COUNTS)), DICE_COUNTS)
@@ -23,9 +22,9 @@ def _dice(rng: np.random.Generator, rows: int) -> Array:
     return drawn
 
 
-def sample_fate(plan: FatePlan, n: int, rng: np.random.Generator) -> Sampled:
-    """Results (shifts, when both sides roll) of ``n`` rolls, and their events
-    as :meth:`.program.FateProgram.odds` names them."""
+def sample_fate(plan: FatePlan, n: int, rng: np.random.Generator) -> tuple[Array, dict[str, Flags]]:
+    """Results (shifts, when both sides roll) of ``n`` rolls, and which of
+    them spent a reroll invoke (the program's declaration names the events)."""
     left = plan.left
     right = None if plan.right is None else plan.right.modifier
     bounded(left.modifier, right, plan.opposition, left.policy.below)
@@ -47,17 +46,6 @@ def sample_fate(plan: FatePlan, n: int, rng: np.random.Generator) -> Sampled:
             limit = threshold if isinstance(threshold, int) else threshold[again]
             short[again] = dice[again] < limit
     result = left.modifier + dice
-    if against is None:
-        return Sampled(result, {})
-    shifts = result - against
-    events = {
-        "fail": shifts < 0,
-        "tie": shifts == 0,
-        "succeed": (shifts > 0) & (shifts < STYLE),
-        "succeed with style": shifts >= STYLE,
-    }
-    events["success"] = shifts > 0
-    events["failure"] = events["fail"]
-    if left.policy.times:
-        events[REROLL_EVENT] = spent
-    return Sampled(shifts if plan.right is not None else result, events)
+    if plan.right is None or against is None:  # a result, against a passive opposition if any
+        return result, {REROLL: spent}
+    return result - against, {REROLL: spent}  # shifts

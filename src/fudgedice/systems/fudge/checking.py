@@ -13,6 +13,7 @@ import re
 from typing import NoReturn
 
 from ...dice.arithmetic import WordValue, evaluate
+from ...dice.checks import refuse_die_code
 from ...dice.measure import exploding_dice
 from ...dice.pools import plan
 from ...errors import DiceValueError
@@ -180,12 +181,7 @@ class _Checker:
 
     def _check_pool(self, pool: Pool) -> None:
         plan(pool)  # the generic modifier rules first
-        if pool.die_code:
-            self._fail(
-                "die codes like 3D belong to the D6 System",
-                pool.position,
-                "write it with the d6: prefix, such as 'd6: 3D+1'",
-            )
+        refuse_die_code(self.expression, pool)
         if pool.technique is None:
             return
         name = technique_name(pool.technique)

@@ -1,9 +1,8 @@
 """Fudge and Power Fudge: ladders, checks, the dice techniques, advantage.
 
-``fudge:`` is the default system. A roll that uses nothing of Fudge (no
-Fudge dice, no ladder word, no check, no option) is the generic dice language
-and compiles to a plain :class:`~fudgedice.dice.program.Program`, so ``3d6`` or
-``4d6kh3`` behave exactly as they do without any system. Everything else
+``fudge:`` is the default system. A roll that uses nothing of Fudge (no Fudge
+dice, ladder word, check or option) compiles to a plain
+:class:`~fudgedice.dice.program.Program`, so ``3d6`` behaves as without a system. Everything else
 compiles to a :class:`FudgeProgram`, which walks the same parse tree to roll,
 to read dice by hand and to measure, so the three can never disagree.
 
@@ -31,6 +30,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ... import budget
+from ...dice.outcomes import NO_OUTCOMES, Band, Outcomes
 from ...dice.program import Program
 from ...dice.roller import Roller, roll_node
 from ...dice.schedule import Schedule
@@ -38,14 +38,14 @@ from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
-from ...exact.odds import Chance, Odds
+from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...render.numbers import chance_note
 from ...results.dice import Part
-from ...results.roll import Roll, Verdict
+from ...results.roll import Roll
 from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
@@ -61,7 +61,6 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
-    from ...results.sampled import Sampled
 
 
 class FudgeProgram(Program):
@@ -103,8 +102,7 @@ class FudgeProgram(Program):
         return side_schedule(self.left, self.right)
 
     def tossed_pools(self) -> list[Pool]:
-        sides = (self.left, self.right)
-        return [pool for side in sides if side is not None for pool in side_tossed(side)]
+        return [pool for side in (self.left, self.right) if side for pool in side_tossed(side)]
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
         if not self._special.get(id(side), True):
@@ -162,7 +160,7 @@ class FudgeProgram(Program):
             else:
                 said = "a tie: status quo"
             steps.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
-            verdict: Verdict = "success" if relative > 0 else "failure" if relative < 0 else "tie"
+            verdict, events = self.outcomes.resolve(relative)
             sides = [
                 self._side_roll(left_text, degree, part, left_steps),
                 self._side_roll(right_text, other, right_part, right_steps),
@@ -173,13 +171,13 @@ class FudgeProgram(Program):
                 FudgeDetails(ladder.system, None),
                 verdict=verdict,
                 margin=relative,
-                events=[verdict],
+                events=events,
                 sides=sides,
             )
         if self.difficulty is not None:
             difficulty = self.difficulty
             margin = degree - difficulty
-            verdict = "success" if margin >= 0 else "failure"
+            verdict, events = self.outcomes.resolve(degree)
             steps.extend(self._difficulty_notes(difficulty))
             return made(
                 degree,
@@ -188,24 +186,24 @@ class FudgeProgram(Program):
                 FudgeDetails(ladder.system, degree, difficulty),
                 verdict=verdict,
                 margin=margin,
-                events=[verdict],
+                events=events,
             )
         if self.left.coin:
-            side = "even" if degree % 2 == 0 else "odd"
+            side = self.outcomes.resolve(degree)[1][0]
             even = self._even_chance
             if even is not None:
                 steps.append(f"even/odd coin: even comes up with chance {chance_note(even)}")
-            return made(degree, side, FudgeDetails(ladder.system, degree, coin=side), events=[side])
+            details = FudgeDetails(ladder.system, degree, coin=side)
+            return made(degree, side, details, events=[side])
         return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
 
     @cached_property
     def _even_chance(self) -> Fraction | None:
-        """The chance of even for these very dice (41/81 on 4dF, seed 003),
-        measured once per roll text; None where the odds are past the limits
-        (the coin still rolls)."""
+        """The chance of even for these dice (41/81 on 4dF, seed 003), once per
+        text; None past the odds' limits (the coin still rolls)."""
         try:
             with budget.capped(NOTE_WORK):
-                return _chance(self.dist(), lambda value: value % 2 == 0)
+                return _chance(self.dist(), _COIN.bands[0].holds)  # the declared "even"
         except LimitError:
             return None
 
@@ -259,28 +257,30 @@ class FudgeProgram(Program):
             return degrees
         return dist.add(degrees, dist.negate(self._side_dist(self.right)))
 
+    def declare(self) -> Outcomes:
+        """An opposed action's relative degree: above 0 a success, 0 a tie;
+        a check succeeds at the difficulty or above; the coin reads parity."""
+        if self.right is not None:
+            return _OPPOSED
+        if self.difficulty is not None:
+            success = Band("success", self.difficulty, None, verdict=True)
+            return Outcomes((success, Band("failure", None, self.difficulty - 1, verdict=True)))
+        return _COIN if self.left.coin else NO_OUTCOMES
+
     def odds(self) -> Odds:
         expression = self.expression
         exact = self.dist()
-        chances: dict[str, Chance] = {}
         title = "rolled degree" if self.ladder is FUDGE else "result"
         naming = self.ladder.name
-        # a chance is exact unless a tail of exploding dice straddles it; the
-        # odds that measure them are built only for a roll that has any
-        if self.right is not None or self.difficulty is not None or self.left.coin:
+        events: dict[str, Fraction] = {}
+        uncertain: dict[str, Fraction] = {}
+        if self.outcomes.bands:
+            # a chance is exact unless a tail of exploding dice straddles it
             measured = Odds(expression.text, expression.system, exact)
+            events, uncertain = self.declared_chances(measured)
         if self.right is not None:
-            chances["success"] = measured.chance_between(1, None)
-            chances["tie"] = measured.chance_between(0, 0)
-            chances["failure"] = measured.chance_between(None, -1)
             title = "relative degree"
             naming = _relative_name
-        elif self.difficulty is not None:
-            chances["success"] = measured.chance_between(self.difficulty, None)
-            chances["failure"] = measured.chance_between(None, self.difficulty - 1)
-        elif self.left.coin:
-            chances["even"] = measured.chance_where(lambda value: value % 2 == 0)
-            chances["odd"] = measured.chance_where(lambda value: value % 2 == 1)
         check = None
         if self.right is not None:
             check = Check(0, 1, "a tie")
@@ -291,10 +291,10 @@ class FudgeProgram(Program):
             expression.text,
             expression.system,
             exact,
-            {name: chance.p for name, chance in chances.items()},
+            events,
             value_name=naming,
             value_title=title,
-            uncertain={name: chance.uncertain for name, chance in chances.items()},
+            uncertain=uncertain,
         ).checked(check)
 
     def float_ready(self) -> bool:
@@ -328,19 +328,6 @@ class FudgeProgram(Program):
             totals = totals - sample_node(self.right.expr, rng, n, self.word_value)
         return totals
 
-    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
-        totals = self.sample(n, rng)
-        events: dict[str, npt.NDArray[np.bool_]] = {}
-        if self.right is not None:
-            events = {"success": totals > 0, "tie": totals == 0, "failure": totals < 0}
-        elif self.difficulty is not None:
-            events = {"success": totals >= self.difficulty, "failure": totals < self.difficulty}
-        elif self.left.coin:
-            events = {"even": totals % 2 == 0, "odd": totals % 2 == 1}
-        from ...results.sampled import Sampled  # here: a roll or odds never makes one
-
-        return Sampled(totals, events)
-
     # ------------------------------------------------------- custom d% table
 
     def with_d100_table(self, table: D100Table) -> FudgeProgram:
@@ -361,9 +348,14 @@ class FudgeProgram(Program):
         return custom
 
 
+_OPPOSED = Outcomes(
+    (Band("success", 1, None, True), Band("tie", 0, 0, True), Band("failure", None, -1, True))
+)
+_COIN = Outcomes((Band("even", parity=0), Band("odd", parity=1)))
+
 NOTE_WORK = 100_000_000
-"""Work a roll may spend measuring the odds for its notes (the even/odd coin's
-chance, a difficulty no roll reaches); past it the roll stands without them."""
+"""Work a roll may spend measuring odds for its notes (the coin's chance, an
+unreachable difficulty); past it the roll stands without them."""
 
 
 def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
@@ -398,7 +390,6 @@ def power_program(expression: Expression, vocabulary: Vocabulary) -> Program:
 
 @budget.costed_cache(4096, "fudge odds notes")
 def _odds_notes(program: FudgeProgram, difficulty: int, below_terrible: bool) -> list[str]:
-    """What the odds say of a difficulty, measured on a program's first roll
-    against it only; each later roll charges the same work again, so it is
-    refused or noted exactly as the first, but measures nothing."""
+    """What the odds say of a difficulty, measured on the first roll against it
+    only: a later roll charges the same work again, but measures nothing."""
     return program.measured_notes(difficulty, below_terrible)

@@ -10,6 +10,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...dice.outcomes import Band, Fact, Outcomes
 from ...dice.program import Program
 from ...dice.roller import Roller
 from ...dice.schedule import Schedule
@@ -26,9 +27,8 @@ from ...results.roll import Roll
 from .counts import outcome_counts, read_counts, read_round_counts
 from .rules import (
     ALL_ROLLS,
-    CRITICAL_FAILURE,
     CRITICAL_MEDIOCRITY,
-    CRITICAL_SUCCESS,
+    CRITICALS,
     SYSTEM,
     THREE_D6,
     Outcome,
@@ -44,7 +44,6 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...results.float_odds import FloatOdds
-    from ...results.sampled import Sampled
 
 
 @dataclass(slots=True)
@@ -109,10 +108,26 @@ def _read_lines(reading: Reading) -> list[str]:
     return [f"{triple}, {how}; {drop} {compare} {skill}{note}"]
 
 
+SIDE_OUTCOMES = Outcomes(
+    (Band("success", 0, None, verdict=True), Band("failure", None, -1, verdict=True)),
+    tuple(Fact(critical, (critical,)) for critical in CRITICALS),
+)
+"""One side's read, by its margin (made it by 0 or more: a success) and the
+critical its triple showed: a lone roll's events, and each side's."""
+ROUND_OUTCOMES = Outcomes(
+    (
+        Band("win", 1, None, verdict=True),
+        Band("loss", None, -1, verdict=True),
+        Band("stand-off", 0, 0, verdict=True),
+    )
+)
+"""An opposed round, by its round margin."""
+
+
 def _events(outcome: Outcome) -> list[str]:
     """The odds' event names this outcome makes happen."""
-    verdict = "success" if outcome.success else "failure"
-    return [verdict] if outcome.critical is None else [verdict, outcome.critical]
+    facts = () if outcome.critical is None else (outcome.critical,)
+    return SIDE_OUTCOMES.resolve(outcome.margin, facts)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +229,7 @@ class Fudge3d6Program(Program):
         other, other_pool = self._roll_side(self.right, roller)
         right = self._side_roll(f"opp {self.right.written}", self.right, other, other_pool)
         contest = resolve_round(reading.outcome, other.outcome)
+        verdict, events = self.outcomes.resolve(contest.margin)
         if contest.verdict == "stand-off":
             result = f"stand-off: {contest.reason}"
         else:
@@ -226,9 +242,9 @@ class Fudge3d6Program(Program):
             pool,
             seed=seed,
             label=expression.label,
-            verdict=contest.verdict,
+            verdict=verdict,
             margin=contest.margin,
-            events=[contest.verdict],
+            events=events,
             result=result,
             # The left side's critical is in its read line: a line of its own
             # would print below the other side's dice.
@@ -270,39 +286,44 @@ class Fudge3d6Program(Program):
             "or --float)"
         )
 
+    def declare(self) -> Outcomes:
+        return SIDE_OUTCOMES if self.right is None else ROUND_OUTCOMES
+
+    def fact_chances(self) -> dict[str, Fraction]:
+        """Each critical's chance: the rolls of 216 whose triple shows it."""
+        ways = dict.fromkeys(CRITICALS, 0)
+        for outcome, count in outcome_counts(self.left.value).items():
+            if outcome.critical is not None:
+                ways[outcome.critical] += count
+        return {name: Fraction(count, len(ALL_ROLLS)) for name, count in ways.items()}
+
     def odds(self) -> Odds:
-        text = self.expression.text
+        measured = Odds(self.expression.text, SYSTEM, self.dist())
+        events = self.declared_chances(measured)[0]  # 216 ways a side: exact
         if self.right is not None:
-            margins, verdicts = self._round_counts()
-            total = len(ALL_ROLLS) ** 2
             return Odds(
-                text,
+                measured.notation,
                 SYSTEM,
-                Dist.from_weights(margins),
-                {name: Fraction(ways, total) for name, ways in verdicts.items()},
+                measured.dist,
+                events,
                 value_name=_round_name,
                 value_title="round margin",
             ).checked(Check(0, 1, "a stand-off"))
-        counts = outcome_counts(self.left.value)
-        events = dict.fromkeys(_SINGLE_EVENTS, 0)
-        for outcome, ways in counts.items():
-            events["success" if outcome.success else "failure"] += ways
-            if outcome.critical is not None:
-                events[outcome.critical] += ways
-        total = len(ALL_ROLLS)
         return Odds(
-            text,
+            measured.notation,
             SYSTEM,
-            _margin_dist(counts),
-            {name: Fraction(ways, total) for name, ways in events.items()},
+            measured.dist,
+            events,
             value_name=_margin_name,
             value_title="margin",
         ).checked(Check(0, 0, "the skill"))
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        return self.sample_events(n, rng).totals
+        return self.sample_facts(n, rng)[0]
 
-    def sample_events(self, n: int, rng: np.random.Generator) -> Sampled:
+    def sample_facts(
+        self, n: int, rng: np.random.Generator
+    ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.bool_]]]:
         from .sampling import sample_3d6  # NumPy, when asked for
 
         right = None if self.right is None else self.right.value
@@ -319,15 +340,6 @@ def _margin_dist(counts: dict[Outcome, int]) -> Dist:
     for outcome, ways in counts.items():
         weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
     return Dist.from_weights(weights)
-
-
-_SINGLE_EVENTS = (
-    "success",
-    "failure",
-    CRITICAL_SUCCESS,
-    CRITICAL_FAILURE,
-    CRITICAL_MEDIOCRITY,
-)
 
 
 def _margin_name(margin: int) -> str:

@@ -53,6 +53,8 @@ Critical = Literal["critical success", "critical failure", "critical mediocrity"
 CRITICAL_SUCCESS: Critical = "critical success"
 CRITICAL_FAILURE: Critical = "critical failure"
 CRITICAL_MEDIOCRITY: Critical = "critical mediocrity"
+CRITICALS: tuple[Critical, ...] = (CRITICAL_SUCCESS, CRITICAL_FAILURE, CRITICAL_MEDIOCRITY)
+"""Every critical, in the order the odds name them."""
 
 TRIPLES: dict[int, Critical] = {
     1: CRITICAL_SUCCESS,

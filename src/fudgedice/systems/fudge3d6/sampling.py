@@ -11,13 +11,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import budget
-from ...dice.sample import DRAW_WORK, Flags, Sampled
+from ...dice.sample import DRAW_WORK, Flags
 from ...memory import reserve
 from .rules import (
     ALL_ROLLS,
-    CRITICAL_FAILURE,
-    CRITICAL_MEDIOCRITY,
-    CRITICAL_SUCCESS,
+    CRITICALS,
     Outcome,
     read_3d6,
     resolve_round,
@@ -25,8 +23,6 @@ from .rules import (
 
 Array = npt.NDArray[np.int64]
 reserve("3d6 Fudge sampling tables", 128, 8192)  # arrays of 216 rolls, or outcome pairs
-
-_CRITICALS = (CRITICAL_SUCCESS, CRITICAL_FAILURE, CRITICAL_MEDIOCRITY)
 
 
 @lru_cache(maxsize=64)
@@ -49,36 +45,25 @@ def _drawn(skill: int, rng: np.random.Generator, n: int) -> tuple[tuple[Outcome,
     return outcomes, drawn
 
 
-def sample_3d6(left: int, right: int | None, n: int, rng: np.random.Generator) -> Sampled:
+def sample_3d6(
+    left: int, right: int | None, n: int, rng: np.random.Generator
+) -> tuple[Array, dict[str, Flags]]:
     """Margins (round margins, opposed) of ``n`` rolls against skills ``left``
-    (and ``right``), and their events as the odds name them."""
+    (and ``right``), and which of a lone roll's showed each critical."""
     budget.charge(n * 3 * DRAW_WORK, f"sampling {n:,} rolls of 3d6 Fudge")
     outcomes, mine = _drawn(left, rng, n)
     if right is None:
         margins = np.array([outcome.margin for outcome in outcomes])[mine]
-        success = np.array([outcome.success for outcome in outcomes])[mine]
-        events: dict[str, Flags] = {"success": success, "failure": ~success}
-        for critical in _CRITICALS:
-            events[critical] = np.array([o.critical == critical for o in outcomes])[mine]
-        return Sampled(margins, events)
+        facts: dict[str, Flags] = {}
+        for critical in CRITICALS:
+            facts[critical] = np.array([o.critical == critical for o in outcomes])[mine]
+        return margins, facts
     _, theirs = _drawn(right, rng, n)
-    margin_table, verdict_table = _rounds(left, right)
-    verdicts = verdict_table[mine, theirs]
-    return Sampled(
-        margin_table[mine, theirs],
-        {verdict: verdicts == code for code, verdict in enumerate(_VERDICTS)},
-    )
-
-
-_VERDICTS = ("win", "loss", "stand-off")
+    return _rounds(left, right)[mine, theirs], {}
 
 
 @lru_cache(maxsize=64)
-def _rounds(left: int, right: int) -> tuple[Array, Array]:
-    """The round's margin and verdict (an index of ``_VERDICTS``) for each
-    pair of the two sides' outcomes."""
+def _rounds(left: int, right: int) -> Array:
+    """The round's margin for each pair of the two sides' outcomes."""
     mine, theirs = _readings(left)[0], _readings(right)[0]
-    rounds = [[resolve_round(a, b) for b in theirs] for a in mine]
-    margins = np.array([[contest.margin for contest in row] for row in rounds])
-    verdicts = np.array([[_VERDICTS.index(contest.verdict) for contest in row] for row in rounds])
-    return margins, verdicts
+    return np.array([[resolve_round(a, b).margin for b in theirs] for a in mine])
