@@ -1,4 +1,6 @@
-"""The shape of the package: imports run one way, files stay small, first use is safe.
+"""The shape of the package: imports run one way, files and functions stay
+small, private names stay in their module, the public names are listed once,
+first use is safe.
 
 The layers, bottom to top (a module imports only from its own layer or lower):
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import itertools
 import json
 import os
@@ -462,6 +465,163 @@ def test_no_source_file_is_over_400_lines() -> None:
     assert not too_long, f"over {MAX_LINES} lines:\n" + "\n".join(too_long)
 
 
+# ------------------------------------------------------- functions stay short
+
+MAX_FUNCTION_LINES = 80
+
+LONG_FUNCTIONS_ALLOWED: Mapping[str, int] = {
+    f"{PACKAGE}.systems.d6.rolling.roll_side": 82,
+    f"{PACKAGE}.systems.fudge.program.FudgeProgram.roll_with": 87,
+}
+"""The functions over the limit today, each with its length: the list may only
+shrink (an entry that is gone or back under the limit fails until it is taken
+off, and none may grow)."""
+
+
+def _functions(
+    node: ast.AST, prefix: str
+) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{prefix}.{child.name}"
+            if not isinstance(child, ast.ClassDef):
+                yield name, child
+            yield from _functions(child, name)
+        else:
+            yield from _functions(child, prefix)
+
+
+def function_lengths(src: Path) -> dict[str, int]:
+    """Every function and method of the package (generated code aside), by its
+    dotted name, and its length in lines, decorators aside."""
+    lengths: dict[str, int] = {}
+    for module, path in module_files(src).items():
+        if path.name in GENERATED:
+            continue
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for name, function in _functions(tree, module):
+            assert function.end_lineno is not None
+            lengths[name] = function.end_lineno - function.lineno + 1
+    return lengths
+
+
+def long_functions(
+    src: Path,
+    allowed: Mapping[str, int] = LONG_FUNCTIONS_ALLOWED,
+    limit: int = MAX_FUNCTION_LINES,
+) -> list[str]:
+    """Functions over ``limit`` lines that ``allowed`` does not list at their
+    length or more, and entries of ``allowed`` no longer over the limit."""
+    lengths = function_lengths(src)
+    wrong = [
+        f"{name}: {lines} lines"
+        for name, lines in sorted(lengths.items())
+        if lines > limit and lines > allowed.get(name, limit)
+    ]
+    wrong += [
+        f"{name}: allowed {lines} lines, now {lengths.get(name, 0)}: take it off the list"
+        for name, lines in sorted(allowed.items())
+        if lengths.get(name, 0) <= limit
+    ]
+    return wrong
+
+
+def test_no_function_is_over_80_lines() -> None:
+    wrong = long_functions(SRC)
+    assert not wrong, f"over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(wrong)
+
+
+# ------------------------------------------------------ private names stay home
+
+PRIVATE_IMPORTS_ALLOWED = frozenset(
+    {f"{PACKAGE}.systems.d6.program uses _Faces of {PACKAGE}.systems.d6.rolling"}
+)
+"""Private names one module still takes from another, all inside the systems;
+the list may only shrink (an entry no longer found fails until it is taken off)."""
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_uses(src: Path) -> list[str]:
+    """Private names a module of the package takes from another: imported by
+    name (``from .x import _y``) or read as an attribute of something imported
+    from the package (``x._y``)."""
+    modules = module_files(src)
+    found: list[str] = []
+    for module, path in modules.items():
+        if path.name in GENERATED:
+            continue
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        imported: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _ours(alias.name):
+                        bound = alias.asname or alias.name.partition(".")[0]
+                        imported[bound] = alias.name if alias.asname else bound
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    anchor = ".".join(parts[: len(parts) - (node.level - 1)])
+                    base = f"{anchor}.{base}" if node.module else anchor
+                if not _ours(base):
+                    continue
+                for alias in node.names:
+                    if _private(alias.name):
+                        found.append(f"{module} uses {alias.name} of {base}")
+                    imported[alias.asname or alias.name] = f"{base}.{alias.name}"
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and _private(node.attr)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported
+            ):
+                found.append(f"{module} uses {node.attr} of {imported[node.value.id]}")
+    return sorted(set(found))
+
+
+def test_no_private_name_is_used_across_modules() -> None:
+    found = set(private_uses(SRC))
+    assert not found - PRIVATE_IMPORTS_ALLOWED, "private names taken across modules:\n" + (
+        "\n".join(sorted(found - PRIVATE_IMPORTS_ALLOWED))
+    )
+    assert not PRIVATE_IMPORTS_ALLOWED - found, "no longer found, take them off the list:\n" + (
+        "\n".join(sorted(PRIVATE_IMPORTS_ALLOWED - found))
+    )
+
+
+# ------------------------------------------------------------ one list of names
+
+
+def type_checking_names(path: Path) -> dict[str, str]:
+    """What a module imports for type checkers alone (``if TYPE_CHECKING:``),
+    each name and the relative module it comes from."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.level:
+                    home = "." * statement.level + (statement.module or "")
+                    names.update((alias.asname or alias.name, home) for alias in statement.names)
+    return names
+
+
+def test_the_public_names_are_listed_once() -> None:
+    homes = fudgedice._HOMES
+    assert fudgedice.__all__ == sorted(homes)
+    # the type checkers read each public name from its home, and nothing else
+    assert type_checking_names(SRC / PACKAGE / "__init__.py") == homes
+    assert set(fudgedice.__all__) <= set(dir(fudgedice))
+    for name, home in homes.items():
+        assert getattr(fudgedice, name) is getattr(importlib.import_module(home, PACKAGE), name)
+
+
 # ------------------------------------------------- first use, in a fresh interpreter
 
 THREADS = 8
@@ -866,4 +1026,64 @@ def test_planted_test_imports_are_found(tmp_path: Path) -> None:
         "imports .",
         "imports test_b",
         "imports conftest",
+    ]
+
+
+def test_planted_long_functions_are_found(tmp_path: Path) -> None:
+    body, inner = "    x = 1\n", "        x = 1\n"
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "",
+            "fudgedice/short.py": "def f():\n" + body * (MAX_FUNCTION_LINES - 1),
+            "fudgedice/long.py": (
+                "class C:\n    def m(self):\n"
+                + inner * MAX_FUNCTION_LINES
+                + "def g():\n    def inner():\n"
+                + inner * MAX_FUNCTION_LINES
+            ),
+            "fudgedice/listed.py": "def h():\n" + body * (MAX_FUNCTION_LINES + 4),
+            "fudgedice/grown.py": "def k():\n" + body * (MAX_FUNCTION_LINES + 4),
+            "fudgedice/generated_parser.py": "def p():\n" + body * (MAX_FUNCTION_LINES + 4),
+        },
+    )
+    allowed = {
+        "fudgedice.listed.h": MAX_FUNCTION_LINES + 5,
+        "fudgedice.grown.k": MAX_FUNCTION_LINES + 1,
+        "fudgedice.short.f": MAX_FUNCTION_LINES + 1,
+        "fudgedice.gone": MAX_FUNCTION_LINES + 1,
+    }
+    over = MAX_FUNCTION_LINES + 1
+    assert long_functions(src, allowed) == [
+        f"fudgedice.grown.k: {MAX_FUNCTION_LINES + 5} lines",
+        f"fudgedice.long.C.m: {over} lines",
+        f"fudgedice.long.g: {over + 1} lines",
+        f"fudgedice.long.g.inner: {over} lines",
+        f"fudgedice.gone: allowed {over} lines, now 0: take it off the list",
+        f"fudgedice.short.f: allowed {over} lines, now {MAX_FUNCTION_LINES}: take it off the list",
+    ]
+
+
+def test_planted_private_uses_are_found(tmp_path: Path) -> None:
+    src = _plant(
+        tmp_path / "src",
+        {
+            "fudgedice/__init__.py": "",
+            "fudgedice/a.py": "_hidden = 1\nshown = 2\n\n\ndef _helper(): ...\n",
+            "fudgedice/sub/__init__.py": "",
+            "fudgedice/sub/b.py": (
+                "from ..a import _hidden, shown as _mine\n"
+                "from fudgedice import a\nimport fudgedice.a as other\n"
+                "from . import c\n"
+                "import json\n"
+                "json._default_decoder\n"
+                "def f():\n    a._helper()\n    other._hidden\n    c.public\n    _mine\n"
+            ),
+            "fudgedice/sub/c.py": "def g():\n    from .b import _x\n",
+        },
+    )
+    assert private_uses(src) == [
+        "fudgedice.sub.b uses _helper of fudgedice.a",
+        "fudgedice.sub.b uses _hidden of fudgedice.a",
+        "fudgedice.sub.c uses _x of fudgedice.sub.b",
     ]

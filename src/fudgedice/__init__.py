@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .errors import TooManyDice as TooManyDice
     from .exact.odds import Chance as Chance
     from .exact.odds import Odds as Odds
-    from .exact.odds import Outcome as Outcome
+    from .exact.odds import OddsRow as OddsRow
     from .exact.odds import Tail as Tail
     from .log import Failure as Failure
     from .log import Report as Report
@@ -64,72 +64,49 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_HOMES: dict[str, str] = {
-    **dict.fromkeys(
-        ("SYSTEMS", "Dice", "System", "clear_caches", "ladder", "odds", "parse", "read"),
-        ".api",
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    ".api": (
+        "SYSTEMS",
+        "Dice",
+        "System",
+        "clear_caches",
+        "ladder",
+        "odds",
+        "parse",
+        "read",
+        "registry",
+        "roll",
+        "table",
     ),
-    **dict.fromkeys(("registry", "roll", "table"), ".api"),
-    **dict.fromkeys(("sample", "Sampled"), ".sampling"),
-    "FloatOdds": ".results.float_odds",
-    "compare": ".comparisons",
-    "Comparison": ".results.comparison",
-    "Program": ".dice.program",
-    **dict.fromkeys(
-        ("DiceError", "DiceSyntaxError", "DiceTypeError", "DiceValueError", "LimitError"),
-        ".errors",
+    ".comparisons": ("compare",),
+    ".dice.program": ("Program",),
+    ".errors": (
+        "DiceError",
+        "DiceSyntaxError",
+        "DiceTypeError",
+        "DiceValueError",
+        "LimitError",
+        "OverBudget",
+        "TooManyDice",
     ),
-    **dict.fromkeys(("OverBudget", "TooManyDice"), ".errors"),
-    **dict.fromkeys(("Chance", "Odds", "Outcome", "Tail"), ".exact.odds"),
-    **dict.fromkeys(("Failure", "Report", "Reveal", "Session", "verify"), ".log"),
-    **dict.fromkeys(("DieRoll", "Mark"), ".results.dice"),
-    "Roll": ".results.roll",
-    "Table": ".results.table",
-    "Stream": ".stream",
+    ".exact.odds": ("Chance", "Odds", "OddsRow", "Tail"),
+    ".log": ("Failure", "Report", "Reveal", "Session", "verify"),
+    ".results.comparison": ("Comparison",),
+    ".results.dice": ("DieRoll", "Mark"),
+    ".results.float_odds": ("FloatOdds",),
+    ".results.roll": ("Roll",),
+    ".results.table": ("Table",),
+    ".sampling": ("Sampled", "sample"),
+    ".stream": ("Stream",),
 }
-"""Each public name and the module it lives in (the imports above, for the
-interpreter)."""
+"""The one list of the package's public names, by the module each lives in: it
+drives ``__all__``, ``dir(fudgedice)`` and the imports on first use, and a test
+holds the type checkers' imports above to it."""
 
-__all__ = [
-    "SYSTEMS",
-    "Chance",
-    "Comparison",
-    "Dice",
-    "DiceError",
-    "DiceSyntaxError",
-    "DiceTypeError",
-    "DiceValueError",
-    "DieRoll",
-    "Failure",
-    "FloatOdds",
-    "LimitError",
-    "Mark",
-    "Odds",
-    "Outcome",
-    "OverBudget",
-    "Program",
-    "Report",
-    "Reveal",
-    "Roll",
-    "Sampled",
-    "Session",
-    "Stream",
-    "System",
-    "Table",
-    "Tail",
-    "TooManyDice",
-    "clear_caches",
-    "compare",
-    "ladder",
-    "odds",
-    "parse",
-    "read",
-    "registry",
-    "roll",
-    "sample",
-    "table",
-    "verify",
-]
+_HOMES: dict[str, str] = {name: home for home, names in _PUBLIC.items() for name in names}
+"""Each public name and its module."""
+
+__all__ = sorted(_HOMES)
 
 
 def __getattr__(name: str) -> Any:

@@ -292,7 +292,7 @@ DIGIT_BITS = 30
 """CPython stores an integer in digits of 30 bits."""
 STEP = 60.0
 """One step of a Python loop that does a little arithmetic on small numbers."""
-_KARATSUBA = 70
+KARATSUBA = 70
 """Digits from which CPython multiplies by Karatsuba rather than schoolbook."""
 
 
@@ -320,7 +320,7 @@ def mul_work(bits_a: float, bits_b: float) -> float:
     a, b = bits_a / DIGIT_BITS + 1, bits_b / DIGIT_BITS + 1
     short, long = (a, b) if a <= b else (b, a)
     schoolbook = 1.6 * short * long
-    if short < _KARATSUBA:
+    if short < KARATSUBA:
         return 60 + schoolbook
     karatsuba: float = 9 * (long / short) * short**1.585
     return 60 + min(schoolbook, karatsuba)

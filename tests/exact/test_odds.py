@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 import fudgedice
 from fudgedice import budget
-from fudgedice.exact.figures import _ratio
+from fudgedice.exact.figures import ratio
 from fudgedice.exact.ratios import Reducer, complement
 from fudgedice.exact.rows import exact_rows
 
 
 @given(st.integers(min_value=0, max_value=10**30), st.integers(min_value=1, max_value=10**30))
 def test_ratio_is_the_reduced_fraction(numerator: int, denominator: int) -> None:
-    made = _ratio(numerator, denominator)
+    made = ratio(numerator, denominator)
     expected = Fraction(numerator, denominator)
     assert type(made) is Fraction
     assert (made.numerator, made.denominator) == (expected.numerator, expected.denominator)

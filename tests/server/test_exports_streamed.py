@@ -12,7 +12,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from fudgedice.server import connect, exports, store
-from fudgedice.server.records import VISIBILITIES, Member, RollRecord, RollRequest
+from fudgedice.server.kept import VISIBILITIES, Member, RollRecord, RollRequest
 from fudgedice.server.writer import append_rolls
 
 PAGE = 4

@@ -16,9 +16,9 @@ import pytest
 from fudgedice.server import connect, feed, store
 from fudgedice.server.db import Database
 from fudgedice.server.feed import EventStream, ReaderDropped, _chunks
+from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.live import FEEDS_PER_MEMBER, Event, Hub
 from fudgedice.server.problems import Problem
-from fudgedice.server.records import Member, RollRecord, RollRequest
 from fudgedice.server.writer import append_rolls
 
 WAIT = 30.0

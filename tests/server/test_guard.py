@@ -16,8 +16,8 @@ import pytest
 
 from fudgedice.server import exports, odds
 from fudgedice.server.guards import RateLimit
+from fudgedice.server.kept import Member
 from fudgedice.server.problems import Problem
-from fudgedice.server.records import Member
 
 T = TypeVar("T")
 COSTLY_ODDS = [

@@ -9,8 +9,8 @@ from typing import Any
 
 from fudgedice.server import connect, store
 from fudgedice.server.feed import _chunks
+from fudgedice.server.kept import Member, RollRecord, RollRequest, Shown, Visibility
 from fudgedice.server.live import Event, Hub
-from fudgedice.server.records import Member, RollRecord, RollRequest, Shown, Visibility
 from fudgedice.server.writer import append_rolls
 
 PLACEHOLDER = {"seq", "member", "name", "visibility", "hidden", "at", "verified"}

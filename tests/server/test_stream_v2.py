@@ -17,7 +17,7 @@ import fudgedice
 from fudgedice.server import connect, store
 from fudgedice.server.db import MIGRATIONS, database_url
 from fudgedice.server.exports import log_document
-from fudgedice.server.records import Member, RollRecord, RollRequest
+from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.writer import FailedRoll, append_rolls
 from fudgedice.stream import room_stream
 

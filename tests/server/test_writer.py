@@ -15,8 +15,8 @@ import pytest
 import fudgedice
 from fudgedice.server import connect, store
 from fudgedice.server.exports import log_document
+from fudgedice.server.kept import VISIBILITIES, RollRecord, RollRequest
 from fudgedice.server.problems import Problem
-from fudgedice.server.records import VISIBILITIES, RollRecord, RollRequest
 from fudgedice.server.writer import Writer, _append
 
 

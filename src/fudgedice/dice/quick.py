@@ -47,7 +47,7 @@ MOST_REFUSED = 16
 """Outcomes a program may fail to keep before it rolls the long way for good
 (a note that measures odds, charged on every roll, keeps every outcome out)."""
 
-_Served = tuple["_Outcome", tuple[int, ...], str]
+_Served = tuple["_Explained", tuple[int, ...], str]
 """A roll's outcome, its dice and its text."""
 
 _kept = [0, 0]
@@ -74,7 +74,7 @@ class _Asked(Stream):
         return super().word()
 
 
-class _Outcome:
+class _Explained:
     """What one outcome came to, as the general path wrote it."""
 
     __slots__ = ("fields", "head", "pieces", "what", "work")
@@ -130,7 +130,7 @@ class QuickRolls:
         self.program = program
         tosses = merged(schedule)
         self.schedule: Schedule | None = tosses
-        self.outcomes: dict[tuple[int, ...], _Outcome] = {}
+        self.outcomes: dict[tuple[int, ...], _Explained] = {}
         self.generation = _kept[1]
         self.refused = 0
         """Outcomes not kept for what they charged or wrote."""
@@ -237,7 +237,7 @@ class QuickRolls:
         no_chain = drawn if len(faces) == len(drawn) else None
         return self._serve(key, faces, lines, None, key_bytes, None, no_chain)
 
-    def _kept_roll(self, outcome: _Outcome, seed: int | str | None) -> DeferredRoll:
+    def _kept_roll(self, outcome: _Explained, seed: int | str | None) -> DeferredRoll:
         """A roll of a kept outcome's fields, to be given its dice and text."""
         roll = _new(DeferredRoll)
         (
@@ -359,7 +359,7 @@ class QuickRolls:
                 self.served = {}
                 self.generation = _kept[1]
             work, what, _ = charges[0]
-            self.outcomes[key] = _Outcome(roll, pieces, work, what)
+            self.outcomes[key] = _Explained(roll, pieces, work, what)
             _kept[0] += 1
         return roll
 

@@ -149,6 +149,26 @@ def _full(weights: FloatArray, half: FloatArray) -> float:
     return math.sqrt(float((weights * half * half).sum()))
 
 
+def _spectrum(
+    part: Part, pmf: FloatArray, size: int, gamma: float
+) -> tuple[ComplexArray, FloatArray, float, int, float]:
+    """One die's spectrum, centred on its mean, with a bound on each modulus:
+    the spectrum, the bound, the 2-norm of its error, the value at index 0,
+    and the die's listed mass."""
+    listed = math.fsum(pmf)
+    centre = round(float((np.arange(len(pmf)) * pmf).sum()) / listed) if listed else 0
+    placed = np.zeros(size)
+    np.add.at(placed, (np.arange(len(pmf)) - centre) % size, pmf)
+    spectrum = np.fft.rfft(placed)
+    spectrum[0] = listed  # the mass, to one rounding
+    mass = sum(part.counts) / part.total
+    # 2-norm of the spectrum's error: the FFT's, and the chances' own rounding
+    delta = (gamma + UNIT) * math.sqrt(size) * math.sqrt(float((pmf * pmf).sum()))
+    modulus = np.abs(spectrum)
+    upper = np.maximum(modulus, np.minimum(mass, modulus + delta))
+    return spectrum, upper, delta, part.lo + centre, mass
+
+
 def float_sum(terms: Sequence[Term], what: str) -> FloatSum:
     """The distribution of a mixture of sums of dice, as float64 with bounds."""
     # a weight below float64's range: the term adds less than OUTSIDE anywhere
@@ -178,20 +198,7 @@ def float_sum(terms: Sequence[Term], what: str) -> FloatSum:
     weights = np.full(half, 2.0)
     weights[0] = weights[-1] = 1.0  # k = 0 and k = size/2 appear once in the full spectrum
     gamma = _fft_gamma(size)
-    spectra: dict[Part, tuple[ComplexArray, FloatArray, float, int, float]] = {}
-    for part, pmf in pmfs.items():
-        listed = math.fsum(pmf)
-        centre = round(float((np.arange(len(pmf)) * pmf).sum()) / listed) if listed else 0
-        placed = np.zeros(size)
-        np.add.at(placed, (np.arange(len(pmf)) - centre) % size, pmf)
-        spectrum = np.fft.rfft(placed)
-        spectrum[0] = listed  # the mass, to one rounding
-        mass = sum(part.counts) / part.total
-        # 2-norm of the spectrum's error: the FFT's, and the chances' own rounding
-        delta = (gamma + UNIT) * math.sqrt(size) * math.sqrt(float((pmf * pmf).sum()))
-        modulus = np.abs(spectrum)
-        upper = np.maximum(modulus, np.minimum(mass, modulus + delta))
-        spectra[part] = (spectrum, upper, delta, part.lo + centre, mass)
+    spectra = {part: _spectrum(part, pmf, size, gamma) for part, pmf in pmfs.items()}
     chances = np.zeros(width)
     truncated = 0.0
     for term, (term_low, term_high) in zip(terms, windows, strict=True):

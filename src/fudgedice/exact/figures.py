@@ -118,7 +118,7 @@ def json_number(value: Decimal) -> float | str:
     return as_float if math.isfinite(as_float) else f"{value:.16e}"
 
 
-def _reduced(numerator: int, denominator: int) -> Fraction:
+def in_lowest_terms(numerator: int, denominator: int) -> Fraction:
     """A Fraction already in lowest terms, built without checking again."""
     value = object.__new__(Fraction)
     value._numerator = numerator  # type: ignore[attr-defined]
@@ -126,7 +126,7 @@ def _reduced(numerator: int, denominator: int) -> Fraction:
     return value
 
 
-def _ratio(numerator: int, denominator: int) -> Fraction:
+def ratio(numerator: int, denominator: int) -> Fraction:
     """``Fraction(numerator, denominator)`` for integers (denominator > 0).
 
     Odds tables build thousands of Fractions; the public constructor spends
@@ -134,7 +134,7 @@ def _ratio(numerator: int, denominator: int) -> Fraction:
     always ints, so reduce by the gcd and fill the two slots directly.
     """
     common = math.gcd(numerator, denominator)
-    return _reduced(numerator // common, denominator // common)
+    return in_lowest_terms(numerator // common, denominator // common)
 
 
 def chance_table(
@@ -142,7 +142,7 @@ def chance_table(
 ) -> dict[int, Fraction]:
     """``{lo + i: ways[i] / total}`` in lowest terms for every ``i`` whose
     count is not 0: the table of a short total (one gcd a row), built in one
-    loop, each Fraction filled as :func:`_reduced` fills it (a small pool's
+    loop, each Fraction filled as :func:`in_lowest_terms` fills it (a small pool's
     at-least table spent more on calls around its Fractions than on them)."""
     table: dict[int, Fraction] = {}
     if not _SLOTS_KNOWN:
@@ -164,4 +164,4 @@ def chance_table(
 
 _SLOTS_KNOWN = set(getattr(Fraction, "__slots__", ())) == {"_numerator", "_denominator"}
 if not _SLOTS_KNOWN:
-    _reduced = Fraction  # an unfamiliar fractions module: take the public road
+    in_lowest_terms = Fraction  # an unfamiliar fractions module: take the public road

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from math import log2
 
 from .. import budget
-from ..budget import _KARATSUBA, DIGIT_BITS, STEP, mul_work
+from ..budget import DIGIT_BITS, KARATSUBA, STEP, mul_work
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
 from .dist import Bound, Cut, Dist, Image, check_span, check_total, normal, trimmed
@@ -79,6 +79,21 @@ def keep_extreme(
     if worst > _SMALL_WORK:
         worst = faces_work(0.0, n, kept, faces, gains, least, bits)
     budget.charge(charged + worst, what)
+    result = _kept_polynomial(faces, gains, least, n, kept, mass, bits)
+    return trimmed(kept * least, unpack(result, slot, length), total, cuts)
+
+
+def _kept_polynomial(
+    faces: list[tuple[int, int]],
+    gains: list[int],
+    least: int,
+    n: int,
+    kept: int,
+    mass: int,
+    bits: int,
+) -> int:
+    """The counts of :func:`keep_extreme`, each in a slot of ``bits`` bits of
+    one big integer: the sum over faces of Horner's scheme in ``A``."""
     choose_n = [1] * kept
     for a in range(1, kept):
         choose_n[a] = choose_n[a - 1] * (n - a + 1) // a
@@ -113,7 +128,7 @@ def keep_extreme(
         result += horner
         if weight:
             before.append((weight, step))
-    return trimmed(kept * least, unpack(result, slot, length), total, cuts)
+    return result
 
 
 _SMALL_WORK = 200_000.0
@@ -165,7 +180,7 @@ def faces_work(
         below -= weight
         both_bits = n * max((weight + below).bit_length(), 1)
         both = both_bits / DIGIT_BITS + 1
-        if both < _KARATSUBA:
+        if both < KARATSUBA:
             # mul_work(both_bits, both_bits) and mul_work(both_bits, n), schoolbook
             square = 60 + 1.6 * both * both
             by_n = n / DIGIT_BITS + 1

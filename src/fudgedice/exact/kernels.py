@@ -227,17 +227,13 @@ def power(
     return _power_kronecker(base, n)
 
 
-def power_kernel(base: list[int], n: int) -> str:
-    """Which kernel raises ``base`` to the n-th power within about a second:
-    ``three faces``, ``miller`` or ``kronecker``; a LimitError, before any
-    work, when none would."""
-    return power_plan(base, n)[0]
-
-
 def power_plan(base: list[int], n: int, estimate: bool = True) -> PowerPlan:
-    """:func:`power_kernel` and the estimated work of its kernel, worked out
-    together (a small pool's odds spent more on estimates than on the power);
-    with ``estimate`` off, only the refusal of a power too big (work 0)."""
+    """Which kernel raises ``base`` to the n-th power within about a second
+    (``word``, ``three faces``, ``miller`` or ``kronecker``; a LimitError,
+    before any work, when none would) and the estimated work of that kernel,
+    worked out together (a small pool's odds spent more on estimates than on
+    the power); with ``estimate`` off, only the refusal of a power too big
+    (work 0)."""
     length = n * (len(base) - 1) + 1
     if n * sum(base).bit_length() <= _WORD_BITS and length <= _WORD_LENGTH:
         # the total's power fits a machine word: a bound worked out once a
@@ -328,7 +324,7 @@ def fits_power(base: list[int], n: int, work: float) -> bool:
 
 
 def largest_power(base: list[int], n: int, work: float | None = None) -> int:
-    """The largest exponent below ``n`` whose power :func:`power_kernel`
+    """The largest exponent below ``n`` whose power :func:`power_plan`
     accepts (and takes at most ``work``; 0 when none does): what a refusal
     can offer instead."""
     limit = DEFAULT_LIMITS.max_request_work if work is None else work

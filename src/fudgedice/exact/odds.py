@@ -25,17 +25,17 @@ from .. import budget
 from ..budget import within_budget
 from .dist import Bound, Cut, Dist
 from .figures import (
-    _reduced,
     approximate,
     chance_table,
     decimal,
     exact_text,
+    in_lowest_terms,
 )
 from .ratios import Reducer
-from .rows import Chance, Outcome, Tail, exact_rows
+from .rows import Chance, OddsRow, Tail, exact_rows
 from .views import Viewed
 
-__all__ = ["Chance", "Odds", "Outcome", "Tail", "approximate", "decimal", "exact_text"]
+__all__ = ["Chance", "Odds", "OddsRow", "Tail", "approximate", "decimal", "exact_text"]
 
 
 PRIMES = 1229
@@ -79,9 +79,9 @@ class Odds(Viewed):
         """``count`` out of every way, in lowest terms."""
         total = self.dist.total
         if total.bit_length() <= _SMALL_BITS:
-            # gcd of machine-sized numbers is cheapest (figures._ratio, inlined)
+            # gcd of machine-sized numbers is cheapest (figures.ratio, inlined)
             common = gcd(count, total)
-            return _reduced(count // common, total // common)
+            return in_lowest_terms(count // common, total // common)
         return self._reduce()(count)
 
     def _fractions(self, counts: list[int]) -> list[Fraction]:
@@ -89,7 +89,7 @@ class Odds(Viewed):
         total = self.dist.total
         if total.bit_length() > _SMALL_BITS:
             return [self._fraction(count) for count in counts]
-        return [_reduced(count // (c := gcd(count, total)), total // c) for count in counts]
+        return [in_lowest_terms(count // (c := gcd(count, total)), total // c) for count in counts]
 
     def _reduce(self) -> Reducer:
         # built on first use, by hand: a small pool's odds should cost little
@@ -142,16 +142,6 @@ class Odds(Viewed):
     def rows(self) -> int:
         """How many values have a chance (the rows of :attr:`outcomes`)."""
         return len(self.dist.counts) - self.dist.counts.count(0)
-
-    def outcome_at(self, value: int) -> Outcome:
-        """One row of :attr:`outcomes`, without building the others."""
-        offset = value - self.dist.lo
-        return Outcome(
-            value,
-            self._fraction(self.dist.counts[offset]),
-            self._fraction(self._at_least_counts[offset] + self._tail_counts(value, None)[0]),
-            self._fraction(self._at_most_counts[offset] + self._tail_counts(None, value)[0]),
-        )
 
     @property
     def denominator(self) -> int:
@@ -290,13 +280,13 @@ class Odds(Viewed):
         return {lo + index: chance for index, chance in zip(present, chances, strict=True)}
 
     @cached_property
-    def outcomes(self) -> list[Outcome]:
+    def outcomes(self) -> list[OddsRow]:
         """Every listed value with its exact chance, lowest first (the tails
         are :attr:`tails`)."""
         return self._outcomes()
 
     @within_budget
-    def _outcomes(self) -> list[Outcome]:
+    def _outcomes(self) -> list[OddsRow]:
         counts = self.dist.counts
         # a chance per row, and its at-least and at-most: a symmetric pool
         # builds half of them and mirrors the rest, and with no tail at most

@@ -18,7 +18,7 @@ from ..budget import (
     mul_work,
     power_work,
 )
-from .figures import _ratio, _reduced
+from .figures import in_lowest_terms, ratio
 
 
 class Reducer:
@@ -89,7 +89,7 @@ class Reducer:
 
     def __call__(self, numerator: int) -> Fraction:
         if self.factors is None or numerator == 0:
-            return _ratio(numerator, self.denominator)
+            return ratio(numerator, self.denominator)
         twos = 0
         if self.twos:
             twos = min((numerator & -numerator).bit_length() - 1, self.twos)
@@ -134,7 +134,7 @@ class Reducer:
                     if len(self.reduced) < 1024:
                         self.reduced[removed] = known
                 odd = known
-        return _reduced(numerator, odd << (self.twos - twos))
+        return in_lowest_terms(numerator, odd << (self.twos - twos))
 
     def _many(self, number: int, prime: int, cap: int, chunk: int, held: int) -> tuple[int, int]:
         """(e, number / prime**e) for the largest e (at most ``cap``), for a
@@ -212,7 +212,7 @@ def complement(fraction: Fraction) -> Fraction:
     """1 - ``fraction`` (between 0 and 1): the same denominator, and no
     reduction to do again (a common factor of both would divide the numerator)."""
     numerator, denominator = fraction.as_integer_ratio()  # one call, not two properties
-    return _reduced(denominator - numerator, denominator)
+    return in_lowest_terms(denominator - numerator, denominator)
 
 
 def _strip(number: int, prime: int, cap: int | None = None, what: str = "") -> tuple[int, int]:

@@ -15,7 +15,10 @@ from .ratios import complement
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class OddsRow:
+    """One row of :attr:`Odds.outcomes`: a value, its chance, and the chances
+    of it or more and of it or less."""
+
     value: int
     p: Fraction
     at_least: Fraction
@@ -83,7 +86,7 @@ def exact_rows(
     below: list[int],
     tails: Callable[[int | None, int | None], int] | None,
     fractions: Callable[[list[int]], list[Fraction]] | None = None,
-) -> list[Outcome]:
+) -> list[OddsRow]:
     """Every listed row of a distribution, built cheaply. ``above`` and
     ``below`` hold the at-least and at-most counts of the listed values;
     ``tails(low, high)`` the cut-off ways surely from ``low`` to ``high``
@@ -138,18 +141,18 @@ def exact_rows(
             most = complement(at_least[position + 1])
         else:
             most = Fraction(1)
-        outcomes.append(Outcome(value, rows[position], at_least[position], most))
+        outcomes.append(OddsRow(value, rows[position], at_least[position], most))
     return outcomes
 
 
 def _plain_rows(
     lo: int, present: list[int], chances: list[Fraction], at_least: list[Fraction]
-) -> list[Outcome]:
+) -> list[OddsRow]:
     """:func:`exact_rows` with nothing cut off: at most v is 1 less at least
     the next value listed, the last at most 1."""
     at_most = [complement(chance) for chance in at_least[1:]]
     at_most.append(Fraction(1))
     return [
-        Outcome(lo + index, *row)
+        OddsRow(lo + index, *row)
         for index, *row in zip(present, chances, at_least, at_most, strict=True)
     ]

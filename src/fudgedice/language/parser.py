@@ -25,8 +25,8 @@ from .tree import (
     D100,
     FUDGE_DIE,
     FUDGE_DIE_1,
+    Against,
     BinOp,
-    Check,
     Compare,
     CompareOp,
     Count,
@@ -280,11 +280,11 @@ class _Builder(Transformer[Token, Expression]):
         assert isinstance(other, Side)
         return Damage(other)
 
-    def start(self, items: list[Token | Side | Check | Node]) -> Expression:
+    def start(self, items: list[Token | Side | Against | Node]) -> Expression:
         system = "fudge"
         system_position: int | None = None
         side: Side | None = None
-        check: Check | None = None
+        check: Against | None = None
         label: str | None = None
         for item in items:
             if isinstance(item, Token) and item.type == "VS":

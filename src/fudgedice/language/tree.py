@@ -247,7 +247,8 @@ class Damage:
     other: Side
 
 
-Check = Versus | Opposed | Damage
+Against = Versus | Opposed | Damage
+"""What a roll is measured against: a target, another side, or resistance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +257,7 @@ class Expression:
 
     system: str
     side: Side
-    check: Check | None = None
+    check: Against | None = None
     label: str | None = None
     text: str = field(default="", compare=False)
     system_position: int | None = field(default=None, compare=False)

@@ -68,6 +68,47 @@ SHAPE_ROWS = 20
 on one line, to be seen without scrolling."""
 
 
+def _shown_rows(counts: tuple[int, ...], total: int, present: list[int]) -> list[int]:
+    """The rows a table shows of a wide pool: those that hold almost all the
+    probability, at most ``_MAX_ROWS`` of them around the likeliest."""
+    if len(present) <= _MAX_ROWS:
+        return present
+    shown = [index for index in present if counts[index] * 100_000 >= total]
+    if len(shown) > _MAX_ROWS:
+        middle = max(range(len(shown)), key=lambda i: counts[shown[i]])
+        half = _MAX_ROWS // 2
+        start = max(0, min(middle - half, len(shown) - _MAX_ROWS))
+        shown = shown[start : start + _MAX_ROWS]
+    return shown
+
+
+def _event_lines(odds: Odds, show_exact: bool) -> list[str]:
+    """Each event's chance, exact when short, and how far a tail leaves it open."""
+    lines = []
+    for name, p in odds.events.items():
+        line = f"{name}: {percent(p)}"
+        if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
+            line += f" ({exact(p)})"
+        if name in odds.uncertain:
+            line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
+        lines.append(line)
+    return lines
+
+
+def _refuse_long_fractions(rows: int, total: int) -> None:
+    """A LimitError if the exact fractions of ``rows`` rows over ``total``
+    would be more digits than the limit."""
+    if too_many_digits(rows, total):
+        widest = 2 * digits(total) + 1
+        raise LimitError(
+            f"the exact fractions of {rows:,} rows would take up to "
+            f"{rows * widest // 1_000_000} MB of digits, more than the limit of "
+            f"{MAX_EXACT_CHARACTERS // 1_000_000} MB",
+            hint="without --all the table shows the rows that hold the probability; "
+            "without --exact, percentages",
+        )
+
+
 def odds_layout(odds: Odds, *, show_exact: bool = False, all_rows: bool = False) -> OddsLayout:
     """The rows of :func:`odds_text`: every chance as text, each row's bar."""
     # Rows are chosen from the integer counts, and Fractions built only for
@@ -78,26 +119,11 @@ def odds_layout(odds: Odds, *, show_exact: bool = False, all_rows: bool = False)
     summary = f"mean {approximate(decimal(odds.mean))}, stdev {approximate(odds.spread)}"
     or_more, or_less = odds.at_least_counts(), odds.at_most_counts()
     present = [index for index, count in enumerate(counts) if count]
-    shown = present
-    if not all_rows and len(present) > _MAX_ROWS:
-        # Wide pools: keep the rows that hold almost all the probability.
-        shown = [index for index in present if counts[index] * 100_000 >= total]
-        if len(shown) > _MAX_ROWS:
-            middle = max(range(len(shown)), key=lambda i: counts[shown[i]])
-            half = _MAX_ROWS // 2
-            start = max(0, min(middle - half, len(shown) - _MAX_ROWS))
-            shown = shown[start : start + _MAX_ROWS]
+    shown = present if all_rows else _shown_rows(counts, total, present)
     hidden = len(present) - len(shown)
     # refuse before any long number is written out
-    if show_exact and too_many_digits(len(shown), total):
-        widest = 2 * digits(total) + 1
-        raise LimitError(
-            f"the exact fractions of {len(shown):,} rows would take up to "
-            f"{len(shown) * widest // 1_000_000} MB of digits, more than the limit of "
-            f"{MAX_EXACT_CHARACTERS // 1_000_000} MB",
-            hint="without --all the table shows the rows that hold the probability; "
-            "without --exact, percentages",
-        )
+    if show_exact:
+        _refuse_long_fractions(len(shown), total)
     bits = total.bit_length()
     # each row: its chance as a Fraction (for the exact column), and the
     # cumulative columns as floats straight from the integer counts
@@ -154,14 +180,7 @@ def odds_layout(odds: Odds, *, show_exact: bool = False, all_rows: bool = False)
         notes.append("(exact fractions are long here; --exact shows them)")
     if len(rows) > SHAPE_ROWS or hidden:
         notes.append(shape_line(odds))
-    footer = [summary, *_tail_notes(odds, values)]
-    for name, p in odds.events.items():
-        line = f"{name}: {percent(p)}"
-        if show_exact or digits(p.numerator) + digits(p.denominator) < 40:
-            line += f" ({exact(p)})"
-        if name in odds.uncertain:
-            line += f", or up to {float(odds.uncertain[name]):.2g} more (a tail straddles it)"
-        footer.append(line)
+    footer = [summary, *_tail_notes(odds, values), *_event_lines(odds, show_exact)]
     bars = [_bar(row.ways, peak) if row.ways else 0 for row in rows]
     return OddsLayout(odds.notation, (*columns, "at most"), cells, bars, notes, footer)
 

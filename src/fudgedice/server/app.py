@@ -14,21 +14,21 @@ import asyncio
 import functools
 import gc
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.resources import files
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.routing import Match, Route
 
-from . import exports, making, rolling, store
-from .bodies import MAX_INT, NewMember, NewRoll, NewRoom, malformed
+from . import making, rolling, store
+from .bodies import NewRoll, malformed
 from .db import Database
 from .feed import EventStream, live_feed
 from .guards import (
@@ -42,29 +42,21 @@ from .guards import (
     Send,
 )
 from .inputs import PlainInput
-from .live import Event, Hub, Listener
+from .kept import RollRecord
+from .live import Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
 from .problems import BUSY, PROBLEM_SCHEMA, REFUSED, Problem
-from .records import Member, RollRecord, Room
+from .room_routes import MAX_SEQ, Auth, add_roll_reading_routes, add_room_routes, address
 from .sheet_routes import add_sheet_routes
 from .writer import Writer
 
-PAGE_LIMIT = 500
-"""Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
-MAX_SEQ = MAX_INT
-"""The largest seq a database column holds: a larger ``after`` or ``before``
-is a 422, not an overflow inside the driver."""
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
 """A Last-Event-ID the live feed resumes from (ASCII digits, below 2**63);
 any other is ignored, as a browser's first connection sends none."""
 KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
-
-
-Auth = Annotated[str | None, Header()]
-"""``Authorization: Bearer TOKEN``."""
 
 
 def create_app(
@@ -97,6 +89,39 @@ def create_app(
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too
     writer = Writer(db, (lambda _: None) if db.postgres else hub.publish_rolls)
     rolls = Rolls(db, writer, RateLimit(rolls_per_second, burst), addresses)
+    app = TableApp(
+        NoStore(BodyLimit(PlainInput(rolls.asgi))),
+        title="fudgedice table",
+        lifespan=_lifespan(hub, writer, listener, gate),
+        # the documentation pages load scripts from a CDN into the origin that
+        # holds the members' tokens: the schema is served, not those pages
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        responses=REFUSED,
+        # the table sets up no OpenTelemetry: not asking at every request
+        # whether it has been is a few percent of a roll's CPU time
+        telemetry={"tracing": False, "metrics": False, "logs": False},
+    )
+    app.add_middleware(PlainInput)  # innermost: every answer of the API wraps its refusals too
+    app.add_middleware(BodyLimit)
+    app.add_middleware(NoStore)
+    app.state.db, app.state.hub = db, hub
+    _add_error_handlers(app)
+    _add_roll_route(app, rolls)
+    add_sheet_routes(app, db, hub, rolls, rolls.limiter, gate)
+    add_room_routes(app, db, hub, addresses)
+    add_roll_reading_routes(app, db, hub)
+    _add_live_routes(app, db, hub, gate)
+    _add_page(app)
+    return app
+
+
+def _lifespan(
+    hub: Hub, writer: Writer, listener: Listener | None, gate: OddsGate
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What starts with the app and stops with it: the writer, the live
+    feeds' keep-alive, PostgreSQL's listener, the odds' workers."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -119,24 +144,11 @@ def create_app(
         await writer.stop()
         gate.close()
 
-    app = TableApp(
-        NoStore(BodyLimit(PlainInput(rolls.asgi))),
-        title="fudgedice table",
-        lifespan=lifespan,
-        # the documentation pages load scripts from a CDN into the origin that
-        # holds the members' tokens: the schema is served, not those pages
-        docs_url=None,
-        redoc_url=None,
-        openapi_url="/api/openapi.json",
-        responses=REFUSED,
-        # the table sets up no OpenTelemetry: not asking at every request
-        # whether it has been is a few percent of a roll's CPU time
-        telemetry={"tracing": False, "metrics": False, "logs": False},
-    )
-    app.add_middleware(PlainInput)  # innermost: every answer of the API wraps its refusals too
-    app.add_middleware(BodyLimit)
-    app.add_middleware(NoStore)
-    app.state.db, app.state.hub = db, hub
+    return lifespan
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every refusal as ``{"error": ...}`` JSON, with its status."""
 
     @app.exception_handler(Problem)
     async def _problem(_: Request, problem: Problem) -> JSONResponse:
@@ -154,10 +166,9 @@ def create_app(
             headers = {**(headers or {}), "Allow": ", ".join(allowed(app, request))}
         return JSONResponse({"error": str(error.detail)}, error.status_code, headers=headers)
 
-    def member_of(
-        room: str, authorization: str | None, token: str | None = None
-    ) -> tuple[Room, Member]:
-        return making.member_of(db, room, authorization, token)
+
+def _add_roll_route(app: FastAPI, rolls: Rolls) -> None:
+    """``POST .../rolls``, the first route the router tries."""
 
     async def make_roll(
         room: str, body: NewRoll, request: Request, authorization: Auth = None
@@ -177,86 +188,10 @@ def create_app(
         route_class_override=rolls.route_class(),
     )
     app.router.routes.insert(0, app.router.routes.pop())
-    add_sheet_routes(app, db, hub, rolls, rolls.limiter, gate)
 
-    @app.post("/api/rooms", status_code=201)
-    def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
-        addresses.take(f"rooms {address(request)}")
-        name = rolling.name(body.name, "a room's name")
-        system = rolling.system_name(body.system)
-        room, gm, token = store.create_room(db, name, system, rolling.name(body.gm_name))
-        return {
-            "room": room.id, "name": room.name, "system": room.system, "gm_token": token,
-            "member": gm.id, "commitment": room.commitment,
-            "url": f"{str(request.base_url).rstrip('/')}/r/{room.id}",
-        }  # fmt: skip
 
-    @app.get("/api/rooms/{room}")
-    def room_info(room: str, authorization: Auth = None) -> dict[str, Any]:
-        found, me = member_of(room, authorization)
-        return {
-            "room": found.id, "name": found.name, "system": found.system,
-            "commitment": found.commitment, "epoch": found.epoch, "last_seq": found.last_seq,
-            "me": me.to_dict(), "members": [m.to_dict() for m in store.room_members(db, room)],
-            "seeds": store.seed_list(db, room),
-        }  # fmt: skip
-
-    @app.post("/api/rooms/{room}/members", status_code=201)
-    def join(room: str, body: NewMember, request: Request) -> dict[str, Any]:
-        addresses.take(f"joins {address(request)}")
-        member, token = store.join(db, room, rolling.name(body.name))
-        if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-            hub.publish_threadsafe(room, Event("member", data={"member": member.id}))
-        return {"member": member.id, "name": member.name, "token": token, "gm": False}
-
-    @app.get("/api/rooms/{room}/rolls")
-    def list_rolls(
-        room: str,
-        authorization: Auth = None,
-        after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
-        before: Annotated[int | None, Query(ge=1, le=MAX_SEQ)] = None,
-        limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT)] = 100,
-        member: str | None = None,
-    ) -> Response:
-        found, me = member_of(room, authorization)
-        records = store.list_rolls(db, room, after=after, before=before, limit=limit, member=member)
-        shown = b",".join(record.json_for(me) for record in records)
-        body = b'{"rolls":[%b],"last_seq":%d}' % (shown, found.last_seq)
-        return Response(body, media_type="application/json")
-
-    @app.post("/api/rooms/{room}/reveal")
-    def reveal(room: str, authorization: Auth = None) -> dict[str, Any]:
-        _, me = member_of(room, authorization)
-        if not me.gm:
-            raise Problem(403, "only the GM reveals the seed")
-        revealed_seed = store.reveal(db, room)
-        if not db.postgres:
-            hub.publish_threadsafe(room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
-        return revealed_seed
-
-    @app.get("/api/rooms/{room}/log")
-    def log(room: str, authorization: Auth = None) -> StreamingResponse:
-        _, me = member_of(room, authorization)
-        start = exports.log_start(db, room)
-        return StreamingResponse(exports.log_bytes(db, start, me), media_type="application/json")
-
-    @app.get("/api/rooms/{room}/export", responses=EXPORTED)
-    def export(
-        room: str,
-        authorization: Auth = None,
-        format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
-        member: str | None = None,
-    ) -> StreamingResponse:
-        found, me = member_of(room, authorization)
-        name = f"fudgedice-{found.id}.{format}"
-        disposition = {"Content-Disposition": f'attachment; filename="{name}"'}
-        if format == "csv":
-            rows = exports.rolls_csv(db, found, me, member)
-            return StreamingResponse(
-                rows, media_type="text/csv; charset=utf-8", headers=disposition
-            )
-        document = exports.rolls_json(db, found, me, member)
-        return StreamingResponse(document, media_type="application/json", headers=disposition)
+def _add_live_routes(app: FastAPI, db: Database, hub: Hub, gate: OddsGate) -> None:
+    """The live feed, the odds of a text, and the server's health."""
 
     @app.get(
         "/api/rooms/{room}/live", status_code=200, response_class=EventStream, responses=LIVE_FEED
@@ -268,7 +203,7 @@ def create_app(
         after: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> EventStream:
-        found, me = await run_in_threadpool(member_of, room, authorization)
+        found, me = await run_in_threadpool(making.member_of, db, room, authorization)
         if after is None:
             resumed = last_event_id is not None and LAST_EVENT_ID.fullmatch(last_event_id)
             after = int(last_event_id) if resumed and last_event_id else found.last_seq
@@ -283,6 +218,9 @@ def create_app(
     def health() -> dict[str, Any]:
         return {"ok": True, "database": db.url.get_backend_name(), "watching": hub.watching()}
 
+
+def _add_page(app: FastAPI) -> None:
+    """The page, its script and style files."""
     page = files(__package__).joinpath("static", "index.html").read_text("utf-8")
     # the page's script and style are files of their own, so that the CSP can
     # forbid every inline script: a name that slipped into markup would not run
@@ -300,8 +238,6 @@ def create_app(
     def index(room: str | None = None) -> HTMLResponse:
         return HTMLResponse(page, headers={"Content-Security-Policy": CSP})
 
-    return app
-
 
 def allowed(app: FastAPI, request: Request) -> list[str]:
     """The methods some route answers at the request's path."""
@@ -310,12 +246,6 @@ def allowed(app: FastAPI, request: Request) -> list[str]:
         if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
             methods |= route.methods or set()
     return sorted(methods)
-
-
-def address(request: Request) -> str:
-    """The client's address, as the connection gives it (the table trusts no
-    forwarding header: behind a proxy, every member shares the proxy's)."""
-    return request.client.host if request.client else "unknown"
 
 
 CSP = (
@@ -327,10 +257,6 @@ CSP = (
 elsewhere) and loads nothing from elsewhere."""
 
 
-EXPORTED: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The rolls"}
-}
-"""``format=csv``'s answer, besides JSON's."""
 LIVE_FEED: dict[int | str, dict[str, Any]] = {
     200: {
         "content": {"text/event-stream": {"schema": {"type": "string"}}},

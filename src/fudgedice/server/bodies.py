@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
 from .inputs import unstorable
+from .kept import Visibility
 from .problems import Problem, unprocessable
-from .records import Visibility
 
 MAX_INT = 2**63 - 1
 """The largest integer a database column holds (a seq, a version): a larger

@@ -18,7 +18,7 @@ from ..errors import DiceError
 from ..memory import SizedCache, estimate
 from ..stream import Stream
 from . import rolling
-from .records import Member
+from .kept import Member
 
 MAX_MEMBERS = 100_000
 """Tokens kept at most; past that the one used least recently is dropped,

@@ -22,8 +22,8 @@ from sqlalchemy import func, select
 from ..log.canonical import FORMAT, GENESIS
 from . import fair, store
 from .db import Database
+from .kept import Member, RollRecord, Room
 from .problems import Problem, not_found
-from .records import Member, RollRecord, Room
 from .schema import rolls as rolls_table
 
 PAGE = 500

@@ -22,8 +22,8 @@ from starlette.types import Receive, Scope, Send
 
 from . import store
 from .db import Database
+from .kept import Member, RollRecord, json_bytes
 from .live import Hub, Watcher
-from .records import Member, RollRecord, json_bytes
 
 PAGE = 500
 """Rolls read from the database at once when catching up: a chunk of the feed

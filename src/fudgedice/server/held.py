@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select, text, update
 
-from .records import RollRequest
+from .kept import RollRequest
 from .schema import member_nonces, rooms
 
 

@@ -24,8 +24,8 @@ from typing import Any
 import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
+from .kept import RollRecord, Shown
 from .problems import Problem
-from .records import RollRecord, Shown
 
 log = logging.getLogger("fudgedice.server")
 

@@ -21,8 +21,8 @@ from .bodies import NewRoll, malformed
 from .caches import Members, Texts
 from .db import Database
 from .guards import RateLimit, Receive, Scope, Send
+from .kept import Member, RollRecord, RollRequest, Room, json_bytes
 from .problems import Problem, not_found, problem_headers, unauthorized, unprocessable
-from .records import Member, RollRecord, RollRequest, Room, json_bytes
 from .writer import Writer
 
 

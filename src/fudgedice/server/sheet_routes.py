@@ -9,9 +9,10 @@ change (attach, edit, raise, hit, heal, spend) is an entry of the room's log.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Path, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -23,11 +24,12 @@ from . import making, rolling, store
 from .bodies import MAX_INT, Body, NewRoll
 from .db import Database
 from .guards import RateLimit
+from .kept import OWN, Member, RollRecord
 from .live import Event, Hub
 from .making import Rolls
 from .odds import OddsGate
 from .problems import BUSY, Problem, not_found, unprocessable
-from .records import OWN, Member, RollRecord
+from .room_routes import Auth, address
 from .sheet_pages import SheetPages, Shown
 from .sheet_store import (
     Change,
@@ -40,7 +42,6 @@ from .sheet_store import (
     read_all,
 )
 
-Auth = Annotated[str | None, Header()]
 Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
 """A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
 
@@ -94,28 +95,17 @@ def add_sheet_routes(
 
     def shown(room: str, owner: Member, stored: Stored, request: Request) -> dict[str, Any]:
         """A sheet after a change (made already): its page, or why not now."""
-        return summary(owner, stored, pages.listed(room, [stored], _at(request))[0])
+        return summary(owner, stored, pages.listed(room, [stored], address(request))[0])
 
     def publish(record: RollRecord) -> None:
-        if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-            hub.publish_threadsafe(record.room, Event("rolls", [record]))
-
-    def owner_of(room: str, authorization: str | None, member: str) -> tuple[Member, Member]:
-        """The reader and the sheet's owner: the owner themself or the GM."""
-        _, me = making.member_of(db, room, authorization)
-        owner = next((m for m in store.room_members(db, room) if m.id == member), None)
-        if owner is None:
-            raise not_found("no such member in this room")
-        if me.id != owner.id and not me.gm:
-            raise Problem(403, "a player's sheet is theirs and the GM's: nobody else reads it")
-        return me, owner
+        _publish(db, hub, record)
 
     @app.get("/api/rooms/{room}/sheets")
     def list_sheets(room: str, request: Request, authorization: Auth = None) -> dict[str, Any]:
         _, me = making.member_of(db, room, authorization)
         members = {m.id: m for m in store.room_members(db, room)}
         kept = [s for s in read_all(db, room) if me.gm or s.member == me.id]
-        found = pages.listed(room, kept, _at(request))
+        found = pages.listed(room, kept, address(request))
         listed = zip(kept, found, strict=True)
         return {"sheets": [summary(members[s.member], s, shown) for s, shown in listed]}
 
@@ -123,17 +113,17 @@ def add_sheet_routes(
     def get_sheet(
         room: str, member: str, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
-        _, owner = owner_of(room, authorization, member)
+        _, owner = _owner_of(db, room, authorization, member)
         stored = read(db, room, owner.id)
         if stored is None:
             raise not_found(f"{owner.name} has no sheet attached")
-        return summary(owner, stored, pages.shown(room, stored, _at(request)))
+        return summary(owner, stored, pages.shown(room, stored, address(request)))
 
     @app.put("/api/rooms/{room}/members/{member}/sheet")
     def put_sheet(
         room: str, member: str, body: SheetText, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
-        me, owner = owner_of(room, authorization, member)
+        me, owner = _owner_of(db, room, authorization, member)
         limiter.take(me.id)
         sheet = checked(body.text)
         action = "attach" if body.version == 0 else "edit"
@@ -143,6 +133,55 @@ def add_sheet_routes(
         record, stored = commit_change(db, room, owner, me, body.version, change)
         publish(record)
         return {**shown(room, owner, stored, request), "seq": record.seq}
+
+    # before the route of every other action, which would take "roll" for one
+    _add_trait_roll_route(app, db, rolls)
+
+    @app.post("/api/rooms/{room}/members/{member}/sheet/{action}")
+    def change_sheet(
+        room: str,
+        member: str,
+        action: str,
+        body: SheetAction,
+        request: Request,
+        authorization: Auth = None,
+    ) -> dict[str, Any]:
+        me, owner = _owner_of(db, room, authorization, member)
+        limiter.take(me.id)
+        stored = read(db, room, owner.id)
+        if stored is None:
+            raise not_found(f"{owner.name} has no sheet attached")
+        edit = _edit(checked(stored.text), action, body)
+        lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
+        change = Change(edit.text, action, edit.sheet.name, lines)
+        record, kept = commit_change(db, room, owner, me, body.version, change)
+        publish(record)
+        return {**shown(room, owner, kept, request), "seq": record.seq, "log": list(edit.log)}
+
+    _add_spend_route(app, db, limiter, publish)
+
+
+def _owner_of(
+    db: Database, room: str, authorization: str | None, member: str
+) -> tuple[Member, Member]:
+    """The reader and the sheet's owner: the owner themself or the GM."""
+    _, me = making.member_of(db, room, authorization)
+    owner = next((m for m in store.room_members(db, room) if m.id == member), None)
+    if owner is None:
+        raise not_found("no such member in this room")
+    if me.id != owner.id and not me.gm:
+        raise Problem(403, "a player's sheet is theirs and the GM's: nobody else reads it")
+    return me, owner
+
+
+def _publish(db: Database, hub: Hub, record: RollRecord) -> None:
+    """A sheet's change to the room's live feeds."""
+    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
+        hub.publish_threadsafe(record.room, Event("rolls", [record]))
+
+
+def _add_trait_roll_route(app: FastAPI, db: Database, rolls: Rolls) -> None:
+    """A trait of one's own sheet rolled by name."""
 
     @app.post("/api/rooms/{room}/members/{member}/sheet/roll", status_code=201, responses=BUSY)
     async def roll_trait(
@@ -157,29 +196,14 @@ def add_sheet_routes(
             raise unprocessable("attach a sheet first: its traits roll by name")
         plan = await run_in_threadpool(_plan, stored.text, asked)
         text = NewRoll(text=plan.text, visibility=body.visibility, client_seed=body.client_seed)
-        record = await rolls.make(room, text, authorization, _at(request))
+        record = await rolls.make(room, text, authorization, address(request))
         return JSONResponse({**record.full(), "notes": list(plan.notes)}, 201)
 
-    @app.post("/api/rooms/{room}/members/{member}/sheet/{action}")
-    def change_sheet(
-        room: str,
-        member: str,
-        action: str,
-        body: SheetAction,
-        request: Request,
-        authorization: Auth = None,
-    ) -> dict[str, Any]:
-        me, owner = owner_of(room, authorization, member)
-        limiter.take(me.id)
-        stored = read(db, room, owner.id)
-        if stored is None:
-            raise not_found(f"{owner.name} has no sheet attached")
-        edit = _edit(checked(stored.text), action, body)
-        lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
-        change = Change(edit.text, action, edit.sheet.name, lines)
-        record, kept = commit_change(db, room, owner, me, body.version, change)
-        publish(record)
-        return {**shown(room, owner, kept, request), "seq": record.seq, "log": list(edit.log)}
+
+def _add_spend_route(
+    app: FastAPI, db: Database, limiter: RateLimit, publish: Callable[[RollRecord], None]
+) -> None:
+    """A point of the roller's sheet spent on a roll of theirs."""
 
     @app.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)
     def spend_on_roll(
@@ -220,11 +244,6 @@ def add_sheet_routes(
         publish(record)
         answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
         return JSONResponse(answer, 201)
-
-
-def _at(request: Request) -> str:
-    """The client's address, as the connection gives it (as ``app.address``)."""
-    return request.client.host if request.client else "unknown"
 
 
 _WHAT = {

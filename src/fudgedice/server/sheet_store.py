@@ -25,8 +25,8 @@ from ..log.spends import spend_entry, spent_text
 from ..sheets import Sheet, SheetError, load_text, without_balance
 from .db import Database
 from .inputs import unstorable_within
+from .kept import Member, RollRecord
 from .problems import Problem, not_found, unprocessable
-from .records import Member, RollRecord
 from .schema import rolls, rooms, sheets
 from .store import notify, now, room_row
 

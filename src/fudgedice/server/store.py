@@ -22,8 +22,8 @@ from ..log.canonical import GENESIS, STREAM
 from ..names import name_keys, same_name
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
+from .kept import Member, RollRecord, Room
 from .problems import Problem, not_found, unauthorized
-from .records import Member, RollRecord, Room
 from .schema import members, rolls, rooms, seeds
 
 

@@ -63,8 +63,8 @@ from .held import (
     members_of,
     nonces_sql,
 )
+from .kept import RollRecord, RollRequest, json_text
 from .problems import Problem, not_found
-from .records import RollRecord, RollRequest, json_text
 from .schema import rolls
 from .store import notify, now
 
@@ -95,7 +95,8 @@ class FailedRoll(Problem):
         return {**super().body(), "seq": self.record.seq}
 
 
-Outcome = RollRecord | Problem
+Settled = RollRecord | Problem
+"""What became of one roll asked of the writer: kept, or refused."""
 Committed = Callable[[list[RollRecord]], None]
 """Called on the event loop with the rolls of each commit, in ``seq`` order."""
 
@@ -179,7 +180,7 @@ class Writer:
                 return
         self._settle(batch, outcomes)
 
-    def _commit(self, batch: list[_Waiting]) -> list[Outcome]:
+    def _commit(self, batch: list[_Waiting]) -> list[Settled]:
         try:
             return append_rolls(self.db, [waiting.request for waiting in batch])
         except Exception:
@@ -204,7 +205,7 @@ class Writer:
             if stopping:
                 return
 
-    def _settle(self, batch: list[_Waiting], outcomes: list[Outcome]) -> None:
+    def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
         kept = []
         for waiting, outcome in zip(batch, outcomes, strict=True):
@@ -222,13 +223,13 @@ class Writer:
             self.committed(kept)
 
 
-def _refused(batch: list[_Waiting]) -> list[Outcome]:
+def _refused(batch: list[_Waiting]) -> list[Settled]:
     """The commit failed: nothing of the batch is kept, every roll is refused."""
     log.exception("rolls could not be stored")
     return [Problem(503, "the roll could not be stored: try again")] * len(batch)
 
 
-def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]:
+def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
     with db.write() as connection:
         return _append(connection, db.postgres, requests)
@@ -236,7 +237,7 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Outcome]
 
 def _append(
     connection: Connection | sqlite3.Connection, postgres: bool, requests: Sequence[RollRequest]
-) -> list[Outcome]:
+) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``."""
     if isinstance(connection, sqlite3.Connection):
         return _on_sqlite(connection, requests)
@@ -264,7 +265,7 @@ def _append(
     return outcomes
 
 
-def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Outcome]:
+def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Settled]:
     """:func:`_append` through SQLite's own driver."""
     wanted = sorted({request.room for request in requests})
     held = held_rooms(driver.execute(hold_sql(len(wanted)), wanted))
@@ -284,9 +285,9 @@ def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> l
 
 def _drawn(
     held: dict[str, HeldRoom], requests: Sequence[RollRequest]
-) -> tuple[list[Outcome], list[RollRecord]]:
+) -> tuple[list[Settled], list[RollRecord]]:
     """Each request's outcome in order, and the rolls among them."""
-    outcomes: list[Outcome] = []
+    outcomes: list[Settled] = []
     at = now()  # one time for the rolls of one commit: they are kept at one moment
     for request in requests:
         room = held.get(request.room)

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from .. import api
 
-LADDER_SYSTEMS = ("fudge", "power", "fate")
 MAX_LEVEL = 100
 """Levels a sheet may write, either way from its ladder's zero: far beyond any
 game, and small enough that every roll of them stays cheap."""

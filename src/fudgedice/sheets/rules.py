@@ -31,11 +31,6 @@ OUT_OF_ACTION = ("Incapacitated", "Near Death")
 EP_COSTS = {"Superb": 8, "Great": 4, "Good": 2, "Fair": 1, "Mediocre": 1, "Poor": 1, "Terrible": 1}
 """Seed 004's sheet: Experience Points to raise a trait to each level."""
 
-FUDGE3D6_ATTRIBUTE_DEFAULT = "Fair"
-FUDGE3D6_SKILL_DEFAULT = "Poor"
-"""Seed 004's defaults: attributes Fair, most skills Poor (most gifts and
-some skills non-existent)."""
-
 
 def wound_of(damage: int) -> str | None:
     """The level of the track a hit of ``damage`` lands on (None: no wound)."""
@@ -124,8 +119,6 @@ def d6_raise_cost(pips: int) -> int:
 
 # ------------------------------------------------------------------------------ Fate
 
-FATE_REFRESH = 3
-FATE_STUNTS = 3
 FATE_CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
 FATE_TRACKS = {"physical": "Physique", "mental": "Will"}
 """Each stress track and the skill that sizes it."""
