@@ -187,6 +187,13 @@ def start_server(request: pytest.FixtureRequest) -> Iterator[Callable[..., Serve
         server.stop()
 
 
+@pytest.fixture
+def start_unlimited(start_server: Callable[..., Server]) -> Callable[[str], Server]:
+    """Start servers as :func:`start_server` does, with rate limits (:data:`NO_LIMITS`)
+    that tests rolling flat out from one address never reach."""
+    return lambda db: start_server(db, *NO_LIMITS)
+
+
 # ------------------------------------------------------------------ PostgreSQL
 
 

@@ -24,17 +24,6 @@ from fudgedice.stream import room_stream
 Table = Any
 """A client of one server (the fixtures' ``Table``)."""
 
-NO_LIMITS = (
-    "--rate",
-    "1000",
-    "--burst",
-    "1000",
-    "--address-rate",
-    "1000",
-    "--address-burst",
-    "1000",
-)
-"""Rate limits the prober never reaches: every roll comes from 127.0.0.1."""
 PROBE = "1/((4dF+4)/5-1)"
 PUBLIC_ROLLS = 160
 """Public 4dF rolls the prober makes: enough for the test to tell plain 4dF
@@ -104,10 +93,10 @@ def probe_and_roll(table: Table, room: str, token: str) -> dict[str, Any]:
 
 
 def test_probes_are_logged_and_public_rolls_stay_fair(
-    start_server: Callable[..., Any], table_of: Callable[[Any], Table], tmp_path: Path
+    start_unlimited: Callable[[str], Any], table_of: Callable[[Any], Table], tmp_path: Path
 ) -> None:
     db = tmp_path / "table.sqlite3"
-    table = table_of(start_server(str(db), *NO_LIMITS))
+    table = table_of(start_unlimited(str(db)))
     made = table.room("Probing")
     room, gm = made["room"], made["gm_token"]
     ann = table.join(room, "Ann")

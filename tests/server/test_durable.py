@@ -13,10 +13,6 @@ import pytest
 
 import fudgedice
 
-NO_LIMITS = (
-    "--rate", "1000", "--burst", "1000", "--address-rate", "1000", "--address-burst", "1000",
-)  # fmt: skip
-"""No allowance these tests reach: every writer rolls from 127.0.0.1."""
 WRITERS = 8
 ROLLS_EACH = 25
 
@@ -97,9 +93,9 @@ def _no_gaps(made: list[dict[str, Any]], stored: list[dict[str, Any]]) -> None:
 
 
 def test_seq_has_no_gaps_under_concurrency(
-    database: str, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
+    database: str, start_unlimited: Callable[[str], Any], table_of: Callable[[Any], Any]
 ) -> None:
-    table = table_of(start_server(database, *NO_LIMITS))
+    table = table_of(start_unlimited(database))
     created = table.room("crowd")
     tokens = [table.join(created["room"], f"P{i}")["token"] for i in range(WRITERS)]
     made = _hammer([table], created["room"], tokens)
@@ -107,11 +103,11 @@ def test_seq_has_no_gaps_under_concurrency(
 
 
 def test_rolls_go_on_while_members_join_and_the_gm_reveals(
-    database: str, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
+    database: str, start_unlimited: Callable[[str], Any], table_of: Callable[[Any], Any]
 ) -> None:
     """Other writes of the process (joining, revealing) take the database while
     rolls are made: every roll is still accepted, in order, and checkable."""
-    table = table_of(start_server(database, *NO_LIMITS))
+    table = table_of(start_unlimited(database))
     created = table.room("busy")
     room, gm = created["room"], created["gm_token"]
     tokens = [table.join(room, f"P{i}")["token"] for i in range(WRITERS)]
@@ -149,11 +145,11 @@ def test_rolls_go_on_while_members_join_and_the_gm_reveals(
 
 
 def test_two_processes_on_one_postgresql(
-    postgres: Any, start_server: Callable[..., Any], table_of: Callable[[Any], Any]
+    postgres: Any, start_unlimited: Callable[[str], Any], table_of: Callable[[Any], Any]
 ) -> None:
     url = postgres.create_database("two_processes")
-    one = table_of(start_server(url, *NO_LIMITS))
-    two = table_of(start_server(url, *NO_LIMITS))
+    one = table_of(start_unlimited(url))
+    two = table_of(start_unlimited(url))
     created = one.room("two doors")
     room = created["room"]
     ann = two.join(room, "Ann")
