@@ -49,6 +49,13 @@ def resident(pid: int) -> int:
     raise SystemExit("no VmRSS: this benchmark reads Linux's /proc")
 
 
+def children(pid: int) -> list[int]:
+    """The process's children: the server's measuring process, where the odds
+    are measured (and their caches kept)."""
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+
+
 def start(db: str, port: int, memory: int | None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     command = [
@@ -83,13 +90,15 @@ def run(requests: int, memory: int | None, seed: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
         process = start(str(Path(folder) / "table.sqlite3"), port, memory)
         try:
-            started, peak = resident(process.pid), 0
+            started, peak, measuring = resident(process.pid), 0, 0
             statuses: Counter[int] = Counter()
             began = time.monotonic()
             with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=120) as client:
                 for text in texts(requests, seed):
                     statuses[client.get("/api/odds", params={"text": text}).status_code] += 1
                     peak = max(peak, resident(process.pid))
+                    # each process keeps its own caches, under its own ceiling
+                    measuring = max([measuring, *map(resident, children(process.pid))])
             seconds = time.monotonic() - began
             end = resident(process.pid)
         finally:
@@ -101,9 +110,10 @@ def run(requests: int, memory: int | None, seed: int) -> dict[str, object]:
         "start_mb": round(started / MB, 1),
         "peak_mb": round(peak / MB, 1),
         "end_mb": round(end / MB, 1),
+        "measuring_peak_mb": round(measuring / MB, 1),
         "seconds": round(seconds, 1),
         "statuses": {str(code): count for code, count in sorted(statuses.items())},
-        "under_ceiling": peak < ceiling,
+        "under_ceiling": peak < ceiling and measuring < ceiling,
         "load_average": os.getloadavg()[0],
     }
 
@@ -122,8 +132,9 @@ def main() -> int:
     )
     print(
         f"  server resident memory: {figures['start_mb']} MB at start, peak "
-        f"{figures['peak_mb']} MB, {figures['end_mb']} MB at the end; ceiling "
-        f"{figures['ceiling_mb']} MB: {'under' if figures['under_ceiling'] else 'PASSED'}"
+        f"{figures['peak_mb']} MB, {figures['end_mb']} MB at the end; its measuring "
+        f"process's peak {figures['measuring_peak_mb']} MB; ceiling {figures['ceiling_mb']} MB "
+        f"a process: {'under' if figures['under_ceiling'] else 'PASSED'}"
     )
     (ROOT / "benchmarks" / "table_memory.json").write_text(json.dumps(figures, indent=2) + "\n")
     return 0 if figures["under_ceiling"] else 1
