@@ -1,15 +1,18 @@
-"""Fixtures shared by the test folders: data transcribed from the seeds, and
-the check of exploding dice's tails against a deeper enumeration."""
+"""Fixtures shared by the test folders: data transcribed from the seeds, the
+check of exploding dice's tails against a deeper enumeration, and a forger's
+rewrite of a log's hash chain."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fudgedice
+from fudgedice.log.canonical import GENESIS, entry_hash
 
 DATA = Path(__file__).parent / "data"
 
@@ -71,3 +74,20 @@ def _check_tails(odds: fudgedice.Odds, listed: Chances, deeper: Chances) -> None
                 assert known <= chance.p <= known + missing, (low, high)
         assert odds.at_least(value) == odds.chance_between(value, None).p
         assert odds.at_most(value) == odds.chance_between(None, value).p
+
+
+def _rechained(log: dict[str, Any]) -> dict[str, Any]:
+    prev = GENESIS
+    for entry in log["entries"]:
+        entry["prev"] = prev
+        entry["hash"] = prev = entry_hash(entry)
+    log["head"]["hash"] = prev
+    return log
+
+
+@pytest.fixture(scope="session")
+def rechained() -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The log (changed in place) with every hash made again, as a forger who
+    holds the database would: what is left to catch a tampered entry is what
+    the verifier checks beyond the chain."""
+    return _rechained

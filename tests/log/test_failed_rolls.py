@@ -6,12 +6,15 @@ fails so."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from fudgedice import DiceError, Session, verify
-from fudgedice.log.canonical import entry_hash
+
+Rechain = Callable[[dict[str, Any]], dict[str, Any]]
+"""The ``rechained`` fixture: a log with every hash made again."""
 
 SEED = bytes(range(32))
 PROBE = "1/((4dF+4)/5-1)"
@@ -51,15 +54,6 @@ def test_a_refusal_that_depends_on_no_die_makes_no_entry() -> None:
     assert len(session) == 0
 
 
-def _rechained(log: dict[str, Any]) -> dict[str, Any]:
-    prev = "0" * 64
-    for entry in log["entries"]:
-        entry["prev"] = prev
-        entry["hash"] = prev = entry_hash(entry)
-    log["head"]["hash"] = prev
-    return log
-
-
 @pytest.mark.parametrize(
     ("edit", "why"),
     [
@@ -69,7 +63,7 @@ def _rechained(log: dict[str, Any]) -> dict[str, Any]:
         (lambda fields: fields.update(total=1), "a failed roll has no total"),
     ],
 )
-def test_a_failed_roll_tampered_with_is_named(edit: Any, why: str) -> None:
+def test_a_failed_roll_tampered_with_is_named(edit: Any, why: str, rechained: Rechain) -> None:
     session, made = played()
     session.reveal()
     log = session.export()
@@ -78,18 +72,18 @@ def test_a_failed_roll_tampered_with_is_named(edit: Any, why: str) -> None:
     edit(fields)
     if fields.get("error") is None:
         del fields["error"]
-    failure = verify(_rechained(copy.deepcopy(log))).failure
+    failure = verify(rechained(copy.deepcopy(log))).failure
     assert failure is not None and failure.seq == seq and why in failure.reason, failure
 
 
-def test_a_roll_listed_as_failed_that_rolls_is_named() -> None:
+def test_a_roll_listed_as_failed_that_rolls_is_named(rechained: Rechain) -> None:
     session, made = played()
     session.reveal()
     log = session.export()
     seq = next(logged.entry["seq"] for logged in made if logged.error is None)
     fields = log["entries"][seq - 1]
     fields.update(error="division by zero: the divisor came up 0", total=None)
-    failure = verify(_rechained(log)).failure
+    failure = verify(rechained(log)).failure
     assert failure is not None and failure.seq == seq
     assert "listed as failed, and its roll text rolls" in failure.reason
 

@@ -4,17 +4,21 @@ checks of both kinds, hidden or public (docs/fairness.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import fudgedice
 from fudgedice.errors import DiceValueError
-from fudgedice.log.canonical import GENESIS, entry_hash
+from fudgedice.log.canonical import GENESIS
 from fudgedice.log.entries import roll_entry
 from fudgedice.log.sheet_entries import sheet_entry
 from fudgedice.log.spends import spend_entry, spent_text
 from fudgedice.stream import commitment
+
+Rechain = Callable[[dict[str, Any]], dict[str, Any]]
+"""The ``rechained`` fixture: a log with every hash made again."""
 
 SEED = bytes(range(32))
 COMMITMENT = commitment(SEED)
@@ -155,16 +159,7 @@ def test_spends_and_changes_verify_hidden_or_public() -> None:
     assert pending.ok and (pending.checked, pending.pending) == (0, 7), pending
 
 
-def _rechained(document: dict[str, Any]) -> dict[str, Any]:
-    prev = GENESIS
-    for entry in document["entries"]:
-        entry["prev"] = prev
-        entry["hash"] = prev = entry_hash(entry)
-    document["head"]["hash"] = prev
-    return document
-
-
-def test_a_spend_must_be_its_rollers_and_its_rolls() -> None:
+def test_a_spend_must_be_its_rollers_and_its_rolls(rechained: Rechain) -> None:
     log = Log()
     ann = log.roll("d6: 3D vs 10")
     log.roll("d6: 3D vs 10", roller="Bob")
@@ -172,16 +167,16 @@ def test_a_spend_must_be_its_rollers_and_its_rolls() -> None:
     good = log.document()
     assert fudgedice.verify(good).ok
 
-    stolen = _rechained({**good, "entries": [dict(e) for e in good["entries"]]})
+    stolen = rechained({**good, "entries": [dict(e) for e in good["entries"]]})
     stolen["entries"][2].update(of=2)  # Ann's spend claimed on Bob's roll
-    failure = fudgedice.verify(_rechained(stolen)).failure
+    failure = fudgedice.verify(rechained(stolen)).failure
     assert (
         failure is not None and failure.seq == 3 and "roller is not that of seq 2" in failure.reason
     )
 
     skipped = {**good, "entries": [dict(e) for e in good["entries"]]}
     skipped["entries"][2].update(nonce=1)  # its own nonce, as if the spend were a new roll
-    failure = fudgedice.verify(_rechained(skipped)).failure
+    failure = fudgedice.verify(rechained(skipped)).failure
     assert (
         failure is not None and failure.seq == 3 and "nonce is not that of seq 1" in failure.reason
     )
@@ -204,12 +199,12 @@ def test_spends_the_dice_refuse() -> None:
         log.spend(styled, "reroll")
 
 
-def test_a_sheet_changes_placeholder_shows_nothing_of_it() -> None:
+def test_a_sheet_changes_placeholder_shows_nothing_of_it(rechained: Rechain) -> None:
     log = Log()
     log.change("Ann")
     placeholder = log.entries[0]
     assert placeholder["hidden"] and placeholder["kind"] == "sheet"
     assert not {"change", "character", "action", "sheet"} & set(placeholder)
     leaked = {**log.document(), "entries": [{**placeholder, "change": "Jax took a hit"}]}
-    failure = fudgedice.verify(_rechained(leaked)).failure
+    failure = fudgedice.verify(rechained(leaked)).failure
     assert failure is not None and failure.seq == 1

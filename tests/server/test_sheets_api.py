@@ -6,6 +6,7 @@ on a hidden roll as hidden as the roll. On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,9 @@ from click.testing import CliRunner
 import fudgedice
 from fudgedice import sheets
 from fudgedice.cli import main
-from fudgedice.log.canonical import entry_hash
+
+Rechain = Callable[[dict[str, Any]], dict[str, Any]]
+"""The ``rechained`` fixture: a log with every hash made again."""
 
 D6_SHEET = sheets.new_sheet("d6", "Jax").replace("character_points = 5", "character_points = 2")
 FATE_SHEET = sheets.new_sheet("fate", "Cynere")
@@ -103,7 +106,9 @@ def test_a_sheet_is_its_owners_and_the_gms(served: Any) -> None:
     assert all("lines" not in r and "character" not in r for r in seen["bob"])
 
 
-def test_a_trait_rolls_and_a_character_point_is_spent(served: Any, tmp_path: Path) -> None:
+def test_a_trait_rolls_and_a_character_point_is_spent(
+    served: Any, tmp_path: Path, rechained: Rechain
+) -> None:
     created = served.room("d6 table", system="d6")
     room, gm = created["room"], _gm(created)
     ann = served.join(room, "Ann")
@@ -183,12 +188,12 @@ def test_a_trait_rolls_and_a_character_point_is_spent(served: Any, tmp_path: Pat
     # another Character Point die, the whole chain made again after it: the seed says no
     tampered = json.loads(json.dumps(log))
     tampered["entries"][2]["faces"][-1] = 7 - tampered["entries"][2]["faces"][-1]
-    failure = fudgedice.verify(_rechained(tampered)).failure
+    failure = fudgedice.verify(rechained(tampered)).failure
     assert failure is not None and failure.seq == 3 and "not those its seed gives" in failure.reason
     # a spend claimed on another's roll, or with another text, fails at that spend
     tampered = json.loads(json.dumps(log))
     tampered["entries"][2]["text"] = tampered["entries"][2]["text"].replace("cp1", "cp1+5")
-    failure = fudgedice.verify(_rechained(tampered)).failure
+    failure = fudgedice.verify(rechained(tampered)).failure
     assert failure is not None and failure.seq == 3 and "with the cp spent" in failure.reason
 
     # a spend once the roll's seed is revealed would know its die: refused
@@ -197,16 +202,6 @@ def test_a_trait_rolls_and_a_character_point_is_spent(served: Any, tmp_path: Pat
     assert _put(served, room, ann, text, more["version"]).status_code == 200
     late = _post(served, spend, ann["token"], {"point": "cp"})
     assert late.status_code == 409 and "revealed" in late.json()["error"]
-
-
-def _rechained(log: dict[str, Any]) -> dict[str, Any]:
-    """The log with every hash made again: a forger's rewrite."""
-    prev = "0" * 64
-    for entry in log["entries"]:
-        entry["prev"] = prev
-        entry["hash"] = prev = entry_hash(entry)
-    log["head"]["hash"] = prev
-    return log
 
 
 def test_fate_invokes_and_rerolls_from_the_card(served: Any) -> None:
