@@ -299,11 +299,7 @@ class _Checker:
             raise Failed(position, f"its roll text does not roll: {error.message}") from None
         except DiceError as error:
             raise Failed(position, f"its roll text does not roll: {error.message}") from None
-        if rolled.tosses != faces:
-            raise Failed(
-                position,
-                f"its faces {_short(faces)} are not those its seed gives: {_short(rolled.tosses)}",
-            )
+        _drawn_as_listed(position, faces, rolled.tosses)
         if rolled.total != fields["total"]:
             raise Failed(
                 position, f"its total {fields['total']} is not its roll's total {rolled.total}"
@@ -323,11 +319,7 @@ class _Checker:
             ) from None
         if error is None:
             raise Failed(position, "it is listed as failed, and its roll text rolls")
-        if drawn != faces:
-            raise Failed(
-                position,
-                f"its faces {_short(faces)} are not those its seed gives: {_short(drawn)}",
-            )
+        _drawn_as_listed(position, faces, drawn)
         if error.message != fields["error"]:
             raise Failed(
                 position, f"its error {fields['error']!r} is not its roll's: {error.message!r}"
@@ -384,6 +376,14 @@ class _Checker:
             raise Failed(
                 self.entries or None, "its head's hash is not the last entry's: the end changed"
             )
+
+
+def _drawn_as_listed(position: int, faces: list[int], drawn: list[int]) -> None:
+    """Refuses an entry whose faces are not the ones its stream draws."""
+    if drawn != faces:
+        raise Failed(
+            position, f"its faces {_short(faces)} are not those its seed gives: {_short(drawn)}"
+        )
 
 
 @functools.lru_cache(maxsize=256)
