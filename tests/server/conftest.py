@@ -301,6 +301,14 @@ class Table:
             assert answer.headers["content-type"].startswith("text/event-stream")
             yield sse_events(answer.iter_lines())
 
+    @staticmethod
+    def until(events: Iterator[tuple[str, Any]], kind: str) -> Any:
+        """The data of the feed's next ``kind`` event, the ones before it passed over."""
+        for event, data in events:
+            if event == kind:
+                return data
+        raise AssertionError(f"the feed ended before a {kind!r} event")
+
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}

@@ -25,13 +25,6 @@ WAIT = 30.0
 """Seconds a test waits for the server to notice something before it fails."""
 
 
-def _until(events: Any, kind: str) -> Any:
-    for event, data in events:
-        if event == kind:
-            return data
-    raise AssertionError(f"the feed ended before a {kind!r} event")
-
-
 def test_a_members_feed_past_the_cap_closes_their_oldest(served: Any) -> None:
     created = served.room("cap")
     room, gm = created["room"], created["gm_token"]
@@ -39,17 +32,17 @@ def test_a_members_feed_past_the_cap_closes_their_oldest(served: Any) -> None:
     with contextlib.ExitStack() as stack:
         feeds = [stack.enter_context(served.live(room, ann)) for _ in range(FEEDS_PER_MEMBER)]
         for events in feeds:
-            _until(events, "ready")
+            served.until(events, "ready")
         gm_feed = stack.enter_context(served.live(room, gm))  # the GM's are their own
-        _until(gm_feed, "ready")
+        served.until(gm_feed, "ready")
         newest = stack.enter_context(served.live(room, ann))
-        _until(newest, "ready")
-        closed = _until(feeds[0], "closed")
+        served.until(newest, "ready")
+        closed = served.until(feeds[0], "closed")
         assert closed["reason"] == "replaced" and "another live feed" in closed["error"]
         assert list(feeds[0]) == []  # and the answer ends there
         served.roll(room, ann, "4dF")
         for events in (*feeds[1:], newest, gm_feed):
-            assert _until(events, "roll")["seq"] == 1
+            assert served.until(events, "roll")["seq"] == 1
 
 
 def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path, served_here: Any) -> None:
@@ -61,7 +54,7 @@ def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path, served_h
         with contextlib.ExitStack() as stack:
             feeds = [stack.enter_context(table.live(room, token)) for token in tokens[:3]]
             for events in feeds:  # (kept: a reader let go of closes its connection)
-                _until(events, "ready")
+                table.until(events, "ready")
             refused = table.get(f"/api/rooms/{room}/live", tokens[3])
             assert refused.status_code == 503
             assert "most live feeds" in refused.json()["error"]
@@ -71,7 +64,7 @@ def test_past_the_process_cap_a_feed_is_refused_clearly(tmp_path: Path, served_h
             assert time.monotonic() < deadline, "the server never noticed its readers leave"
             time.sleep(0.05)
         with table.live(room, tokens[3]) as events:
-            assert _until(events, "ready") == {"last_seq": 0}
+            assert table.until(events, "ready") == {"last_seq": 0}
     db.dispose()
 
 

@@ -16,29 +16,22 @@ from fudgedice.server.writer import append_rolls
 PLACEHOLDER = {"seq", "member", "name", "visibility", "hidden", "at", "verified"}
 
 
-def _until(events: Any, kind: str) -> Any:
-    for event, data in events:
-        if event == kind:
-            return data
-    raise AssertionError(f"the feed ended before a {kind!r} event")
-
-
 def test_watchers_see_each_roll_as_they_may(served: Any) -> None:
     created = served.room("live")
     room, gm_token = created["room"], created["gm_token"]
     ann = served.join(room, "Ann")
     bob = served.join(room, "<img src=x onerror=alert(1)>")
     with served.live(room, gm_token) as gm_feed, served.live(room, ann["token"]) as ann_feed:
-        assert _until(gm_feed, "ready") == {"last_seq": 0}
-        assert _until(ann_feed, "ready") == {"last_seq": 0}
+        assert served.until(gm_feed, "ready") == {"last_seq": 0}
+        assert served.until(ann_feed, "ready") == {"last_seq": 0}
         made = [
             served.roll(room, bob["token"], "4dF+2", label="public").json(),
             served.roll(room, bob["token"], "3d6", visibility="self", label="LBL-self").json(),
             served.roll(room, gm_token, "Good vs Great", visibility="secret", label="LBL-s").json(),
             served.roll(room, bob["token"], "2d6", visibility="gm", label="LBL-gm").json(),
         ]
-        seen_by_gm = [_until(gm_feed, "roll") for _ in made]
-        seen_by_ann = [_until(ann_feed, "roll") for _ in made]
+        seen_by_gm = [served.until(gm_feed, "roll") for _ in made]
+        seen_by_ann = [served.until(ann_feed, "roll") for _ in made]
     assert [r["seq"] for r in seen_by_gm] == [r["seq"] for r in seen_by_ann] == [1, 2, 3, 4]
     assert seen_by_ann[0] == made[0] and seen_by_gm[0] == made[0]
     assert made[0]["name"] == "<img src=x onerror=alert(1)>"
@@ -54,10 +47,10 @@ def test_a_watcher_catches_up_from_where_it_was(served: Any) -> None:
     for _ in range(3):
         served.roll(room, token, "4dF")
     with served.live(room, token, after=1) as feed:
-        missed = [_until(feed, "roll")["seq"] for _ in range(2)]
-        assert _until(feed, "ready") == {"last_seq": 3}
+        missed = [served.until(feed, "roll")["seq"] for _ in range(2)]
+        assert served.until(feed, "ready") == {"last_seq": 3}
         served.roll(room, token, "4dF")
-        assert _until(feed, "roll")["seq"] == 4
+        assert served.until(feed, "roll")["seq"] == 4
     assert missed == [2, 3]
 
 
@@ -73,11 +66,11 @@ def test_a_reveal_is_announced(served: Any) -> None:
     created = served.room("reveal")
     room, token = created["room"], created["gm_token"]
     with served.live(room, token) as feed:
-        _until(feed, "ready")
+        served.until(feed, "ready")
         answer = served.client.post(
             f"/api/rooms/{room}/reveal", headers={"Authorization": f"Bearer {token}"}
         )
-        seeds = _until(feed, "reveal")["seeds"]
+        seeds = served.until(feed, "reveal")["seeds"]
     assert seeds[0]["server_seed"] == answer.json()["server_seed"]
     assert seeds[1]["commitment"] == answer.json()["next_commitment"]
 
@@ -148,9 +141,9 @@ def test_a_member_joining_is_told_at_once(served: Any) -> None:
     created = served.room("who joins")
     room, gm_token = created["room"], created["gm_token"]
     with served.live(room, gm_token) as feed:
-        assert _until(feed, "ready") == {"last_seq": 0}
+        assert served.until(feed, "ready") == {"last_seq": 0}
         ann = served.join(room, "Ann")
         # the feed names who joined; the room's members say the rest
-        assert _until(feed, "member") == {"member": ann["member"]}
+        assert served.until(feed, "member") == {"member": ann["member"]}
         served.roll(room, gm_token, "4dF")
-        assert _until(feed, "roll")["seq"] == 1  # an event of its own, taking no seq
+        assert served.until(feed, "roll")["seq"] == 1  # an event of its own, taking no seq
