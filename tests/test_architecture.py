@@ -61,7 +61,6 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.budget": 1,
     f"{PACKAGE}.memory": 1,
     f"{PACKAGE}.stream": 1,
-    f"{PACKAGE}.records": 1,
     f"{PACKAGE}.files": 1,
     f"{PACKAGE}.names": 1,
     f"{PACKAGE}.arguments": 2,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

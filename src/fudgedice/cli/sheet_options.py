@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..errors import DiceValueError
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 from ..results.roll import Roll
 from .console import show as _show
 

@@ -32,7 +32,7 @@ class Band:
     ``verdict`` band's event is the roll's verdict (``success``, ``tie``, ...)."""
 
     # Plain classes, not dataclasses: a declaration made while a command
-    # starts (a roll's first) then compiles no __init__ (see records.py).
+    # starts (a roll's first) compiles no __init__ it would not use.
     __slots__ = ("event", "high", "low", "parity", "verdict")
 
     def __init__(

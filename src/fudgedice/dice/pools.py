@@ -15,7 +15,7 @@ from ..exact.dist import Dist
 from ..language.tree import Die, Pool
 from ..limits import DEFAULT_LIMITS
 from ..memory import memoize
-from ..records import dataclass
+from dataclasses import dataclass
 
 
 def die_dist(die: Die) -> Dist:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from .. import budget
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
-from ..records import dataclass
+from dataclasses import dataclass
 
 FloatArray = npt.NDArray[np.float64]
 ComplexArray = npt.NDArray[np.complex128]

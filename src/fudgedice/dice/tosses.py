@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from ..errors import TooManyDice
 from ..language.tree import Pool
 from ..limits import DEFAULT_LIMITS
-from ..records import dataclass
+from dataclasses import dataclass
 from .pools import die_dist
 
 

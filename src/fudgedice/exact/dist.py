@@ -30,7 +30,7 @@ from .. import budget
 from ..budget import STEP, mul_work, pass_work
 from ..errors import DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
-from ..records import dataclass
+from dataclasses import dataclass
 from . import kernels
 from .kernels import convolve, power
 

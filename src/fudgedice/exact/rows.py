@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..records import dataclass
+from dataclasses import dataclass
 from .dist import Dist
 from .figures import exact_text
 from .ratios import complement

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 from ..budget import within_budget
-from ..records import dataclass
+from dataclasses import dataclass
 from .figures import charge_json, decimal, exact_text, json_number
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from ..limits import DEFAULT_LIMITS
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 
 CompareOp = Literal[">=", "<=", ">", "<", "="]
 

@@ -20,7 +20,7 @@ from .. import budget
 from ..budget import pass_work
 from ..errors import DiceValueError
 from ..exact.odds import Odds, approximate, decimal
-from ..records import dataclass
+from dataclasses import dataclass
 from .numbers import percent
 
 EXACTLY, AT_LEAST = "#3b6ea5", "#c0392b"

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from .. import budget
 from ..exact.odds import Odds, approximate, decimal
-from ..records import dataclass
+from dataclasses import dataclass
 from ..results.comparison import Comparison
 from .html import lines_html, table_html
 from .numbers import exact, percent, signed

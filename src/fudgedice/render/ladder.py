@@ -8,7 +8,7 @@ ladder (Fudge, Power Fudge, Fate), which must never confuse one another's:
 
 from __future__ import annotations
 
-from ..records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

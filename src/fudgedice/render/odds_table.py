@@ -11,7 +11,7 @@ from ..budget import linear_work, str_work
 from ..errors import LimitError
 from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
 from ..exact.odds import Odds, Tail, approximate, decimal
-from ..records import dataclass
+from dataclasses import dataclass
 from .numbers import digits, exact, percent, signed
 from .sparkline import shape_line
 

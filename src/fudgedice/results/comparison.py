@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from ..budget import within_budget
 from ..exact.figures import decimal, exact_text, json_number
 from ..exact.odds import Odds
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import enum
 from typing import Any
 
 from ..language.tree import BinOp, Die, Pool, Word
-from ..records import dataclass
+from dataclasses import dataclass
 
 
 class Mark(enum.Flag):

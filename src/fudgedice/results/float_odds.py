@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import budget
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 
 if TYPE_CHECKING:  # NumPy only where the numbers are made: this module is plain data
     import numpy as np

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 from .dice import DieRoll, Part, pools_of
 
 Verdict = Literal["success", "failure", "tie", "win", "loss", "stand-off"]

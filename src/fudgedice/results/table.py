@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from ..records import dataclass
+from dataclasses import dataclass
 
 HEADER_TIMEOUT = 10.0
 """Seconds a request's line and headers may take to arrive (a phone on a bad

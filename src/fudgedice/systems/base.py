@@ -14,7 +14,7 @@ from types import MappingProxyType
 from ..dice.program import Program
 from ..language.tree import Expression
 from ..language.words import Vocabulary
-from ..records import dataclass, field
+from dataclasses import dataclass, field
 from ..results.table import TableSpec
 
 Compiler = Callable[[Expression, Vocabulary], Program]

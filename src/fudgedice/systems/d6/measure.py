@@ -25,7 +25,7 @@ from ...exact import dist
 from ...exact.dist import Cut, Dist, Shape, normal, scaled_cuts, shape_power, shape_sum
 from ...exact.kernels import power
 from ...language.tree import D6, Compare, Explode
-from ...records import dataclass
+from dataclasses import dataclass
 
 CritRule = Literal["complication", "cancel", "ignore"]
 

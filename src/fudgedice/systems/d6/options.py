@@ -16,7 +16,7 @@ from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
 from ...language.tree import Expression, Option
 from ...limits import DEFAULT_LIMITS
-from ...records import dataclass, field
+from dataclasses import dataclass, field
 from .measure import CritRule
 
 Reduction = Literal["fast", "wildonly"]

@@ -7,7 +7,7 @@ tables print them.
 
 from __future__ import annotations
 
-from ...records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)

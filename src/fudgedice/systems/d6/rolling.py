@@ -12,7 +12,7 @@ from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...memory import USED, VALUE, SizedCache, estimate
-from ...records import dataclass
+from dataclasses import dataclass
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES, SideShape
 from .options import wound_name

@@ -16,7 +16,7 @@ from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
 from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
-from ...records import dataclass
+from dataclasses import dataclass
 from .measure import CritRule, SideShape
 from .options import (
     ALLOW_BOTH,

@@ -33,7 +33,7 @@ from ...language.tree import (
     Word,
 )
 from ...language.tree import walk as walk_tree
-from ...records import dataclass
+from dataclasses import dataclass
 from ...render.ladder import Ladder
 from .ladders import LADDER_TITLES, STYLE
 

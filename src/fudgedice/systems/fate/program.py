@@ -28,7 +28,7 @@ from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import Expression, Opposed, Pool
 from ...language.words import Vocabulary
-from ...records import dataclass
+from dataclasses import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.roll import Roll

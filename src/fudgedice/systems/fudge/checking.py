@@ -29,7 +29,7 @@ from ...language.tree import (
     Word,
 )
 from ...language.tree import walk as walk_tree
-from ...records import dataclass
+from dataclasses import dataclass
 from . import power
 from .ladders import POWER, Ladder
 from .techniques import technique_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from ...records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(slots=True)

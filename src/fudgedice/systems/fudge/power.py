@@ -15,7 +15,7 @@ from ...errors import DiceValueError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import Expression, Option
-from ...records import dataclass
+from dataclasses import dataclass
 
 LEVELS = {"adv": 1, "adv2": 2, "dis": -1, "dis2": -2}
 """Each option's level: advantage counts up, disadvantage down."""

@@ -21,7 +21,7 @@ from ...errors import DiceTypeError, DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import D6
-from ...records import dataclass
+from dataclasses import dataclass
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -21,7 +21,7 @@ from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Pool, Versus
 from ...language.words import Vocabulary
 from ...memory import reserve
-from ...records import dataclass
+from dataclasses import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
 from .counts import outcome_counts, read_counts, read_round_counts

@@ -19,7 +19,7 @@ from itertools import product
 from typing import Literal
 
 from ...language.tree import D6, Pool
-from ...records import dataclass
+from dataclasses import dataclass
 
 SYSTEM = "3d6fudge"
 

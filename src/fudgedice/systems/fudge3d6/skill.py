@@ -8,7 +8,7 @@ from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError
 from ...language.diagnostics import suggest
 from ...language.tree import Group, Neg, Node, Number, Pool, Side, Word
-from ...records import dataclass, field
+from dataclasses import dataclass, field
 from .rules import HIGHEST_SKILL, LEVELS, LOWEST_SKILL, WORDS, level_name
 
 
