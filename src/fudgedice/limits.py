@@ -7,9 +7,8 @@ which bound was hit.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from dataclasses import dataclass
+from fractions import Fraction
 
 
 @dataclass(frozen=True, slots=True)

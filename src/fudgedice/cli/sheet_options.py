@@ -6,12 +6,12 @@ sheets as TOML files, rolled by trait name and paid from atomically
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..errors import DiceValueError
-from dataclasses import dataclass, field
 from ..results.roll import Roll
 from .console import show as _show
 

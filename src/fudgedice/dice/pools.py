@@ -8,6 +8,7 @@ cannot drift apart.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import DiceValueError, LimitError
@@ -15,7 +16,6 @@ from ..exact.dist import Dist
 from ..language.tree import Die, Pool
 from ..limits import DEFAULT_LIMITS
 from ..memory import memoize
-from dataclasses import dataclass
 
 
 def die_dist(die: Die) -> Dist:

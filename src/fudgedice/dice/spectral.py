@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +35,6 @@ import numpy.typing as npt
 from .. import budget
 from ..errors import LimitError
 from ..limits import DEFAULT_LIMITS
-from dataclasses import dataclass
 
 FloatArray = npt.NDArray[np.float64]
 ComplexArray = npt.NDArray[np.complex128]

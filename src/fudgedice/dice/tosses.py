@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..errors import TooManyDice
 from ..language.tree import Pool
 from ..limits import DEFAULT_LIMITS
-from dataclasses import dataclass
 from .pools import die_dist
 
 

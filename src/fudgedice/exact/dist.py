@@ -23,6 +23,7 @@ Big pools stay fast and exact by never convolving one die at a time:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from math import gcd, log2
 from typing import NamedTuple
 
@@ -30,7 +31,6 @@ from .. import budget
 from ..budget import STEP, mul_work, pass_work
 from ..errors import DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
-from dataclasses import dataclass
 from . import kernels
 from .kernels import convolve, power
 

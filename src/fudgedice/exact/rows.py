@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from dataclasses import dataclass
 from .dist import Dist
 from .figures import exact_text
 from .ratios import complement

@@ -9,11 +9,11 @@ of a roll's text; odds built by hand have none, and say so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 from ..budget import within_budget
-from dataclasses import dataclass
 from .figures import charge_json, decimal, exact_text, json_number
 
 if TYPE_CHECKING:

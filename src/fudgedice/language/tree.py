@@ -7,10 +7,10 @@ sub-expressions share memoised distributions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..limits import DEFAULT_LIMITS
-from dataclasses import dataclass, field
 
 CompareOp = Literal[">=", "<=", ">", "<", "="]
 

@@ -12,6 +12,7 @@ clear of the data. matplotlib is imported only when a chart is drawn.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from textwrap import fill
 from typing import Any
@@ -20,7 +21,6 @@ from .. import budget
 from ..budget import pass_work
 from ..errors import DiceValueError
 from ..exact.odds import Odds, approximate, decimal
-from dataclasses import dataclass
 from .numbers import percent
 
 EXACTLY, AT_LEAST = "#3b6ea5", "#c0392b"

@@ -5,11 +5,11 @@ with two rolls, a column of the second less the first."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import budget
 from ..exact.odds import Odds, approximate, decimal
-from dataclasses import dataclass
 from ..results.comparison import Comparison
 from .html import lines_html, table_html
 from .numbers import exact, percent, signed

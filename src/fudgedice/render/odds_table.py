@@ -4,6 +4,7 @@ a bar, then the mean, the spread and the events."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import budget
@@ -11,7 +12,6 @@ from ..budget import linear_work, str_work
 from ..errors import LimitError
 from ..exact.figures import MAX_EXACT_CHARACTERS, too_many_digits
 from ..exact.odds import Odds, Tail, approximate, decimal
-from dataclasses import dataclass
 from .numbers import digits, exact, percent, signed
 from .sparkline import shape_line
 

@@ -3,13 +3,13 @@ odds under its label, in the order given."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
 from ..budget import within_budget
 from ..exact.figures import decimal, exact_text, json_number
 from ..exact.odds import Odds
-from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)

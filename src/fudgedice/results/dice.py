@@ -4,10 +4,10 @@ the expression. Plain data; :mod:`fudgedice.render` turns it into text."""
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import Any
 
 from ..language.tree import BinOp, Die, Pool, Word
-from dataclasses import dataclass
 
 
 class Mark(enum.Flag):

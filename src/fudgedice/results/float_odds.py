@@ -11,10 +11,10 @@ and JSON (``"exact": false``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import budget
-from dataclasses import dataclass, field
 
 if TYPE_CHECKING:  # NumPy only where the numbers are made: this module is plain data
     import numpy as np

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from dataclasses import dataclass, field
 from .dice import DieRoll, Part, pools_of
 
 Verdict = Literal["success", "failure", "tie", "win", "loss", "stand-off"]

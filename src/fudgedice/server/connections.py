@@ -27,13 +27,12 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
-
-from dataclasses import dataclass
 
 HEADER_TIMEOUT = 10.0
 """Seconds a request's line and headers may take to arrive (a phone on a bad

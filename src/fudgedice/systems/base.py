@@ -9,12 +9,12 @@ joins their words into one vocabulary and their tables into one index.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..dice.program import Program
 from ..language.tree import Expression
 from ..language.words import Vocabulary
-from dataclasses import dataclass, field
 from ..results.table import TableSpec
 
 Compiler = Callable[[Expression, Vocabulary], Program]

@@ -14,6 +14,7 @@ every rule against this module.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import log2
 from typing import Literal
@@ -25,7 +26,6 @@ from ...exact import dist
 from ...exact.dist import Cut, Dist, Shape, normal, scaled_cuts, shape_power, shape_sum
 from ...exact.kernels import power
 from ...language.tree import D6, Compare, Explode
-from dataclasses import dataclass
 
 CritRule = Literal["complication", "cancel", "ignore"]
 

@@ -10,13 +10,13 @@ Fate Point beside them) is judged in :mod:`.rules`, which knows both sides.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
 from ...language.tree import Expression, Option
 from ...limits import DEFAULT_LIMITS
-from dataclasses import dataclass, field
 from .measure import CritRule
 
 Reduction = Literal["fast", "wildonly"]

@@ -3,7 +3,7 @@ Wild Die's chain and Character Point dice, with the crit rule applied."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any, Literal
 
@@ -12,7 +12,6 @@ from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...memory import USED, VALUE, SizedCache, estimate
-from dataclasses import dataclass
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
 from .measure import EXPLODES, SideShape
 from .options import wound_name

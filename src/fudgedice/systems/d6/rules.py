@@ -10,13 +10,13 @@ critical failure does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, NoReturn
 
 from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
 from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
-from dataclasses import dataclass
 from .measure import CritRule, SideShape
 from .options import (
     ALLOW_BOTH,

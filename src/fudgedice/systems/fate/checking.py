@@ -10,6 +10,7 @@ for each aspect invoked, and one set of 4dF: written (``4dF+3``) or implied
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NoReturn
 
 from ...dice.arithmetic import evaluate, operate
@@ -33,7 +34,6 @@ from ...language.tree import (
     Word,
 )
 from ...language.tree import walk as walk_tree
-from dataclasses import dataclass
 from ...render.ladder import Ladder
 from .ladders import LADDER_TITLES, STYLE
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,6 @@ from ...exact.odds import Odds
 from ...exact.views import Check
 from ...language.tree import Expression, Opposed, Pool
 from ...language.words import Vocabulary
-from dataclasses import dataclass
 from ...render.ladder import Ladder
 from ...results.dice import Part
 from ...results.roll import Roll

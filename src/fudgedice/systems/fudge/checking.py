@@ -10,6 +10,7 @@ and measuring (:mod:`.rolling`, :mod:`.measure`) only carry out the plan.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NoReturn
 
 from ...dice.arithmetic import WordValue, evaluate
@@ -29,7 +30,6 @@ from ...language.tree import (
     Word,
 )
 from ...language.tree import walk as walk_tree
-from dataclasses import dataclass
 from . import power
 from .ladders import POWER, Ladder
 from .techniques import technique_name

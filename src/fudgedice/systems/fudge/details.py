@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Any
-
-from dataclasses import dataclass
 
 
 @dataclass(slots=True)

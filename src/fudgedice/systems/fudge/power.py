@@ -9,13 +9,13 @@ take it: asking for both is an error, never a silent fallback.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import comb
 
 from ...errors import DiceValueError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import Expression, Option
-from dataclasses import dataclass
 
 LEVELS = {"adv": 1, "adv2": 2, "dis": -1, "dis2": -2}
 """Each option's level: advantage counts up, disadvantage down."""

@@ -14,6 +14,7 @@ forms or tiny maps, checked against brute force in the tests.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...dice.pools import die_dist
@@ -21,7 +22,6 @@ from ...errors import DiceTypeError, DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
 from ...language.tree import D6
-from dataclasses import dataclass
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -21,7 +21,6 @@ from ...exact.views import Check
 from ...language.tree import D6, Expression, Opposed, Pool, Versus
 from ...language.words import Vocabulary
 from ...memory import reserve
-from dataclasses import dataclass
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
 from .counts import outcome_counts, read_counts, read_round_counts

@@ -15,11 +15,11 @@ reference, including the choices made where the seed is silent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
 from ...language.tree import D6, Pool
-from dataclasses import dataclass
 
 SYSTEM = "3d6fudge"
 

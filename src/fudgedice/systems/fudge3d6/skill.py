@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError
 from ...language.diagnostics import suggest
 from ...language.tree import Group, Neg, Node, Number, Pool, Side, Word
-from dataclasses import dataclass, field
 from .rules import HIGHEST_SKILL, LEVELS, LOWEST_SKILL, WORDS, level_name
 
 
