@@ -47,16 +47,17 @@ FATE_CONDENSED = _ladder("fatecondensed", _CONDENSED_WORDS)
 LADDER_TITLES = {FATE_CORE.system: "Fate Core", FATE_CONDENSED.system: "Fate Condensed"}
 """How a result names the ladder it was read on."""
 
-Outcome = Literal["fail", "tie", "succeed", "succeed with style"]
+FateOutcome = Literal["fail", "tie", "succeed", "succeed with style"]
+"""The name of one of Fate's four outcomes of a roll against opposition."""
 
-OUTCOMES: tuple[Outcome, ...] = ("fail", "tie", "succeed", "succeed with style")
+OUTCOMES: tuple[FateOutcome, ...] = ("fail", "tie", "succeed", "succeed with style")
 """The four outcomes, worst first: the names of a check's events."""
 
 STYLE = 3
 """Shifts from which a success is a success with style."""
 
 
-def outcome(shifts: int) -> Outcome:
+def outcome(shifts: int) -> FateOutcome:
     """The outcome of ``shifts`` (result less opposition): below 0 fail, 0 tie,
     1 or 2 succeed, 3 or more succeed with style."""
     if shifts < 0:
@@ -66,7 +67,7 @@ def outcome(shifts: int) -> Outcome:
     return "succeed" if shifts < STYLE else "succeed with style"
 
 
-OUTCOME_FLOORS: dict[Outcome, int | None] = {
+OUTCOME_FLOORS: dict[FateOutcome, int | None] = {
     "fail": None,
     "tie": 0,
     "succeed": 1,

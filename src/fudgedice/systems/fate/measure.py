@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from ...exact.dist import Dist, trimmed
 from .checking import DICE_RANGE, FateSide, RerollPolicy
-from .ladders import OUTCOMES, Outcome, outcome
+from .ladders import OUTCOMES, FateOutcome, outcome
 
 DICE_COUNTS = (1, 4, 10, 16, 19, 16, 10, 4, 1)
 """Ways of 4dF to show -4..+4, out of 81."""
@@ -85,7 +85,7 @@ def opposed_dist(left: FateSide, right: FateSide) -> Dist:
     return trimmed(lowest, counts, total * WAYS)
 
 
-def outcome_counts(exact: Dist, opposition: int) -> dict[Outcome, int]:
+def outcome_counts(exact: Dist, opposition: int) -> dict[FateOutcome, int]:
     """Ways of each outcome, of ``exact.total``, for results against ``opposition``
     (shifts against 0)."""
     ways = dict.fromkeys(OUTCOMES, 0)
