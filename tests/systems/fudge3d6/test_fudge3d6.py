@@ -18,12 +18,12 @@ import fudgedice
 from fudgedice import Mark
 from fudgedice.cli import main
 from fudgedice.errors import DiceValueError
-from fudgedice.systems.fudge3d6.counts import outcome_counts, round_counts
+from fudgedice.systems.fudge3d6.counts import read_counts, round_counts
 from fudgedice.systems.fudge3d6.rules import (
     ALL_ROLLS,
     READ_CLASSES,
     ROLL_CLASSES,
-    Outcome,
+    Read,
     decide_round,
     level_name,
     read_3d6,
@@ -128,8 +128,8 @@ def test_sample_space() -> None:
 def test_read_matches_the_oracle_for_every_roll(skill: int) -> None:
     for dice in ROLLS:
         kind, success, margin = oracle_read(dice, skill)
-        outcome = read_3d6(dice, skill).outcome
-        assert (outcome.name, outcome.success, outcome.margin) == (kind, success, margin), dice
+        read = read_3d6(dice, skill).read
+        assert (read.name, read.success, read.margin) == (kind, success, margin), dice
 
 
 @pytest.mark.parametrize("skill", range(1, 13))
@@ -184,10 +184,10 @@ def test_opposed_odds_match_the_oracle_over_all_216_squared(mine: int, theirs: i
 
 
 def test_round_is_the_same_seen_from_either_side() -> None:
-    outcomes = {read_3d6(dice, skill).outcome for dice in ROLLS for skill in range(1, 13)}
+    reads = {read_3d6(dice, skill).read for dice in ROLLS for skill in range(1, 13)}
     flip = {"win": "loss", "loss": "win", "stand-off": "stand-off"}
-    for a in outcomes:
-        for b in outcomes:
+    for a in reads:
+        for b in reads:
             there, back = resolve_round(a, b), resolve_round(b, a)
             assert back.verdict == flip[there.verdict]
             assert back.margin == -there.margin
@@ -263,40 +263,40 @@ def test_critical_mediocrity(face: str) -> None:
     assert at_one.total == -1
 
 
-def outcome(dice: str, skill: int) -> Outcome:
+def read_of(dice: str, skill: int) -> Read:
     first, second, third = (int(d) for d in dice)
-    return read_3d6((first, second, third), skill).outcome
+    return read_3d6((first, second, third), skill).read
 
 
 def test_critical_success_beats_any_non_critical_result() -> None:
-    best_plain = outcome("112", 12)  # made it by 10
-    contest = resolve_round(outcome("111", 1), best_plain)
+    best_plain = read_of("112", 12)  # made it by 10
+    contest = resolve_round(read_of("111", 1), best_plain)
     assert (contest.verdict, contest.margin) == ("win", 1)
     assert contest.reason == "critical success beats a success"
-    assert resolve_round(outcome("222", 6), outcome("665", 6)).margin == 2 + 5
+    assert resolve_round(read_of("222", 6), read_of("665", 6)).margin == 2 + 5
 
 
 def test_critical_failure_loses_to_any_success() -> None:
-    contest = resolve_round(outcome("555", 12), outcome("112", 2))
+    contest = resolve_round(read_of("555", 12), read_of("112", 2))
     assert (contest.verdict, contest.margin) == ("loss", -1)
     assert contest.reason == "critical failure against a success"
-    both = resolve_round(outcome("666", 12), outcome("665", 6))
+    both = resolve_round(read_of("666", 12), read_of("665", 6))
     assert (both.verdict, both.reason) == ("stand-off", "both failed")
 
 
 def test_critical_mediocrity_takes_no_damage() -> None:
-    contest = resolve_round(outcome("333", 6), outcome("112", 12))
+    contest = resolve_round(read_of("333", 6), read_of("112", 12))
     assert (contest.verdict, contest.margin) == ("stand-off", 0)
     assert contest.reason == "critical mediocrity takes no damage from a success"
     # even at skill 1, where it is a failure
-    assert resolve_round(outcome("112", 12), outcome("444", 1)).verdict == "stand-off"
+    assert resolve_round(read_of("112", 12), read_of("444", 1)).verdict == "stand-off"
 
 
 def test_critical_mediocrity_deals_at_most_a_scratch() -> None:
-    contest = resolve_round(outcome("333", 6), outcome("665", 6))
+    contest = resolve_round(read_of("333", 6), read_of("665", 6))
     assert (contest.verdict, contest.margin, contest.scratch_only) == ("win", 5, True)
     assert contest.reason == "critical mediocrity against a failure: at most a Scratch"
-    against_critical = resolve_round(outcome("555", 6), outcome("444", 6))
+    against_critical = resolve_round(read_of("555", 6), read_of("444", 6))
     assert (against_critical.verdict, against_critical.scratch_only) == ("loss", True)
     assert against_critical.reason == (
         "critical failure against critical mediocrity: at most a Scratch"
@@ -313,23 +313,23 @@ def test_critical_mediocrity_deals_at_most_a_scratch() -> None:
 
 
 def test_choices_where_the_seed_is_silent() -> None:
-    both_best = resolve_round(outcome("111", 6), outcome("222", 9))
+    both_best = resolve_round(read_of("111", 6), read_of("222", 9))
     assert (both_best.verdict, both_best.reason) == ("stand-off", "critical success on both sides")
-    both_bland = resolve_round(outcome("333", 6), outcome("444", 9))
+    both_bland = resolve_round(read_of("333", 6), read_of("444", 9))
     assert (both_bland.verdict, both_bland.reason) == (
         "stand-off",
         "critical mediocrity on both sides",
     )
-    best_over_bland = resolve_round(outcome("444", 12), outcome("111", 1))
+    best_over_bland = resolve_round(read_of("444", 12), read_of("111", 1))
     assert (best_over_bland.verdict, best_over_bland.margin) == ("loss", -1)
     assert best_over_bland.reason == "critical mediocrity loses to critical success"
 
 
 def test_ordinary_rounds() -> None:
-    assert resolve_round(outcome("653", 6), outcome("654", 6)).reason == "both failed"
-    equal = resolve_round(outcome("124", 6), outcome("216", 6))
+    assert resolve_round(read_of("653", 6), read_of("654", 6)).reason == "both failed"
+    equal = resolve_round(read_of("124", 6), read_of("216", 6))
     assert (equal.verdict, equal.reason) == ("stand-off", "both made it by 3")
-    hit = resolve_round(outcome("662", 6), outcome("126", 6))
+    hit = resolve_round(read_of("662", 6), read_of("126", 6))
     assert (hit.verdict, hit.margin, hit.reason) == ("loss", -5, "a failure against a success")
 
 
@@ -493,7 +493,7 @@ def test_round_counts_are_every_round_decided_one_by_one(mine: int) -> None:
     """The measurer adds up plain pairs a side at a time: the same counts as
     deciding every pair of outcomes with decide_round."""
     for theirs in range(1, 15):
-        left, right = outcome_counts(mine), outcome_counts(theirs)
+        left, right = read_counts(mine), read_counts(theirs)
         margins: dict[int, int] = {}
         verdicts = {"win": 0, "loss": 0, "stand-off": 0}
         for a, ways in left.items():
@@ -511,8 +511,8 @@ def test_the_read_classes_are_read_alike_at_every_skill() -> None:
     skill as the one that stands for it, and together they count all 216."""
     assert sum(ways for _, ways in READ_CLASSES) == 216
     for skill in range(1, 15):
-        reads: dict[Outcome, int] = {}
+        reads: dict[Read, int] = {}
         for dice, ways in ROLL_CLASSES:
-            outcome = read_3d6(dice, skill).outcome
-            reads[outcome] = reads.get(outcome, 0) + ways
-        assert outcome_counts(skill) == reads
+            read = read_3d6(dice, skill).read
+            reads[read] = reads.get(read, 0) + ways
+        assert read_counts(skill) == reads

@@ -1,4 +1,4 @@
-"""3d6 Fudge measured: how many of the 216 rolls give each outcome, and of
+"""3d6 Fudge measured: how many of the 216 rolls give each read, and of
 the 216**2 opposed rounds end at each margin, read by the rules of
 :mod:`.rules` (the roller's own evaluators)."""
 
@@ -12,25 +12,25 @@ from .rules import (
     CRITICAL_SUCCESS,
     READ_CLASSES,
     Critical,
-    Outcome,
+    Read,
     Verdict,
     decide_round,
     read_pair,
 )
 
 
-def outcome_counts(skill: int) -> dict[Outcome, int]:
-    """How many of the 216 rolls give each outcome at this skill."""
-    return {Outcome(*read): ways for read, ways in read_counts(skill).items()}
-
-
-Read = tuple[Critical | None, int]
-"""An outcome as a plain pair, (critical, margin): measuring counts these."""
-
-
 def read_counts(skill: int) -> dict[Read, int]:
-    """:func:`outcome_counts` as plain pairs."""
-    counts: dict[Read, int] = {}
+    """How many of the 216 rolls give each read at this skill."""
+    return {Read(*read): ways for read, ways in pair_counts(skill).items()}
+
+
+ReadPair = tuple[Critical | None, int]
+"""A read as a plain pair, (critical, margin): measuring counts these."""
+
+
+def pair_counts(skill: int) -> dict[ReadPair, int]:
+    """:func:`read_counts` as plain pairs."""
+    counts: dict[ReadPair, int] = {}
     for dice, ways in READ_CLASSES:
         read = read_pair(dice, skill)
         counts[read] = counts.get(read, 0) + ways
@@ -39,8 +39,8 @@ def read_counts(skill: int) -> dict[Read, int]:
 
 def success_chance(skill: int) -> Fraction:
     """The seed's "Chances of Success" for a modified skill."""
-    counts = outcome_counts(skill)
-    return Fraction(sum(n for outcome, n in counts.items() if outcome.success), len(ALL_ROLLS))
+    counts = read_counts(skill)
+    return Fraction(sum(n for read, n in counts.items() if read.success), len(ALL_ROLLS))
 
 
 _SPECIAL = (CRITICAL_SUCCESS, CRITICAL_MEDIOCRITY)
@@ -49,9 +49,9 @@ read as any failure)."""
 
 
 def round_counts(
-    left: dict[Outcome, int], right: dict[Outcome, int]
+    left: dict[Read, int], right: dict[Read, int]
 ) -> tuple[dict[int, int], dict[Verdict, int]]:
-    """How many of the rounds between two sides' outcomes (with how many rolls
+    """How many of the rounds between two sides' reads (with how many rolls
     give each) end at each margin, and in each verdict (:func:`read_round_counts`)."""
     return read_round_counts(
         {(o.critical, o.margin): ways for o, ways in left.items()},
@@ -60,9 +60,9 @@ def round_counts(
 
 
 def read_round_counts(
-    left: dict[Read, int], right: dict[Read, int]
+    left: dict[ReadPair, int], right: dict[ReadPair, int]
 ) -> tuple[dict[int, int], dict[Verdict, int]]:
-    """How many of the rounds between two sides' outcomes (with how many rolls
+    """How many of the rounds between two sides' reads (with how many rolls
     give each) end at each margin, and in each verdict.
 
     Only a pair with critical mediocrity on a side, and no critical success,
@@ -104,9 +104,7 @@ def read_round_counts(
                 margins[index] = margins.get(index, 0) + ways
     # a critical success against anything but another: won (or lost) by at least 1
     best_right = [(m, ways) for (c, m), ways in right.items() if c == CRITICAL_SUCCESS]
-    bland_right = [
-        (Outcome(c, m), ways) for (c, m), ways in right.items() if c == CRITICAL_MEDIOCRITY
-    ]
+    bland_right = [(Read(c, m), ways) for (c, m), ways in right.items() if c == CRITICAL_MEDIOCRITY]
     rest_right = [((c, m), ways) for (c, m), ways in right.items() if c != CRITICAL_SUCCESS]
     for (critical, own), ways in left.items():
         if critical == CRITICAL_SUCCESS:
@@ -120,14 +118,14 @@ def read_round_counts(
             margins[margin] = margins.get(margin, 0) + ways * other_ways
         # critical mediocrity on a side: decide_round's own rules
         if critical == CRITICAL_MEDIOCRITY:
-            against = [(Outcome(*read), other_ways) for read, other_ways in rest_right]
+            against = [(Read(*read), other_ways) for read, other_ways in rest_right]
         else:
             against = bland_right
         if not against:
             continue
-        mine = Outcome(critical, own)
-        for outcome, other_ways in against:
-            margin = decide_round(mine, outcome)[1]
+        mine = Read(critical, own)
+        for other, other_ways in against:
+            margin = decide_round(mine, other)[1]
             margins[margin] = margins.get(margin, 0) + ways * other_ways
     if not margins[0]:
         del margins[0]  # as when only pairs that end elsewhere were counted

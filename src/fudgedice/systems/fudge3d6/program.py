@@ -23,14 +23,14 @@ from ...language.words import Vocabulary
 from ...memory import reserve
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
-from .counts import outcome_counts, read_counts, read_round_counts
+from .counts import pair_counts, read_counts, read_round_counts
 from .rules import (
     ALL_ROLLS,
     CRITICAL_MEDIOCRITY,
     CRITICALS,
     SYSTEM,
     THREE_D6,
-    Outcome,
+    Read,
     Reading,
     Verdict,
     read_3d6,
@@ -69,29 +69,29 @@ class RoundDetails:
 
 
 def _verdict_text(reading: Reading) -> str:
-    outcome = reading.outcome
-    margin = outcome.margin
-    how = f"made it by {margin}" if outcome.success else f"missed by {-margin}"
-    if outcome.critical == CRITICAL_MEDIOCRITY:
-        if outcome.success:
+    read = reading.read
+    margin = read.margin
+    how = f"made it by {margin}" if read.success else f"missed by {-margin}"
+    if read.critical == CRITICAL_MEDIOCRITY:
+        if read.success:
             return "critical mediocrity: success, barely"
         return "critical mediocrity: failure (skill 1)"
-    return f"{outcome.name}, {how}"
+    return f"{read.name}, {how}"
 
 
 def _read_lines(reading: Reading) -> list[str]:
     """The steps a player would check: the drop, the sum against the skill."""
     dice, skill = reading.dice, reading.skill
-    outcome = reading.outcome
+    read = reading.read
     kept = [die for index, die in enumerate(dice) if index != reading.dropped]
     drop = f"drop {dice[reading.dropped]} -> {kept[0]}+{kept[1]} = {reading.kept_sum}"
     compare = "<=" if reading.kept_sum <= skill else ">"
-    if outcome.critical is None:
+    if read.critical is None:
         return [f"{drop} {compare} {skill}: {_verdict_text(reading)}"]
     face = dice[0]
-    triple = f"triples {face}-{face}-{face}: {outcome.critical}"
-    if outcome.critical == CRITICAL_MEDIOCRITY:
-        if outcome.success:
+    triple = f"triples {face}-{face}-{face}: {read.critical}"
+    if read.critical == CRITICAL_MEDIOCRITY:
+        if read.success:
             return [
                 f"{triple}: a bare success (skill {skill} >= 2), made it by 0",
                 "in combat: takes no damage this round, deals at most a Scratch",
@@ -100,8 +100,8 @@ def _read_lines(reading: Reading) -> list[str]:
             f"{triple}: a failure at skill 1",
             "in combat: takes no damage this round",
         ]
-    margin = outcome.margin
-    how = f"made it by {margin}" if outcome.success else f"missed by {-margin}"
+    margin = read.margin
+    how = f"made it by {margin}" if read.success else f"missed by {-margin}"
     natural = reading.skill - reading.kept_sum
     note = "" if natural == margin else f" (the read alone gives {natural}; the triple decides)"
     return [f"{triple}, {how}; {drop} {compare} {skill}{note}"]
@@ -123,10 +123,10 @@ ROUND_OUTCOMES = Outcomes(
 """An opposed round, by its round margin."""
 
 
-def _events(outcome: Outcome) -> list[str]:
-    """The odds' event names this outcome makes happen."""
-    facts = () if outcome.critical is None else (outcome.critical,)
-    return SIDE_OUTCOMES.resolve(outcome.margin, facts)[1]
+def _events(read: Read) -> list[str]:
+    """The odds' event names this read makes happen."""
+    facts = () if read.critical is None else (read.critical,)
+    return SIDE_OUTCOMES.resolve(read.margin, facts)[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +144,10 @@ class _Said:
 @lru_cache(maxsize=4096)
 def _read(dice: tuple[int, int, int], skill: int) -> _Said:
     reading = read_3d6(dice, skill)
-    outcome = reading.outcome
-    critical = (outcome.critical,) if outcome.critical is not None else ()
+    read = reading.read
+    critical = (read.critical,) if read.critical is not None else ()
     lines = (*_read_lines(reading), *critical)
-    return _Said(reading, _verdict_text(reading), lines, tuple(_events(outcome)))
+    return _Said(reading, _verdict_text(reading), lines, tuple(_events(read)))
 
 
 reserve("3d6 Fudge readings", 4096, 1000)  # a reading and its few lines (about 850 bytes)
@@ -199,19 +199,19 @@ class Fudge3d6Program(Program):
 
     def _side_roll(self, title: str, skill: Skill, reading: Reading, pool: PoolRoll) -> Roll:
         """One side's read as a roll of its own; a critical is told last."""
-        outcome = reading.outcome
+        read = reading.read
         said = _read(reading.dice, reading.skill)
         return Roll(
             self.expression.text,
             SYSTEM,
-            outcome.margin,
+            read.margin,
             pool,
-            verdict="success" if outcome.success else "failure",
-            margin=outcome.margin,
+            verdict="success" if read.success else "failure",
+            margin=read.margin,
             events=list(said.events),
             result=said.verdict,
             steps=[*skill.steps, *said.lines],
-            details=Fudge3d6Details(reading.skill, reading.kept_sum, outcome.name),
+            details=Fudge3d6Details(reading.skill, reading.kept_sum, read.name),
             title=title,
         )
 
@@ -227,7 +227,7 @@ class Fudge3d6Program(Program):
         roller.between_sides()
         other, other_pool = self._roll_side(self.right, roller)
         right = self._side_roll(f"opp {self.right.written}", self.right, other, other_pool)
-        contest = resolve_round(reading.outcome, other.outcome)
+        contest = resolve_round(reading.read, other.read)
         verdict, events = self.outcomes.resolve(contest.margin)
         if contest.verdict == "stand-off":
             result = f"stand-off: {contest.reason}"
@@ -268,12 +268,12 @@ class Fudge3d6Program(Program):
 
     def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
         assert self.right is not None
-        return read_round_counts(read_counts(self.left.value), read_counts(self.right.value))
+        return read_round_counts(pair_counts(self.left.value), pair_counts(self.right.value))
 
     def dist(self) -> Dist:
         if self.right is not None:
             return Dist.from_weights(self._round_counts()[0])
-        return _margin_dist(outcome_counts(self.left.value))
+        return _margin_dist(read_counts(self.left.value))
 
     def float_ready(self) -> bool:
         return False
@@ -291,9 +291,9 @@ class Fudge3d6Program(Program):
     def fact_chances(self) -> dict[str, Fraction]:
         """Each critical's chance: the rolls of 216 whose triple shows it."""
         ways = dict.fromkeys(CRITICALS, 0)
-        for outcome, count in outcome_counts(self.left.value).items():
-            if outcome.critical is not None:
-                ways[outcome.critical] += count
+        for read, count in read_counts(self.left.value).items():
+            if read.critical is not None:
+                ways[read.critical] += count
         return {name: Fraction(count, len(ALL_ROLLS)) for name, count in ways.items()}
 
     def odds(self) -> Odds:
@@ -333,11 +333,11 @@ def fudge3d6_program(expression: Expression, vocabulary: Vocabulary) -> Program:
     return Fudge3d6Program(expression, vocabulary)
 
 
-def _margin_dist(counts: dict[Outcome, int]) -> Dist:
-    """The margins of one side's outcomes, from how many rolls give each."""
+def _margin_dist(counts: dict[Read, int]) -> Dist:
+    """The margins of one side's reads, from how many rolls give each."""
     weights: dict[int, int] = {}
-    for outcome, ways in counts.items():
-        weights[outcome.margin] = weights.get(outcome.margin, 0) + ways
+    for read, ways in counts.items():
+        weights[read.margin] = weights.get(read.margin, 0) + ways
     return Dist.from_weights(weights)
 
 

@@ -112,8 +112,9 @@ def level_name(skill: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a roll means, without the dice: all an opposed round looks at."""
+class Read:
+    """A roll's read: what it means, without the dice (its critical, if any,
+    and its margin), all an opposed round looks at."""
 
     critical: Critical | None
     margin: int
@@ -141,7 +142,7 @@ class Reading:
     dropped: int
     """Index of the die removed: the highest, the later one of a tied pair."""
     kept_sum: int
-    outcome: Outcome
+    read: Read
 
 
 def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
@@ -161,18 +162,18 @@ def read_3d6(dice: tuple[int, int, int], skill: int) -> Reading:
     # A player removes one of a tied pair; the later one, as the keep rules do.
     dropped = 2 if third == highest else 1 if second == highest else 0
     kept_sum = first + second + third - highest
-    return Reading(dice, skill, dropped, kept_sum, read_outcome(dice, skill))
+    return Reading(dice, skill, dropped, kept_sum, read_dice(dice, skill))
 
 
-def read_outcome(dice: tuple[int, int, int], skill: int) -> Outcome:
+def read_dice(dice: tuple[int, int, int], skill: int) -> Read:
     """What :func:`read_3d6` makes of three dice, without the dice: the
     verdict of the triples first, the margin of the two lowest dice."""
-    return Outcome(*read_pair(dice, skill))
+    return Read(*read_pair(dice, skill))
 
 
 def read_pair(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, int]:
-    """:func:`read_outcome` as a plain pair (measuring counts them before
-    making an Outcome of each)."""
+    """:func:`read_dice` as a plain pair (measuring counts them before
+    making a :class:`Read` of each)."""
     first, second, third = dice
     margin = skill - (first + second + third - max(dice))
     if first == second == third:
@@ -201,9 +202,9 @@ Rule = Literal[
 ]
 
 
-def _article(outcome: Outcome) -> str:
-    name = outcome.name
-    return name if outcome.critical is not None else f"a {name}"
+def _article(read: Read) -> str:
+    name = read.name
+    return name if read.critical is not None else f"a {name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +218,8 @@ class Round:
     rule: Rule
     """Which rule decided it; :attr:`reason` says it in words (only when shown,
     so measuring never builds the text)."""
-    left: Outcome
-    right: Outcome
+    left: Read
+    right: Read
 
     @property
     def scratch_only(self) -> bool:
@@ -250,14 +251,14 @@ class Round:
         return f"{mine} against {theirs}"
 
 
-def resolve_round(left: Outcome, right: Outcome) -> Round:
+def resolve_round(left: Read, right: Read) -> Round:
     """Who wins an opposed round, and by how much (:func:`decide_round`, told
     with the reads it was decided from)."""
     verdict, margin, rule = decide_round(left, right)
     return Round(verdict, margin, rule, left, right)
 
 
-def decide_round(left: Outcome, right: Outcome) -> tuple[Verdict, int, Rule]:
+def decide_round(left: Read, right: Read) -> tuple[Verdict, int, Rule]:
     """Who wins an opposed round, by how much, and by which rule.
 
     The seed: one success against a failure hits; two failures are a
