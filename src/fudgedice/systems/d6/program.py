@@ -52,7 +52,7 @@ from .outcomes import (
     result_points_text,
     wound,
 )
-from .rolling import SideRoll, _Faces, roll_side
+from .rolling import SideRoll, TossSources, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
@@ -161,11 +161,11 @@ class D6Program(Program):
         if roller.by_hand:
             assert isinstance(roller, HandRoller)
             left_tokens, right_tokens = self._split_hand(roller.take_rest())
-        left = roll_side(self.left, _Faces(roller, left_tokens))
+        left = roll_side(self.left, TossSources(roller, left_tokens))
         if self.right is None:
             return self._single(left, seed)
         prefix = self._prefix
-        right = roll_side(self.right, _Faces(roller, right_tokens), prefix)
+        right = roll_side(self.right, TossSources(roller, right_tokens), prefix)
         margin = left.total - right.total
         node = BinOp("-", Group(Number(left.total)), Group(Number(right.total)))
         parts = OpRoll(

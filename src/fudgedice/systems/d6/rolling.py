@@ -50,7 +50,7 @@ class _ChainFaces(HandRoller):
         return super().next_face(what)
 
 
-class _Faces:
+class TossSources:
     """Where one side's tosses come from, a source for each kind of die: the
     random roller for all three, or faces read by hand and sorted by their
     marks (``w6`` Wild Die, ``c4`` Character Point), each kind a
@@ -208,19 +208,21 @@ _LAYOUTS: SizedCache[tuple[int, str], tuple[SideRules, _Layout]] = SizedCache(
 _FIND_LAYOUT = _LAYOUTS.find
 
 
-def _layout(rules: SideRules, prefix: str) -> _Layout:
+def _cached_layout(rules: SideRules, prefix: str) -> _Layout:
+    """The side's layout, worked out on its first roll and kept."""
     entry = _FIND_LAYOUT((id(rules), prefix))
     if entry is not None and entry[VALUE][0] is rules:
         entry[USED] = True
         layout: _Layout = entry[VALUE][1]
         return layout
-    layout = _lay_out(rules, prefix)
+    layout = _work_out_layout(rules, prefix)
     _LAYOUTS.put((id(rules), prefix), (rules, layout))
     return layout
 
 
-def _lay_out(rules: SideRules, prefix: str) -> _Layout:
-    shape = rules.shape()
+def _layout_notes(rules: SideRules) -> list[str]:
+    """How the side's code was read: pips made dice, actions' and wounds'
+    costs, a Fate Point's doubling, a reduced roll."""
     code = rules.code
     details: list[str] = []
     if rules.raw != (rules.written.dice, rules.written.pips):
@@ -250,6 +252,13 @@ def _lay_out(rules: SideRules, prefix: str) -> _Layout:
             f"wildonly: the Wild Die alone for {code.dice}D, +{rules.bonus} from the chart's "
             "Wild Die column"
         )
+    return details
+
+
+def _work_out_layout(rules: SideRules, prefix: str) -> _Layout:
+    shape = rules.shape()
+    code = rules.code
+    details = _layout_notes(rules)
     plain = Pool(shape.plain, D6, f"{prefix}{shape.plain}D", die_code=True) if shape.plain else None
     wild = Pool(1, D6, f"{prefix}wild die", die_code=True) if rules.wild else None
     cp = None
@@ -268,39 +277,50 @@ def _lay_out(rules: SideRules, prefix: str) -> _Layout:
     return _Layout(shape, tuple(details), plain, wild, cp, numbers, tuple(sums))
 
 
-def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
-    """Roll one side: plain dice, the Wild Die's chain, Character Point dice."""
-    layout = _layout(rules, prefix)
-    shape = layout.shape
+def _check_plain_given(rules: SideRules, shape: SideShape, faces: TossSources) -> None:
+    """Dice read by hand: as many plain dice as the code rolls, and the Wild
+    Die's tosses marked."""
     code = rules.code
-    if faces.by_hand and faces.given() < shape.plain:
+    if faces.given() < shape.plain:
         given = faces.given()
         besides = " besides the Wild Die" if rules.wild else ""
         raise DiceValueError(
             f"not enough dice: {code} rolls {shape.plain} plain dice{besides}, {given} given",
             hint="mark the Wild Die's tosses with w (w6 w3)" if rules.wild else None,
         )
-    if faces.by_hand and rules.wild and not faces.wild_given() and faces.given() > shape.plain:
+    if rules.wild and not faces.wild_given() and faces.given() > shape.plain:
         # every die given, none marked: say which mark is missing
         example = " ".join(["4"] * shape.plain + ["w3"])
         raise DiceValueError(
             f"which die is the Wild Die? {code} rolls {shape.plain} plain dice and the Wild "
             f"Die: mark the Wild Die's toss with w (such as {example})"
         )
+
+
+def _plain_dice(faces: TossSources, count: int) -> list[DieRoll]:
+    """The side's plain dice, by hand or from the roller's stream."""
     if faces.by_hand:
-        plain_faces = [faces.plain.toss(D6) for _ in range(shape.plain)]
+        plain_faces = [faces.plain.toss(D6) for _ in range(count)]
     else:  # the same draws as one toss at a time, in one loop
         roller = faces.plain
-        roller.take(shape.plain)
-        plain_faces = [D6.tossed[index] for index in roller.stream.draws(6, shape.plain)]
+        roller.take(count)
+        plain_faces = [D6.tossed[index] for index in roller.stream.draws(6, count)]
         roller.drawn += plain_faces
-    plain = [DieRoll(D6, face, _LABELS[face]) for face in plain_faces]
+    return [DieRoll(D6, face, _LABELS[face]) for face in plain_faces]
+
+
+def roll_side(rules: SideRules, faces: TossSources, prefix: str = "") -> SideRoll:
+    """Roll one side: plain dice, the Wild Die's chain, Character Point dice."""
+    layout = _cached_layout(rules, prefix)
+    shape = layout.shape
+    if faces.by_hand:
+        _check_plain_given(rules, shape, faces)
+    plain = _plain_dice(faces, shape.plain)
     wild = faces.wild_die() if rules.wild else []
     cp_chains = [faces.cp_die(index + 1) for index in range(rules.character_points)]
     faces.check_used(rules)
 
     details = list(layout.notes)
-    events: list[str] = []
     named: list[tuple[str, list[DieRoll]]] = [("wild die", wild)]
     named.extend(("character point die", chain) for chain in cp_chains)
     for name, tosses in named:
@@ -309,9 +329,24 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
             value = sum(die.value for die in tosses)
             details.append(f"{name} {faces_text} = {value} (exploded {_times(len(tosses) - 1)})")
 
+    critical = _read_wild_one(rules, shape, plain, wild, details)
+    events = list(critical_events(shape.crit)) if critical else []
+    part = _summed(layout, plain, wild, cp_chains)
+    figures = D6Details(str(rules.code), critical, "complication" in events, actions=rules.actions)
+    return SideRoll(part.total, part, events, details, figures)
+
+
+def _read_wild_one(
+    rules: SideRules,
+    shape: SideShape,
+    plain: list[DieRoll],
+    wild: list[DieRoll],
+    details: list[str],
+) -> bool:
+    """The crit rule applied to a Wild Die's first 1 (dice set aside, the
+    steps told in ``details``): whether it is a critical failure."""
     critical = bool(wild) and wild[0].value == 1 and shape.crit != "ignore"
     if critical:
-        events.extend(critical_events(shape.crit))
         if shape.crit == "cancel":
             wild[0].set_aside(Mark.CANCELLED, "critical failure")
             if plain:
@@ -329,6 +364,13 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
                 details.append("critical failure: the total counts, and a complication happens")
     elif wild and wild[0].value == 1:
         details.append("wild 1 ignored (crit=ignore)")
+    return critical
+
+
+def _summed(
+    layout: _Layout, plain: list[DieRoll], wild: list[DieRoll], cp_chains: list[list[DieRoll]]
+) -> Part:
+    """The side's dice and numbers as one sum, left to right."""
 
     def kept(dice: list[DieRoll]) -> int:
         return sum(die.value for die in dice if die.kept)
@@ -348,5 +390,4 @@ def roll_side(rules: SideRules, faces: _Faces, prefix: str = "") -> SideRoll:
     part = parts[0]
     for node, right in zip(layout.sums, parts[1:], strict=True):
         part = OpRoll(node, part, right, part.total + right.total)
-    figures = D6Details(str(code), critical, "complication" in events, actions=rules.actions)
-    return SideRoll(part.total, part, events, details, figures)
+    return part
