@@ -468,10 +468,8 @@ def test_no_source_file_is_over_400_lines() -> None:
 
 MAX_FUNCTION_LINES = 80
 
-LONG_FUNCTIONS_ALLOWED: Mapping[str, int] = {
-    f"{PACKAGE}.systems.fudge.program.FudgeProgram.roll_with": 87,
-}
-"""The functions over the limit today, each with its length: the list may only
+LONG_FUNCTIONS_ALLOWED: Mapping[str, int] = {}
+"""Functions let stay over the limit, each with its length (none today): the list may only
 shrink (an entry that is gone or back under the limit fails until it is taken
 off, and none may grow)."""
 
@@ -532,7 +530,7 @@ def test_no_function_is_over_80_lines() -> None:
 # ------------------------------------------------------ private names stay home
 
 PRIVATE_IMPORTS_ALLOWED: frozenset[str] = frozenset()
-"""Private names one module still takes from another, all inside the systems;
+"""Private names one module may still take from another (none today);
 the list may only shrink (an entry no longer found fails until it is taken off)."""
 
 

@@ -110,92 +110,97 @@ class FudgeProgram(Program):
         return roll_side(side, roller, self.word_value, self.d100, steps)
 
     def roll_with(self, roller: Roller, seed: int | str | None) -> Roll:
-        expression = self.expression
-        ladder = self.ladder
         steps: list[str] = []
         part = self._roll_side(self.left, roller, steps)
-        degree = part.total
-        if self.right is None and self.difficulty is None and not self.left.coin:
-            # a plain Fudge roll: written out, the commonest roll of all
-            return Roll(
-                expression.text,
-                expression.system,
-                degree,
-                part,
-                seed,
-                expression.label,
-                result=self.describe(degree),
-                steps=steps,
-                details=FudgeDetails(ladder.system, degree),
-                quick_read=True,
-            )
-
-        def made(total: int, result: str, details: FudgeDetails, **fields: Any) -> Roll:
-            return Roll(
-                expression.text,
-                expression.system,
-                total,
-                part,
-                seed=seed,
-                label=expression.label,
-                result=result,
-                steps=steps,
-                details=details,
-                quick_read=True,
-                **fields,
-            )
-
         if self.right is not None:
-            left_steps = list(steps)
-            right_steps: list[str] = []
-            roller.between_sides()
-            right_part = self._roll_side(self.right, roller, right_steps)
-            other = right_part.total
-            relative = degree - other
-            left_text, right_text = side_texts(expression)
-            if relative > 0:
-                said = f"{left_text} wins by {relative}"
-            elif relative < 0:
-                said = f"{right_text} wins by {-relative}"
-            else:
-                said = "a tie: status quo"
-            steps.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
-            verdict, events = self.outcomes.resolve(relative)
-            sides = [
-                self._side_roll(left_text, degree, part, left_steps),
-                self._side_roll(right_text, other, right_part, right_steps),
-            ]
-            return made(
-                relative,
-                f"relative degree {relative:+d}: {said}",
-                FudgeDetails(ladder.system, None),
-                verdict=verdict,
-                margin=relative,
-                events=events,
-                sides=sides,
-            )
+            return self._opposed(roller, part, seed, steps)
+        degree = part.total
+        system = self.ladder.system
         if self.difficulty is not None:
             difficulty = self.difficulty
             margin = degree - difficulty
             verdict, events = self.outcomes.resolve(degree)
             steps.extend(self._difficulty_notes(difficulty))
-            return made(
-                degree,
-                f"{self.describe(degree)} vs {self.describe(difficulty)}: "
-                f"{verdict}, margin {margin:+d}",
-                FudgeDetails(ladder.system, degree, difficulty),
-                verdict=verdict,
-                margin=margin,
-                events=events,
+            said = f"{self.describe(degree)} vs {self.describe(difficulty)}: {verdict}"
+            details = FudgeDetails(system, degree, difficulty)
+            fields = {"verdict": verdict, "margin": margin, "events": events}
+            return self._made(
+                part, seed, steps, degree, f"{said}, margin {margin:+d}", details, **fields
             )
         if self.left.coin:
             side = self.outcomes.resolve(degree)[1][0]
             even = self._even_chance
             if even is not None:
                 steps.append(f"even/odd coin: even comes up with chance {chance_note(even)}")
-            details = FudgeDetails(ladder.system, degree, coin=side)
-            return made(degree, side, details, events=[side])
-        return made(degree, ladder.describe(degree), FudgeDetails(ladder.system, degree))
+            details = FudgeDetails(system, degree, coin=side)
+            return self._made(part, seed, steps, degree, side, details, events=[side])
+        # a plain Fudge roll, the commonest of all
+        details = FudgeDetails(system, degree)
+        return self._made(part, seed, steps, degree, self.describe(degree), details)
+
+    def _made(
+        self,
+        part: Part,
+        seed: int | str | None,
+        steps: list[str],
+        total: int,
+        result: str,
+        details: FudgeDetails,
+        **fields: Any,
+    ) -> Roll:
+        expression = self.expression
+        return Roll(
+            expression.text,
+            expression.system,
+            total,
+            part,
+            seed=seed,
+            label=expression.label,
+            result=result,
+            steps=steps,
+            details=details,
+            quick_read=True,
+            **fields,
+        )
+
+    def _opposed(
+        self, roller: Roller, part: Part, seed: int | str | None, steps: list[str]
+    ) -> Roll:
+        """The right side rolled against the left's ``part``: the relative degree."""
+        assert self.right is not None
+        expression, ladder = self.expression, self.ladder
+        degree = part.total
+        left_steps = list(steps)
+        right_steps: list[str] = []
+        roller.between_sides()
+        right_part = self._roll_side(self.right, roller, right_steps)
+        other = right_part.total
+        relative = degree - other
+        left_text, right_text = side_texts(expression)
+        if relative > 0:
+            said = f"{left_text} wins by {relative}"
+        elif relative < 0:
+            said = f"{right_text} wins by {-relative}"
+        else:
+            said = "a tie: status quo"
+        steps.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
+        verdict, events = self.outcomes.resolve(relative)
+        sides = [
+            self._side_roll(left_text, degree, part, left_steps),
+            self._side_roll(right_text, other, right_part, right_steps),
+        ]
+        return self._made(
+            part,
+            seed,
+            steps,
+            relative,
+            f"relative degree {relative:+d}: {said}",
+            FudgeDetails(ladder.system, None),
+            verdict=verdict,
+            margin=relative,
+            events=events,
+            sides=sides,
+        )
 
     @cached_property
     def _even_chance(self) -> Fraction | None:
