@@ -116,7 +116,7 @@ answers a plain ``roll``/``odds`` without it."""
 SAMPLERS = frozenset(
     {
         f"{PACKAGE}.dice.sample",
-        f"{PACKAGE}.systems.d6.sample",
+        f"{PACKAGE}.systems.d6.sampling",
         f"{PACKAGE}.dice.floats",
         f"{PACKAGE}.systems.d6.floats",
         f"{PACKAGE}.systems.fudge.floats",

@@ -1,6 +1,6 @@
 """The D6 System program: a ``d6:`` roll checked into :class:`.rules.SideRules`,
 then rolled (or read by hand) by :mod:`.rolling`, measured by :mod:`.measure`
-and sampled by :mod:`.sample`.
+and sampled by :mod:`.sampling`.
 
 Four shapes of roll: a code alone, a check (``vs``: success, result points
 and their degree), an opposed roll (``opp``: the margin, ties by the
@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy as np
 
     from ...results.float_odds import FloatOdds
-    from .sample import Array, Flags
+    from .sampling import Array, Flags
 
 SYSTEM = "d6"
 
@@ -366,7 +366,7 @@ class D6Program(Program):
         return {fact.name: CRITICAL_CHANCE for fact in self.outcomes.facts}
 
     def sample_facts(self, n: int, rng: np.random.Generator) -> tuple[Array, dict[str, Flags]]:
-        from .sample import sample_sides  # NumPy, when asked for
+        from .sampling import sample_sides  # NumPy, when asked for
 
         self.check_tosses(n)
         right = None if self.right is None else self.right.shape()

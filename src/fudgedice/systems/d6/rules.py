@@ -2,7 +2,7 @@
 roll into one :class:`SideRules` per side.
 
 The roller (which also reads dice rolled by hand), the exact measurer
-(:mod:`.measure`) and the NumPy sampler (:mod:`.sample`) all start from those
+(:mod:`.measure`) and the NumPy sampler (:mod:`.sampling`) all start from those
 rules and from :meth:`SideRules.shape`, so they can't disagree about how many
 dice are rolled, which one is wild, what a Fate Point doubles or what a
 critical failure does.
