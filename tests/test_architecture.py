@@ -115,7 +115,7 @@ answers a plain ``roll``/``odds`` without it."""
 
 SAMPLERS = frozenset(
     {
-        f"{PACKAGE}.dice.sample",
+        f"{PACKAGE}.dice.sampling",
         f"{PACKAGE}.systems.d6.sampling",
         f"{PACKAGE}.dice.floats",
         f"{PACKAGE}.systems.d6.floats",

@@ -348,7 +348,7 @@ def test_a_roll_starting_with_a_minus_sign_is_never_read_as_options(
 def test_sampling_never_draws_from_a_table_with_a_cut_off_tail() -> None:
     import numpy as np
 
-    from fudgedice.dice.sample import sample_exactly
+    from fudgedice.dice.sampling import sample_exactly
     from fudgedice.exact.dist import Dist
 
     # half the ways cut off: a draw from the table could land past its last row

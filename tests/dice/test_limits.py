@@ -15,7 +15,7 @@ import pytest
 import fudgedice
 from fudgedice import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from fudgedice.api import compile_roll
-from fudgedice.dice.sample import _sample_pool, expected_tosses
+from fudgedice.dice.sampling import _sample_pool, expected_tosses
 from fudgedice.language.tree import Pool
 from fudgedice.limits import DEFAULT_LIMITS
 from fudgedice.stream import Stream

@@ -1,7 +1,7 @@
 """From a whole parsed roll to a Roll, Odds or samples: the generic dice
 language, which every system builds on.
 
-The expression interpreters (:mod:`.roller`, :mod:`.measure`, :mod:`.sample`)
+The expression interpreters (:mod:`.roller`, :mod:`.measure`, :mod:`.sampling`)
 know only dice and arithmetic; a :class:`Program` knows what a system adds
 around them. It is built once per text (and cached by the API), so
 everything that can be checked without rolling is checked once.
@@ -237,7 +237,7 @@ class Program:
         return is_sum(self.expression.side.expr)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        from .sample import sample_exactly, sample_node  # NumPy: see SAMPLERS
+        from .sampling import sample_exactly, sample_node  # NumPy: see SAMPLERS
 
         node = self.expression.side.expr
         # one draw a roll needs a total of ways below 2**62: dice as many as
@@ -274,7 +274,7 @@ class Program:
         as many a roll as one roll made here tossed, or as a roll tosses on
         average (rerolls and explosions), whichever is more; a toss that
         rerolls or explodes costs more than a plain one, and keeping sorts."""
-        from .sample import expected_tosses, extra_work  # NumPy: see SAMPLERS
+        from .sampling import expected_tosses, extra_work  # NumPy: see SAMPLERS
 
         limit = DEFAULT_LIMITS.max_sample_tosses
         sides = [self.expression.side.expr]

@@ -208,7 +208,7 @@ class FateProgram(Program):
     def sample_facts(
         self, n: int, rng: np.random.Generator
     ) -> tuple[npt.NDArray[np.int64], dict[str, npt.NDArray[np.bool_]]]:
-        from ...dice.sample import DRAW_WORK  # NumPy, when asked for
+        from ...dice.sampling import DRAW_WORK  # NumPy, when asked for
         from .sampling import sample_fate
 
         # a few integer draws a roll; the budget as for any toss of dice

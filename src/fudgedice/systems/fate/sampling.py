@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...dice.sample import Flags, bounded
+from ...dice.sampling import Flags, bounded
 from .checking import FatePlan
 from .measure import DICE_COUNTS, LOWEST, REROLL, WAYS
 

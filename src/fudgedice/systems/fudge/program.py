@@ -315,7 +315,7 @@ class FudgeProgram(Program):
         return fudge_float_odds(text, system, checked, self.ladder, self.word_value)
 
     def sample(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        from ...dice.sample import sample_exactly, sample_node  # NumPy, when asked for
+        from ...dice.sampling import sample_exactly, sample_node  # NumPy, when asked for
 
         exact = sample_exactly(self.dist, n, rng)
         if exact is not None:

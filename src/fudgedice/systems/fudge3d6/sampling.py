@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ... import budget
-from ...dice.sample import DRAW_WORK, Flags
+from ...dice.sampling import DRAW_WORK, Flags
 from ...memory import reserve
 from .rules import (
     ALL_ROLLS,
