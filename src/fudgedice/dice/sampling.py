@@ -38,16 +38,6 @@ Array = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
 
 
-def between(values: Array, low: int | None, high: int | None) -> Flags:
-    """Which values lie from ``low`` to ``high`` (None: no bound)."""
-    inside = np.ones(values.shape, dtype=np.bool_)
-    if low is not None:
-        inside &= values >= low
-    if high is not None:
-        inside &= values <= high
-    return inside
-
-
 _CHUNK_CELLS = 1 << 22
 """Tosses held in memory at once (32 MiB of int64)."""
 

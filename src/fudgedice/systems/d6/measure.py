@@ -36,7 +36,8 @@ EXPLODES = Explode("!", Compare("=", SIDES))
 """The same in the language's terms: the Wild Die and each Character Point die
 roll and sample as a one-die pool ``d6!``."""
 CRITICAL_CHANCE = Fraction(1, SIDES)
-"""A critical failure is a 1 on the Wild Die's first toss."""
+"""A critical failure is a 1 on the Wild Die's first toss: exactly 1/6, not the
+critical branch's mass, which lacks the cut-off tails of Character Point dice."""
 
 _ONE_DIE = die_dist(D6)
 
@@ -167,11 +168,6 @@ class SideDist:
 
     def combined(self) -> Dist:
         return self.steady if self.critical is None else merge(self.steady, self.critical)
-
-    def critical_chance(self) -> Fraction:
-        # The Wild Die's first toss alone decides it: exactly 1/6, not the
-        # branch's mass, which lacks the cut-off tails of Character Point dice.
-        return Fraction(0) if self.critical is None else CRITICAL_CHANCE
 
 
 def with_exploding(base: Dist, dice: int, depth: int) -> Dist:

@@ -67,14 +67,5 @@ def outcome(shifts: int) -> FateOutcome:
     return "succeed" if shifts < STYLE else "succeed with style"
 
 
-OUTCOME_FLOORS: dict[FateOutcome, int | None] = {
-    "fail": None,
-    "tie": 0,
-    "succeed": 1,
-    "succeed with style": STYLE,
-}
-"""The fewest shifts of each outcome (None: no floor), worst first."""
-
-
 def shifts_text(shifts: int) -> str:
     return ("0" if shifts == 0 else f"{shifts:+d}") + " shift" + ("" if abs(shifts) == 1 else "s")

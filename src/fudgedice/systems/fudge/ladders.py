@@ -53,5 +53,3 @@ POWER = Ladder(
 )
 """Power Fudge (seed 000): its own bands from Subhuman (-4 or less) to Cosmic
 (+14 or more)."""
-
-LADDERS = {"fudge": FUDGE, "power": POWER}
