@@ -42,6 +42,7 @@ KEPT = [
     "d6: 4D cp=1",
     "d6: 1D",
     "fate: 4dF+3 vs 2",
+    "fatecondensed: 4dF+1 vs 2",
     "4d6kh3+1",
     "3d6kl2",
     "2d20kh1+5",
@@ -127,6 +128,13 @@ def test_the_long_way_keeps_nothing(text: str) -> None:
     quick_rolls = program.quick
     assert quick_rolls is None or quick_rolls.schedule is None or not quick_rolls.outcomes
     assert not isinstance(program.roll(seeded(1), 1), DeferredRoll)
+
+
+def test_every_registered_system_has_forms_here() -> None:
+    # the quick path serves every system's rolls, so each is held to the
+    # general path above (docs/architecture.md, "The quick path")
+    systems = {api.DICE.program(text).expression.system for text in KEPT + LONG_WAY}
+    assert systems == set(fudgedice.SYSTEMS)
 
 
 def test_the_wild_die_and_its_chains_are_among_the_outcomes_checked() -> None:
