@@ -13,7 +13,7 @@ from .rules import (
     READ_CLASSES,
     Critical,
     Read,
-    Verdict,
+    RoundVerdict,
     decide_round,
     read_pair,
 )
@@ -50,7 +50,7 @@ read as any failure)."""
 
 def round_counts(
     left: dict[Read, int], right: dict[Read, int]
-) -> tuple[dict[int, int], dict[Verdict, int]]:
+) -> tuple[dict[int, int], dict[RoundVerdict, int]]:
     """How many of the rounds between two sides' reads (with how many rolls
     give each) end at each margin, and in each verdict (:func:`read_round_counts`)."""
     return read_round_counts(
@@ -61,7 +61,7 @@ def round_counts(
 
 def read_round_counts(
     left: dict[ReadPair, int], right: dict[ReadPair, int]
-) -> tuple[dict[int, int], dict[Verdict, int]]:
+) -> tuple[dict[int, int], dict[RoundVerdict, int]]:
     """How many of the rounds between two sides' reads (with how many rolls
     give each) end at each margin, and in each verdict.
 
@@ -131,7 +131,7 @@ def read_round_counts(
         del margins[0]  # as when only pairs that end elsewhere were counted
     # a round's margin is above 0 exactly when the left side wins, and 0 for a
     # stand-off (Round.margin)
-    verdicts: dict[Verdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
+    verdicts: dict[RoundVerdict, int] = {"win": 0, "loss": 0, "stand-off": 0}
     for margin, ways in margins.items():
         verdicts["win" if margin > 0 else "loss" if margin < 0 else "stand-off"] += ways
     return margins, verdicts

@@ -32,7 +32,7 @@ from .rules import (
     THREE_D6,
     Read,
     Reading,
-    Verdict,
+    RoundVerdict,
     read_3d6,
     resolve_round,
 )
@@ -266,7 +266,7 @@ class Fudge3d6Program(Program):
 
     # measuring: the same read over all 216 rolls of each side
 
-    def _round_counts(self) -> tuple[dict[int, int], dict[Verdict, int]]:
+    def _round_counts(self) -> tuple[dict[int, int], dict[RoundVerdict, int]]:
         assert self.right is not None
         return read_round_counts(pair_counts(self.left.value), pair_counts(self.right.value))
 

@@ -190,8 +190,9 @@ def read_pair(dice: tuple[int, int, int], skill: int) -> tuple[Critical | None, 
 
 # --- opposed rounds -------------------------------------------------------------------
 
-Verdict = Literal["win", "loss", "stand-off"]
-Rule = Literal[
+RoundVerdict = Literal["win", "loss", "stand-off"]
+"""An opposed round's verdict, from the left side's point of view."""
+RoundRule = Literal[
     "critical success",
     "both critical",
     "scratch",
@@ -200,6 +201,7 @@ Rule = Literal[
     "margins",
     "success against failure",
 ]
+"""Which rule of :func:`decide_round` decided a round."""
 
 
 def _article(read: Read) -> str:
@@ -211,11 +213,11 @@ def _article(read: Read) -> str:
 class Round:
     """An opposed round from the left (first) side's point of view."""
 
-    verdict: Verdict
+    verdict: RoundVerdict
     margin: int
     """The winner's margin over the loser, negative when the left side loses, 0
     for a stand-off."""
-    rule: Rule
+    rule: RoundRule
     """Which rule decided it; :attr:`reason` says it in words (only when shown,
     so measuring never builds the text)."""
     left: Read
@@ -258,7 +260,7 @@ def resolve_round(left: Read, right: Read) -> Round:
     return Round(verdict, margin, rule, left, right)
 
 
-def decide_round(left: Read, right: Read) -> tuple[Verdict, int, Rule]:
+def decide_round(left: Read, right: Read) -> tuple[RoundVerdict, int, RoundRule]:
     """Who wins an opposed round, by how much, and by which rule.
 
     The seed: one success against a failure hits; two failures are a
@@ -288,7 +290,7 @@ def decide_round(left: Read, right: Read) -> tuple[Verdict, int, Rule]:
             bland = left_margin if bland_left else right_margin
             other = right_margin if bland_left else left_margin
             if bland >= 0 > other:
-                verdict: Verdict = "win" if bland_left else "loss"
+                verdict: RoundVerdict = "win" if bland_left else "loss"
                 return verdict, difference, "scratch"
             if bland < 0 and other < 0:
                 return "stand-off", 0, "both failed"
@@ -297,7 +299,8 @@ def decide_round(left: Read, right: Read) -> tuple[Verdict, int, Rule]:
         # Only critical failures left: they are failures, read as usual below.
     if left_margin < 0 and right_margin < 0:
         return "stand-off", 0, "both failed"
-    rule: Rule = "margins" if left_margin >= 0 and right_margin >= 0 else "success against failure"
+    both_made = left_margin >= 0 and right_margin >= 0
+    rule: RoundRule = "margins" if both_made else "success against failure"
     if difference == 0:
         return "stand-off", 0, rule
     return "win" if difference > 0 else "loss", difference, rule
