@@ -65,9 +65,9 @@ def d6_float_odds(notation: str, shape: SideShape, difficulty: int | None) -> Fl
     if difficulty is not None:
         events["success"] = result.chance_between(difficulty, None)
         events["failure"] = result.chance_between(None, difficulty - 1)
-        for band, lowest, highest in ranges(DEGREES):
+        for tier, lowest, highest in ranges(DEGREES):
             top = None if highest is None else difficulty + highest
-            events[event(band.name)] = result.chance_between(difficulty + lowest, top)
+            events[event(tier.name)] = result.chance_between(difficulty + lowest, top)
     if shape.wild and shape.crit != "ignore":
         events["critical failure"] = float(CRITICAL_CHANCE)
         if shape.crit == "complication":

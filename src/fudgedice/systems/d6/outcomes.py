@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class Band:
-    """A named range of a number: ``lowest`` up to the next band's lowest."""
+class Tier:
+    """A named range of a number (a degree of success, a wound): ``lowest`` up to
+    the next tier's lowest."""
 
     lowest: int
     name: str
@@ -20,50 +21,50 @@ class Band:
 
 
 DEGREES = (
-    Band(0, "Minimal"),
-    Band(1, "Solid"),
-    Band(5, "Good"),
-    Band(9, "Superior"),
-    # the rules' bands overlap at 16 (13-16 and 16+): 16 is Spectacular here
-    Band(13, "Spectacular"),
-    Band(17, "Incredible"),
+    Tier(0, "Minimal"),
+    Tier(1, "Solid"),
+    Tier(5, "Good"),
+    Tier(9, "Superior"),
+    # the rules' tiers overlap at 16 (13-16 and 16+): 16 is Spectacular here
+    Tier(13, "Spectacular"),
+    Tier(17, "Incredible"),
 )
 """Result points (total - difficulty) of a success and their degree."""
 
-NO_WOUND = Band(-(10**9), "No wound", "the resistance holds")
+NO_WOUND = Tier(-(10**9), "No wound", "the resistance holds")
 WOUNDS = (
-    Band(1, "Stunned", "-1D this round and next"),
-    Band(4, "Wounded", "-1D until healed; a second Wounded makes Severely Wounded, -2D"),
-    Band(9, "Incapacitated", "out of the action until healed"),
-    Band(13, "Mortally Wounded", "dying: dead without help"),
-    Band(16, "Dead", "killed"),
+    Tier(1, "Stunned", "-1D this round and next"),
+    Tier(4, "Wounded", "-1D until healed; a second Wounded makes Severely Wounded, -2D"),
+    Tier(9, "Incapacitated", "out of the action until healed"),
+    Tier(13, "Mortally Wounded", "dying: dead without help"),
+    Tier(16, "Dead", "killed"),
 )
 """Damage total - resistance total and the wound it deals; 0 or less deals none."""
 
 
-def _band(bands: tuple[Band, ...], value: int) -> Band:
-    found = bands[0]
-    for band in bands:
-        if value >= band.lowest:
-            found = band
+def _tier(tiers: tuple[Tier, ...], value: int) -> Tier:
+    found = tiers[0]
+    for tier in tiers:
+        if value >= tier.lowest:
+            found = tier
     return found
 
 
 def degree(result_points: int) -> str | None:
     """The degree of a success with these result points; None for a failure."""
-    return None if result_points < 0 else _band(DEGREES, result_points).name
+    return None if result_points < 0 else _tier(DEGREES, result_points).name
 
 
 def wound(margin: int) -> str:
     """The wound dealt when the damage beats the resistance by ``margin``."""
-    return NO_WOUND.name if margin < WOUNDS[0].lowest else _band(WOUNDS, margin).name
+    return NO_WOUND.name if margin < WOUNDS[0].lowest else _tier(WOUNDS, margin).name
 
 
-def ranges(bands: tuple[Band, ...]) -> list[tuple[Band, int, int | None]]:
-    """Each band with its lowest and highest value (None: no highest)."""
+def ranges(tiers: tuple[Tier, ...]) -> list[tuple[Tier, int, int | None]]:
+    """Each tier with its lowest and highest value (None: no highest)."""
     return [
-        (band, band.lowest, bands[index + 1].lowest - 1 if index + 1 < len(bands) else None)
-        for index, band in enumerate(bands)
+        (tier, tier.lowest, tiers[index + 1].lowest - 1 if index + 1 < len(tiers) else None)
+        for index, tier in enumerate(tiers)
     ]
 
 

@@ -180,7 +180,7 @@ class D6Program(Program):
             level = wound(margin)
             result = f"{level}: damage {left.total} against resistance {right.total} ({margin:+d})"
             details = replace(left.details, wound=level)
-            effect = next(band.effect for band in (NO_WOUND, *WOUNDS) if band.name == level)
+            effect = next(tier.effect for tier in (NO_WOUND, *WOUNDS) if tier.name == level)
             left.steps.append(f"{level}: {effect}")
         else:
             result = self._opposed(margin, verdict == "success")
@@ -343,15 +343,15 @@ class D6Program(Program):
         bands: list[Band] = []
         if self.damage:
             bands.append(Band(event(NO_WOUND.name), None, WOUNDS[0].lowest - 1))
-            bands += [Band(event(b.name), low, high) for b, low, high in ranges(WOUNDS)]
+            bands += [Band(event(tier.name), low, high) for tier, low, high in ranges(WOUNDS)]
         elif self.right is not None or self.difficulty is not None:
             threshold = self.difficulty if self.difficulty is not None else 0
             # ties=meet: a margin of 0 is the opponent's, so no Minimal win
             floor = threshold + int(self.right is not None and self.ties == "meet")
             bands += [Band("success", floor, None, True), Band("failure", None, floor - 1, True)]
-            for band, lowest, highest in ranges(DEGREES):
+            for tier, lowest, highest in ranges(DEGREES):
                 top = None if highest is None else threshold + highest
-                bands.append(Band(event(band.name), max(floor, threshold + lowest), top))
+                bands.append(Band(event(tier.name), max(floor, threshold + lowest), top))
         facts: list[Fact] = []
         sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
         for prefix, rules in sides:

@@ -40,7 +40,7 @@ def difficulty_table(options: TableOptions) -> Table:
 
 
 def result_points_table(options: TableOptions) -> Table:
-    rows = tuple((span(lowest, highest), band.name) for band, lowest, highest in ranges(DEGREES))
+    rows = tuple((span(lowest, highest), tier.name) for tier, lowest, highest in ranges(DEGREES))
     return Table(
         "D6 System result points (OpenD6): how well a success succeeded",
         ("Result points", "Degree"),
@@ -56,7 +56,7 @@ def result_points_table(options: TableOptions) -> Table:
 def wounds_table(options: TableOptions) -> Table:
     rows = [(f"{WOUNDS[0].lowest - 1} or less", NO_WOUND.name, NO_WOUND.effect)]
     rows.extend(
-        (span(lowest, highest), band.name, band.effect) for band, lowest, highest in ranges(WOUNDS)
+        (span(lowest, highest), tier.name, tier.effect) for tier, lowest, highest in ranges(WOUNDS)
     )
     return Table(
         "D6 System wounds (OpenD6): damage total - resistance total",
