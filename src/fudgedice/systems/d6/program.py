@@ -58,8 +58,8 @@ from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
 
+    from ...dice.sampling import Array, Flags
     from ...results.float_odds import FloatOdds
-    from .sampling import Array, Flags
 
 SYSTEM = "d6"
 

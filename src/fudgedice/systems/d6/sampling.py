@@ -14,15 +14,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import numpy.typing as npt
 
+from ...dice.sampling import Array, Flags
 from ...errors import LimitError
 from ...limits import DEFAULT_LIMITS
 from ...memory import reserve
 from .measure import SIDES, SideShape
 
-Array = npt.NDArray[np.int64]
-Flags = npt.NDArray[np.bool_]
 _SAMPLE_CELLS = 1 << 22
 """Tosses held in memory at once while sampling."""
 _TABLE_DICE = 6

@@ -6,13 +6,11 @@ up to the policy's times, while the result is short of its mark)."""
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-from ...dice.sampling import Flags, bounded
+from ...dice.sampling import Array, Flags, bounded
 from .checking import FatePlan
 from .measure import DICE_COUNTS, LOWEST, REROLL, WAYS
 
-Array = npt.NDArray[np.int64]
 _DICE = np.repeat(np.arange(LOWEST, LOWEST + len(DICE_COUNTS)), DICE_COUNTS)
 """4dF's total for each of its 81 combinations."""
 

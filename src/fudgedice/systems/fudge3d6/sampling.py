@@ -8,10 +8,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import numpy.typing as npt
 
 from ... import budget
-from ...dice.sampling import DRAW_WORK, Flags
+from ...dice.sampling import DRAW_WORK, Array, Flags
 from ...memory import reserve
 from .rules import (
     ALL_ROLLS,
@@ -21,7 +20,6 @@ from .rules import (
     resolve_round,
 )
 
-Array = npt.NDArray[np.int64]
 reserve("3d6 Fudge sampling tables", 128, 8192)  # arrays of 216 rolls, or read pairs
 
 
