@@ -35,7 +35,7 @@ from .outcomes import NO_OUTCOMES, Outcomes
 from .pools import plan
 from .quick import MOST_OUTCOMES, QuickRolls
 from .roller import Roller, roll_node
-from .schedule import Schedule, outcomes, plain_tosses
+from .schedule import Schedule, plain_tosses, possible_outcomes
 from .tosses import check_tosses
 
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is asked for;
@@ -128,7 +128,7 @@ class Program:
         """This program's outcomes, explained once each (:mod:`.quick`), if
         its draws can be told in advance and are few enough to keep."""
         schedule = self.schedule()
-        if schedule is None or outcomes(schedule) > MOST_OUTCOMES:
+        if schedule is None or possible_outcomes(schedule) > MOST_OUTCOMES:
             return None
         return QuickRolls(self, schedule)
 

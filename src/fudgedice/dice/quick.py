@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 MOST_OUTCOMES = 8_192
 """Outcomes a program keeps, and the most a program may have to be served this
-way (counted by :func:`.schedule.outcomes`): 4dF has 81, 3d6 216, the D6
+way (counted by :func:`.schedule.possible_outcomes`): 4dF has 81, 3d6 216, the D6
 System's 5D (a pool of four kept by its sum, and a Wild Die) 252 (some 460 met
 in practice, with chains of several 6s), two sides of 4dF 6,561; 6d6 (46,656)
 rolls the long way every time."""

@@ -97,7 +97,7 @@ def asks(schedule: Schedule, faces: list[int]) -> list[int]:
     return asks
 
 
-def outcomes(schedule: Schedule) -> int:
+def possible_outcomes(schedule: Schedule) -> int:
     """How many outcomes the schedule can toss, a chain counted as twice the
     faces of its die (most chains stop at the first toss)."""
     total = 1
