@@ -18,7 +18,7 @@ import fudgedice
 from fudgedice import Mark
 from fudgedice.cli import main
 from fudgedice.errors import DiceValueError
-from fudgedice.systems.fudge3d6.counts import read_counts, round_counts
+from fudgedice.systems.fudge3d6.counts import read_ways, round_counts
 from fudgedice.systems.fudge3d6.rules import (
     ALL_ROLLS,
     READ_CLASSES,
@@ -493,7 +493,7 @@ def test_round_counts_are_every_round_decided_one_by_one(mine: int) -> None:
     """The measurer adds up plain pairs a side at a time: the same counts as
     deciding every pair of outcomes with decide_round."""
     for theirs in range(1, 15):
-        left, right = read_counts(mine), read_counts(theirs)
+        left, right = read_ways(mine), read_ways(theirs)
         margins: dict[int, int] = {}
         verdicts = {"win": 0, "loss": 0, "stand-off": 0}
         for a, ways in left.items():
@@ -515,4 +515,4 @@ def test_the_read_classes_are_read_alike_at_every_skill() -> None:
         for dice, ways in ROLL_CLASSES:
             read = read_3d6(dice, skill).read
             reads[read] = reads.get(read, 0) + ways
-        assert read_counts(skill) == reads
+        assert read_ways(skill) == reads

@@ -19,7 +19,7 @@ from .rules import (
 )
 
 
-def read_counts(skill: int) -> dict[Read, int]:
+def read_ways(skill: int) -> dict[Read, int]:
     """How many of the 216 rolls give each read at this skill."""
     return {Read(*read): ways for read, ways in pair_counts(skill).items()}
 
@@ -29,7 +29,7 @@ ReadPair = tuple[Critical | None, int]
 
 
 def pair_counts(skill: int) -> dict[ReadPair, int]:
-    """:func:`read_counts` as plain pairs."""
+    """:func:`read_ways` as plain pairs."""
     counts: dict[ReadPair, int] = {}
     for dice, ways in READ_CLASSES:
         read = read_pair(dice, skill)
@@ -39,7 +39,7 @@ def pair_counts(skill: int) -> dict[ReadPair, int]:
 
 def success_chance(skill: int) -> Fraction:
     """The seed's "Chances of Success" for a modified skill."""
-    counts = read_counts(skill)
+    counts = read_ways(skill)
     return Fraction(sum(n for read, n in counts.items() if read.success), len(ALL_ROLLS))
 
 

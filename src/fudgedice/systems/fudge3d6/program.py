@@ -23,7 +23,7 @@ from ...language.words import Vocabulary
 from ...memory import reserve
 from ...results.dice import DieRoll, Mark, PoolRoll
 from ...results.roll import Roll
-from .counts import pair_counts, read_counts, read_round_counts
+from .counts import pair_counts, read_round_counts, read_ways
 from .rules import (
     ALL_ROLLS,
     CRITICAL_MEDIOCRITY,
@@ -273,7 +273,7 @@ class Fudge3d6Program(Program):
     def dist(self) -> Dist:
         if self.right is not None:
             return Dist.from_weights(self._round_counts()[0])
-        return _margin_dist(read_counts(self.left.value))
+        return _margin_dist(read_ways(self.left.value))
 
     def float_ready(self) -> bool:
         return False
@@ -291,7 +291,7 @@ class Fudge3d6Program(Program):
     def fact_chances(self) -> dict[str, Fraction]:
         """Each critical's chance: the rolls of 216 whose triple shows it."""
         ways = dict.fromkeys(CRITICALS, 0)
-        for read, count in read_counts(self.left.value).items():
+        for read, count in read_ways(self.left.value).items():
             if read.critical is not None:
                 ways[read.critical] += count
         return {name: Fraction(count, len(ALL_ROLLS)) for name, count in ways.items()}
