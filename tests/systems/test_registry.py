@@ -1,0 +1,69 @@
+"""The registry: every system declared in the entry-point group
+``fudgedice.systems``, the project's own read from its folders, each
+declaration saying of its system what the system itself says, so that
+loading a system only when a roll names it changes no hint and no listing."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import fudgedice
+from fudgedice import api
+from fudgedice.language.words import KEYWORDS
+from fudgedice.systems import SYSTEMS, Declaration, own_declarations, registry
+from fudgedice.systems.declaration import GROUP
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def test_each_declaration_says_what_its_system_says() -> None:
+    for name, declared in SYSTEMS.declarations.items():
+        system = SYSTEMS[name]
+        assert (system.name, system.description) == (declared.name, declared.description)
+        assert declared.words == system.words, name
+        assert declared.title and declared.examples, name
+        for example in declared.examples:
+            fudgedice.roll(f"{name}: {example}", seed=1)  # each example rolls
+
+
+def test_pyproject_declares_the_project_s_own_systems_in_the_group() -> None:
+    declared = tomllib.loads(PYPROJECT.read_text("utf-8"))["project"]["entry-points"][GROUP]
+    own = own_declarations()
+    assert list(declared) == [each.name for each in own]
+    for each in own:
+        module, _, attribute = declared[each.name].partition(":")
+        assert getattr(__import__(module, fromlist=[attribute]), attribute) is each
+
+
+def test_the_registry_lists_every_system_the_default_first() -> None:
+    assert list(SYSTEMS) == ["fudge", "power", "d6", "fate", "fatecondensed", "3d6fudge"]
+    assert len(SYSTEMS) == 6 and "d6" in SYSTEMS and "gurps" not in SYSTEMS
+    assert SYSTEMS.get("gurps") is None and 3 not in SYSTEMS
+    assert fudgedice.SYSTEMS is SYSTEMS
+
+
+def test_the_vocabulary_is_the_one_every_loaded_system_gives() -> None:
+    loaded = api.Dice(registry(*SYSTEMS.values()))  # a plain index: words read from each
+    assert set(api.DICE.vocabulary) == set(loaded.vocabulary)
+    assert api.DICE.vocabulary >= KEYWORDS | set(SYSTEMS)
+    assert api.DICE.vocabulary == api.DICE.vocabulary != loaded.vocabulary  # keys of caches
+    assert dict(api.DICE.tables) == dict(loaded.tables)
+
+
+def test_a_declaration_that_names_no_system_of_its_name_is_refused() -> None:
+    from fudgedice.systems import load
+
+    wrong = Declaration("nope", "Nope", "-", "fudgedice.systems.fudge.system:POWER_SYSTEM")
+    with pytest.raises(TypeError, match="no System called 'nope'"):
+        load(wrong)
+
+
+def test_the_sheet_rules_are_re_exported_when_first_asked_for() -> None:
+    assert api.LADDERS["fudge"].name(2) == "Great"
+    assert api.THREE_D6_LEVELS["abysmal"] == 1
+    assert api.D6_WOUNDS[0][1].lower() == "stunned"
+    assert not hasattr(api, "NO_SUCH_RULE")
+    assert not hasattr(api, "_private_probe")
