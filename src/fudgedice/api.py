@@ -63,9 +63,8 @@ class Dice:
         self.vocabulary: Vocabulary = LateWords(
             lambda: KEYWORDS | set(systems) | {w for words in self.words.values() for w in words}
         )
-        """Every word of the language, whichever system it belongs to: a
-        misspelling gets the same hint on the first roll as on the thousandth
-        (read when a hint first needs it: every installed system's words)."""
+        """Every word of the language, whichever system it belongs to, read when a
+        hint first needs it: a misspelling gets the same hint on every roll."""
         self._tables: Mapping[str, TableSpec] | None = None
         self.compile = memoize("roll programs", 4096, program_size)(self._compile)
         """The checked program for a roll text (cached by text)."""
@@ -377,8 +376,7 @@ def clear_caches() -> None:
     _QUICK.clear()
 
 
-# The rules a character sheet reads (fudgedice.sheets): re-exported here, since
-# only this module imports the systems; loaded when a sheet first asks (PEP 562).
+# The rules a sheet reads, re-exported (only this module imports systems), lazily (PEP 562)
 if TYPE_CHECKING:
     from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
     from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
