@@ -91,6 +91,9 @@ class Registry(Mapping[str, System]):
     """The read-only index of every system, each imported when first looked
     up. ``declarations`` and ``words`` list them without importing any."""
 
+    default = DEFAULT_SYSTEM
+    """The system of a roll that names none."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._own: dict[str, Declaration] | None = None
