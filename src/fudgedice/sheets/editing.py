@@ -20,7 +20,7 @@ from tomlkit.toml_document import TOMLDocument
 from .. import api
 from ..results.roll import Roll
 from .document import SheetError, parse
-from .levels import code_text, level_name, written_like
+from .levels import RULED, code_text, level_name, written_like
 from .model import Sheet, load, points
 from .rolling import Plan
 from .rules import (
@@ -93,8 +93,15 @@ def _words_for(sheet: Sheet, value: int) -> list[str]:
     return words
 
 
+def by_hand(sheet: Sheet, what: str) -> None:
+    """Refuse a change of a sheet whose system has no sheet rules here."""
+    if sheet.system not in RULED:
+        raise SheetError(f"a {sheet.system} sheet has no rules for {what}: edit it by hand")
+
+
 def raise_trait(sheet: Sheet, name: str) -> Edit:
     """Raise a trait one level (a D6 code one pip), paying what the system asks."""
+    by_hand(sheet, "raising a trait")
     trait = sheet.trait(name)
     old = level_name(sheet.system, trait.level.value)
     if sheet.system == "d6":
@@ -157,6 +164,7 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
 def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None = None) -> Edit:
     """A hit: Fudge damage on the wound track, a D6 margin of damage over
     resistance, or Fate shifts absorbed by stress and consequences."""
+    by_hand(sheet, "a hit")
     if sheet.system == "d6":
         before = sheet.d6_wound()
         after = d6_hit(before, amount)
@@ -215,6 +223,7 @@ def _fate_hit(sheet: Sheet, shifts: int, track: str, aspect: str | None) -> Edit
 def heal(sheet: Sheet, what: str | None = None) -> Edit:
     """Clear wounds: all of them, or one level (Fudge), down to a level (D6),
     or stress, one track or one consequence (Fate)."""
+    by_hand(sheet, "healing")
     key = (what or "").strip().lower()
 
     def change(toml: TOMLDocument) -> list[str]:
@@ -295,6 +304,7 @@ def without_balance(line: str) -> str:
 
 def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:
     """Spend ``count`` points of a kind (``fudge``, ``fate``, ``cp``, ``fp``)."""
+    by_hand(sheet, "spending points")
     names = SPENDABLE[sheet.system]
     key = names.get(point.strip().lower())
     if key is None:

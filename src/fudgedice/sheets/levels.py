@@ -56,6 +56,18 @@ _CODE = re.compile(
 )
 
 
+def plugged(system: str) -> bool:
+    """Whether ``system``'s sheets read as its declaration says (``sheet``: a
+    roll text of ``{level}``, a whole number), having no rules here of their own."""
+    return system not in RULED and api.SYSTEMS.declarations[system].sheet is not None
+
+
+RULED = ("fudge", "power", "3d6fudge", "d6", "fate")
+"""The systems whose sheets have rules of their own in this package."""
+_LADDERED = frozenset({"fudge", "power", "fate"})
+"""Levels numbered either way from a ladder's zero; the others' start at 1."""
+
+
 def _words(system: str) -> dict[str, int]:
     if system == "3d6fudge":
         return dict(api.THREE_D6_LEVELS)
@@ -63,7 +75,7 @@ def _words(system: str) -> dict[str, int]:
 
 
 def _bounded(system: str, value: int) -> int:
-    low, high = (1, MAX_LEVEL) if system == "3d6fudge" else (-MAX_LEVEL, MAX_LEVEL)
+    low, high = (1, MAX_LEVEL) if system not in _LADDERED else (-MAX_LEVEL, MAX_LEVEL)
     if not low <= value <= high:
         raise LevelError(f"a {system} level is a number from {low} to {high}, not {value}")
     return value
@@ -83,6 +95,8 @@ def read_level(system: str, written: object) -> Level:
     number = _NUMBER.match(written)
     if number:
         return Level(_bounded(system, int(number.group(1))))
+    if system not in RULED:
+        raise LevelError(f"a {system} level is a whole number, not '{written}'", "such as 3")
     found = _WORD_AND_SHIFT.match(written)
     words = _words(system)
     word = found.group(1).strip() if found else written.strip()
@@ -138,6 +152,8 @@ def level_text(system: str, level: Level) -> str:
         return api.LADDERS["fudge"].name(level.value)
     if system == "power":
         return f"4dF{level.value:+d}" if level.value else "4dF"
+    if system not in RULED:
+        return str(api.SYSTEMS.declarations[system].sheet).format(level=level.value)
     return str(level.value)
 
 
@@ -148,6 +164,8 @@ def level_name(system: str, value: int) -> str:
     if system == "3d6fudge":
         words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
         return f"{value} {words[value]}" if value in words else str(value)
+    if system not in RULED:
+        return str(value)
     return api.LADDERS[system].describe(value)
 
 
@@ -157,8 +175,10 @@ def written_like(system: str, before: object, value: int) -> str | int:
     if isinstance(before, int) and not isinstance(before, bool):
         return value
     if isinstance(before, str) and _NUMBER.match(before):
-        return f"{value:+d}" if system != "3d6fudge" else str(value)
+        return f"{value:+d}" if system in _LADDERED else str(value)
     if system == "3d6fudge":
         words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
         return words.get(value, str(value))
+    if system not in RULED:
+        return value
     return api.LADDERS[system].name(value)

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import api
 from .document import Document, SheetError
-from .levels import Level, LevelError, read_level
+from .levels import RULED, Level, LevelError, plugged, read_level
 from .rules import (
     D6_LEVELS,
     FATE_CONSEQUENCES,
@@ -33,7 +34,6 @@ from .rules import (
     stress_boxes,
 )
 
-SYSTEMS = ("fudge", "power", "3d6fudge", "d6", "fate")
 TRAIT_TABLES = ("attributes", "skills", "traits")
 FREE_TEXT = ("player", "genre", "story", "notes", "description", "created", "equipment")
 """Keys for people: any text (or a list of texts), never read by the rules."""
@@ -56,7 +56,11 @@ KEYS: Mapping[str, tuple[str, ...]] = {
     ),
 }
 """Each system's own keys, beside ``system``, ``name``, the trait tables,
-:data:`FREE_TEXT` and ``[extra]`` (anything at all)."""
+:data:`FREE_TEXT` and ``[extra]`` (anything at all): the systems whose sheets
+have rules of their own here."""
+SYSTEMS = (*RULED, *(name for name in api.SYSTEMS if plugged(name)))
+"""Every system a sheet may name: those above, and every installed system that
+says how its sheet's traits roll (its declaration's ``sheet``)."""
 POINTS = {
     "fudge_points": "Fudge Points",
     "ep": "Experience Points",
@@ -195,7 +199,7 @@ def load(document: Document) -> Sheet:
             hint='name = "Ashley the Alert"',
         )
     document.check_name(name, "a character's name", key="name")
-    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS[system]]
+    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS.get(system, ())]
     for key in values:
         if key not in allowed:
             others = [each for each, keys in KEYS.items() if key in keys]
@@ -353,7 +357,7 @@ def _check_state(sheet: Sheet) -> None:
                 hint=_nearest(sheet.d6_wound(), list(D6_LEVELS))
                 or f"wounds: {', '.join(D6_LEVELS)}",
             )
-    else:
+    elif sheet.system == "fate":
         _check_fate(sheet)
 
 

@@ -11,7 +11,7 @@ from .. import api
 from ..errors import DiceError
 from ..render.numbers import percent
 from .levels import level_name
-from .model import FREE_TEXT, POINTS, Sheet
+from .model import FREE_TEXT, KEYS, POINTS, Sheet
 from .rolling import resolve
 from .rules import WOUND_LEVELS, worst_wound
 
@@ -30,8 +30,10 @@ def chance(sheet: Sheet, trait: str) -> Fraction | str:
     """The chance to succeed with ``trait`` at the typical difficulty, or why
     there is no roll (a character out of the action)."""
     try:
-        plan = resolve(f"{sheet.traits[trait.lower()].name}{TYPICAL[sheet.system]}", [sheet])
-        return api.odds(plan.text).events["success"]
+        plan = resolve(
+            f"{sheet.traits[trait.lower()].name}{TYPICAL.get(sheet.system, '')}", [sheet]
+        )
+        return api.odds(plan.text).events.get("success", "no success to measure")
     except DiceError as error:
         return error.message.split(": ", 1)[-1]
 
@@ -88,7 +90,7 @@ def _state(sheet: Sheet) -> list[str]:
         taken = sheet.consequences()
         for name, value in sheet.consequence_slots().items():
             lines.append(f"  {name} ({value}): {taken.get(name, '-')}")
-    else:
+    elif sheet.system in KEYS:
         wounds, sizes = sheet.wounds(), sheet.wound_boxes()
         marks = [
             f"{level} {'x' * wounds[level]}{'_' * (sizes[level] - wounds[level])}"

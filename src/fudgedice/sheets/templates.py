@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import tomlkit
 
+from .. import api
 from .document import SheetError, parse
+from .levels import plugged
 from .model import SYSTEMS, load
 
 
@@ -116,6 +118,19 @@ severe = ""
 """
 
 
+def _plugged(system: str, name: str) -> str:
+    declared = api.SYSTEMS.declarations[system]
+    rolls = str(declared.sheet).format(level=3)
+    return f"""\
+# A {declared.title} character sheet: edit it by hand; fudgedice keeps your comments.
+system = "{system}"
+name = {tomlkit.string(name).as_string()}
+player = ""
+
+[traits]             # name = level, a whole number: a trait of 3 rolls {rolls}
+"""
+
+
 def new_sheet(system: str, name: str) -> str:
     """The text of a new sheet of ``system`` for the character ``name``."""
     key = system.strip().lower()
@@ -127,6 +142,8 @@ def new_sheet(system: str, name: str) -> str:
         text = _d6(name.strip())
     elif key == "fate":
         text = _fate(name.strip())
+    elif plugged(key):
+        text = _plugged(key, name.strip())
     else:
         text = _fudge_family(key, name.strip())
     load(parse(text))  # a template is a sheet like any other
