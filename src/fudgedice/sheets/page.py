@@ -51,7 +51,7 @@ def _heading(sheet: Sheet) -> list[str]:
 def show(sheet: Sheet) -> str:
     """The page: traits by table, then the rest of the sheet."""
     lines = _heading(sheet)
-    against = TYPICAL[sheet.system].strip() or "success"
+    against = TYPICAL.get(sheet.system, "").strip() or "success"
     tables: dict[str, list[str]] = {}
     width = max((len(trait.name) for trait in sheet.traits.values()), default=0)
     levels = [level_name(sheet.system, t.level.value) for t in sheet.traits.values()]
