@@ -62,7 +62,8 @@ class Risus(Program):
 
     def declare(self):
         target = self.expression.check.target.value
-        return Outcomes((Band("success", target, None, True), Band("failure", None, target - 1, True)))
+        success = Band("success", target, None, verdict=True)
+        return Outcomes((success, Band("failure", None, target - 1, verdict=True)))
 
 
 RISUS_SYSTEM = System(RISUS.name, RISUS.description, compile=Risus)
