@@ -13,14 +13,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from fudgedice import SYSTEMS
-
-from .conftest import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "fudgedice"
@@ -136,30 +136,30 @@ def test_the_command_line_rolls_measures_samples_and_reads_risus(plugin: dict[st
 
 
 def test_a_room_plays_risus_and_the_page_lists_it(
-    plugin: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    plugin: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    start_server: Callable[..., Any],
 ) -> None:
-    monkeypatch.setenv("PYTHONPATH", plugin["PYTHONPATH"])
-    server = Server(f"sqlite:///{tmp_path / 'table.db'}").start()
-    try:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            listing = client.get("/api/systems").json()
-            risus = {each["name"]: each for each in listing["systems"]}["risus"]
-            assert risus["title"] == "Risus" and risus["examples"][0] == "3d6 vs 10"
-            made = client.post("/api/rooms", json={"name": "Risus night", "system": "risus"})
-            assert made.status_code == 201, made.text
-            room = made.json()
-            assert room["system"] == "risus"
-            bearer = {"Authorization": f"Bearer {room['gm_token']}"}
-            rolled = client.post(
-                f"/api/rooms/{room['room']}/rolls", json={"text": "4d6 vs 12"}, headers=bearer
-            )
-            assert rolled.status_code == 201, rolled.text
-            assert rolled.json()["notation"].startswith("risus:")
-            assert rolled.json()["verdict"] in ("success", "failure")
-            unknown = client.post("/api/rooms", json={"name": "x", "system": "gurps"})
-            assert unknown.status_code == 422 and "risus" in unknown.json()["hint"]
-    finally:
-        server.stop()
+    monkeypatch.setenv("PYTHONPATH", plugin["PYTHONPATH"])  # the server's, as it starts
+    server = start_server(f"sqlite:///{tmp_path / 'table.db'}")
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        listing = client.get("/api/systems").json()
+        risus = {each["name"]: each for each in listing["systems"]}["risus"]
+        assert risus["title"] == "Risus" and risus["examples"][0] == "3d6 vs 10"
+        made = client.post("/api/rooms", json={"name": "Risus night", "system": "risus"})
+        assert made.status_code == 201, made.text
+        room = made.json()
+        assert room["system"] == "risus"
+        bearer = {"Authorization": f"Bearer {room['gm_token']}"}
+        rolled = client.post(
+            f"/api/rooms/{room['room']}/rolls", json={"text": "4d6 vs 12"}, headers=bearer
+        )
+        assert rolled.status_code == 201, rolled.text
+        assert rolled.json()["notation"].startswith("risus:")
+        assert rolled.json()["verdict"] in ("success", "failure")
+        unknown = client.post("/api/rooms", json={"name": "x", "system": "gurps"})
+        assert unknown.status_code == 422 and "risus" in unknown.json()["hint"]
 
 
 def test_a_risus_character_sheet(plugin: dict[str, str], tmp_path: Path) -> None:
