@@ -383,7 +383,7 @@ if TYPE_CHECKING:
     from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
     from .systems.sheet_rules import LADDERS as LADDERS
     from .systems.sheet_rules import THREE_D6_EP_COST as THREE_D6_EP_COST
-    from .systems.sheet_rules import THREE_D6_LEVELS as THREE_D6_LEVELS
+    from .systems.sheet_rules import SheetLevels as SheetLevels
 
 
 def __getattr__(name: str) -> Any:

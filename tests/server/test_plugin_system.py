@@ -36,7 +36,7 @@ RISUS = Declaration(
     examples=("3d6 vs 10", "4d6 vs 15"),
     forms=(("3d6 vs 10", "a cliche of 3 against a target of 10"),),
     faces="5 3 4",
-    sheet="{level}d6",
+    sheet=True,
 )
 """
 
@@ -44,6 +44,7 @@ SYSTEM = '''
 from fudgedice import Program, System
 from fudgedice.dice.checks import refuse_option
 from fudgedice.dice.outcomes import Band, Outcomes
+from fudgedice.systems.sheet_levels import numbered
 from fudgedice.errors import DiceValueError
 from fudgedice.language.tree import Number, Versus
 
@@ -66,7 +67,7 @@ class Risus(Program):
         return Outcomes((success, Band("failure", None, target - 1, verdict=True)))
 
 
-RISUS_SYSTEM = System(RISUS.name, RISUS.description, compile=Risus)
+RISUS_SYSTEM = System(RISUS.name, RISUS.description, compile=Risus, sheet=numbered("{level}d6"))
 '''
 
 # The entry point is written as an installer writes it (the dist-info's

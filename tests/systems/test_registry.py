@@ -13,8 +13,9 @@ import pytest
 import fudgedice
 from fudgedice import api
 from fudgedice.language.words import KEYWORDS
-from fudgedice.systems import SYSTEMS, Declaration, own_declarations, registry
+from fudgedice.systems import SYSTEMS, Declaration, load, own_declarations, registry
 from fudgedice.systems.declaration import GROUP
+from fudgedice.systems.fate import FATE_CONDENSED
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
@@ -25,6 +26,7 @@ def test_each_declaration_says_what_its_system_says() -> None:
         assert (system.name, system.description) == (declared.name, declared.description)
         assert declared.words == system.words, name
         assert declared.title and declared.examples, name
+        assert declared.sheet == (system.sheet is not None), name
         for example in declared.examples:
             fudgedice.roll(f"{name}: {example}", seed=1)  # each example rolls
 
@@ -53,17 +55,18 @@ def test_the_vocabulary_is_the_one_every_loaded_system_gives() -> None:
     assert dict(api.DICE.tables) == dict(loaded.tables)
 
 
-def test_a_declaration_that_names_no_system_of_its_name_is_refused() -> None:
-    from fudgedice.systems import load
-
+def test_a_declaration_that_is_not_its_system_s_is_refused() -> None:
     wrong = Declaration("nope", "Nope", "-", "fudgedice.systems.fudge.system:POWER_SYSTEM")
     with pytest.raises(TypeError, match="no System called 'nope'"):
         load(wrong)
+    no_sheets = Declaration("fatecondensed", "-", "-", FATE_CONDENSED.system, sheet=True)
+    with pytest.raises(TypeError, match="sheet"):
+        load(no_sheets)
 
 
 def test_the_sheet_rules_are_re_exported_when_first_asked_for() -> None:
     assert api.LADDERS["fudge"].name(2) == "Great"
-    assert api.THREE_D6_LEVELS["abysmal"] == 1
+    assert api.THREE_D6_EP_COST[8] == 8
     assert api.D6_WOUNDS[0][1].lower() == "stunned"
     assert not hasattr(api, "NO_SUCH_RULE")
     assert not hasattr(api, "_private_probe")

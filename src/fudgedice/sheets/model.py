@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import api
 from .document import Document, SheetError
-from .levels import RULED, Level, LevelError, plugged, read_level
+from .levels import Level, LevelError, read_level, rules_of
 from .rules import (
     D6_LEVELS,
     FATE_CONSEQUENCES,
@@ -37,30 +37,9 @@ from .rules import (
 TRAIT_TABLES = ("attributes", "skills", "traits")
 FREE_TEXT = ("player", "genre", "story", "notes", "description", "created", "equipment")
 """Keys for people: any text (or a list of texts), never read by the rules."""
-_FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
-KEYS: Mapping[str, tuple[str, ...]] = {
-    "fudge": _FUDGE_KEYS,
-    "power": _FUDGE_KEYS,
-    "3d6fudge": _FUDGE_KEYS,
-    "d6": ("character_points", "fate_points", "wound"),
-    "fate": (
-        "high_concept",
-        "trouble",
-        "aspects",
-        "stunts",
-        "refresh",
-        "fate_points",
-        "stress",
-        "consequences",
-        "pyramid",
-    ),
-}
-"""Each system's own keys, beside ``system``, ``name``, the trait tables,
-:data:`FREE_TEXT` and ``[extra]`` (anything at all): the systems whose sheets
-have rules of their own here."""
-SYSTEMS = (*RULED, *(name for name in api.SYSTEMS if plugged(name)))
-"""Every system a sheet may name: those above, and every installed system that
-says how its sheet's traits roll (its declaration's ``sheet``)."""
+SYSTEMS = tuple(name for name, each in api.SYSTEMS.declarations.items() if each.sheet)
+"""Every system a sheet may name: those that have sheets (``System.sheet``),
+a plugin's included."""
 POINTS = {
     "fudge_points": "Fudge Points",
     "ep": "Experience Points",
@@ -103,6 +82,16 @@ class Sheet:
     """The document as plain Python values."""
 
     @property
+    def rules(self) -> api.SheetLevels:
+        """What the sheet's system tells its sheets."""
+        return rules_of(self.system)
+
+    @property
+    def state(self) -> str:
+        """The state the sheet keeps: ``wounds``, ``d6``, ``fate`` or none."""
+        return self.rules.state
+
+    @property
     def source(self) -> str:
         return self.document.source
 
@@ -129,10 +118,8 @@ class Sheet:
             )
         ]
         hint = f"did you mean '{close[0]}'?" if close else f"traits: {', '.join(names) or 'none'}"
-        if self.system == "3d6fudge":
-            hint += "; a skill not on the sheet is usually Poor: add it to [skills]"
-        elif self.system == "fate":
-            hint += "; a skill not on the sheet is Mediocre (+0): add it to [skills]"
+        if self.rules.absent:
+            hint += f"; {self.rules.absent}"
         raise SheetError(
             f"{self.name} has no trait '{name.strip()}'", source=self.source, hint=hint
         )
@@ -199,10 +186,10 @@ def load(document: Document) -> Sheet:
             hint='name = "Ashley the Alert"',
         )
     document.check_name(name, "a character's name", key="name")
-    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS.get(system, ())]
+    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *rules_of(system).keys]
     for key in values:
         if key not in allowed:
-            others = [each for each, keys in KEYS.items() if key in keys]
+            others = [each for each in SYSTEMS if key in rules_of(each).keys]
             # a key of another system's sheet says more than a near spelling
             hint = (
                 f"'{key}' belongs on a {others[0]} sheet"
@@ -253,9 +240,9 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
             traits[name.lower()] = Trait(name, table, level, written)
     if len(traits) > MAX_TRAITS:
         raise document.fail(f"{len(traits)} traits is more than a sheet may hold ({MAX_TRAITS})")
-    if system == "d6":
+    if rules_of(system).codes:
         traits = _d6_skills(document, traits)
-    if system == "fate" and values.get("pyramid", True) is not False:
+    if rules_of(system).state == "fate" and values.get("pyramid", True) is not False:
         fault = pyramid_fault({trait.name: trait.level.value for trait in traits.values()})
         if fault is not None:
             table = next(iter(traits.values())).table
@@ -329,7 +316,7 @@ def _check_state(sheet: Sheet) -> None:
     for key, what in _NAMED.items():
         for text in sheet.texts(key):
             document.check_name(text, what, key=key)
-    if sheet.system in ("fudge", "power", "3d6fudge"):
+    if sheet.state == "wounds":
         for table in ("wounds", "wound_boxes", "ep_costs"):
             known = list(WOUND_LEVELS) if table != "ep_costs" else None
             for key, value in _table(document, values, table).items():
@@ -349,7 +336,7 @@ def _check_state(sheet: Sheet) -> None:
                 raise document.fail(
                     f"{checked} {level} boxes checked of {boxes[level]}", "wounds", level
                 )
-    elif sheet.system == "d6":
+    elif sheet.state == "d6":
         if sheet.d6_wound() not in D6_LEVELS:
             raise document.fail(
                 f"unknown wound {values.get('wound')!r}",
@@ -357,7 +344,7 @@ def _check_state(sheet: Sheet) -> None:
                 hint=_nearest(sheet.d6_wound(), list(D6_LEVELS))
                 or f"wounds: {', '.join(D6_LEVELS)}",
             )
-    elif sheet.system == "fate":
+    elif sheet.state == "fate":
         _check_fate(sheet)
 
 

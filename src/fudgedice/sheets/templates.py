@@ -7,17 +7,13 @@ import tomlkit
 
 from .. import api
 from .document import SheetError, parse
-from .levels import plugged
+from .levels import rules_of
 from .model import SYSTEMS, load
 
 
 def _fudge_family(system: str, name: str) -> str:
-    title = {"fudge": "Fudge", "power": "Power Fudge", "3d6fudge": "3d6 Fudge"}[system]
-    levels = (
-        "levels 1 Abysmal .. 9 Legendary, or a number"
-        if system == "3d6fudge"
-        else "ladder words (Terrible .. Superb) or numbers (Fair = 0)"
-    )
+    title = api.SYSTEMS.declarations[system].title
+    levels = rules_of(system).levels_help
     return f"""\
 # A {title} character sheet: edit it by hand; fudgedice keeps your comments.
 system = "{system}"
@@ -119,15 +115,14 @@ severe = ""
 
 
 def _plugged(system: str, name: str) -> str:
-    declared = api.SYSTEMS.declarations[system]
-    rolls = str(declared.sheet).format(level=3)
+    rules, title = rules_of(system), api.SYSTEMS.declarations[system].title
     return f"""\
-# A {declared.title} character sheet: edit it by hand; fudgedice keeps your comments.
+# A {title} character sheet: edit it by hand; fudgedice keeps your comments.
 system = "{system}"
 name = {tomlkit.string(name).as_string()}
 player = ""
 
-[traits]             # name = level, a whole number: a trait of 3 rolls {rolls}
+[traits]             # name = level, {rules.levels_help}: a trait of 3 rolls {rules.said(3)}
 """
 
 
@@ -138,13 +133,14 @@ def new_sheet(system: str, name: str) -> str:
         raise SheetError(f"unknown system '{system}'", hint=f"systems: {', '.join(SYSTEMS)}")
     if not name.strip() or "\n" in name:
         raise SheetError("a character's name is one line of text")
-    if key == "d6":
+    state = rules_of(key).state
+    if state == "d6":
         text = _d6(name.strip())
-    elif key == "fate":
+    elif state == "fate":
         text = _fate(name.strip())
-    elif plugged(key):
-        text = _plugged(key, name.strip())
-    else:
+    elif state == "wounds":
         text = _fudge_family(key, name.strip())
+    else:
+        text = _plugged(key, name.strip())
     load(parse(text))  # a template is a sheet like any other
     return text

@@ -150,6 +150,8 @@ def load(declared: Declaration) -> System:
     system = getattr(import_module(module), attribute)
     if not isinstance(system, System) or system.name != declared.name:
         raise TypeError(f"{declared.system} is no System called {declared.name!r}")
+    if declared.sheet != (system.sheet is not None):
+        raise TypeError(f"{declared.name}: its declaration's sheet and its System's disagree")
     return system
 
 

@@ -45,8 +45,6 @@ class Declaration:
     does (the forms every system shares are the page's own)."""
     faces: str = ""
     """Faces read by hand for its first example, as ``fudgedice read`` takes them."""
-    sheet: str | None = None
-    """How a character sheet's trait rolls, for a system whose sheets the
-    project has no rules of its own for: a roll text in which ``{level}`` is the
-    trait's level, a whole number (``{level}d6``). None: no sheets, unless the
-    project's sheets know the system."""
+    sheet: bool = False
+    """It has character sheets (its ``System.sheet``): the list of systems a
+    sheet may name is known without loading every system."""

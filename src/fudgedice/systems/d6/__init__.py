@@ -53,4 +53,5 @@ D6 = Declaration(
         ("... fast, wildonly", "dice reduction"),
     ),
     faces="4 2 3 w5",
+    sheet=True,
 )

@@ -13,6 +13,7 @@ from . import D6 as D6_DECLARED
 from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED, WOUND_PENALTIES
 from .program import d6_program
 from .rules import DIFFICULTIES
+from .sheet import D6_SHEET
 from .tables import difficulty_table, reduction_table, result_points_table, wounds_table
 
 D6_SYSTEM = System(
@@ -30,6 +31,7 @@ D6_SYSTEM = System(
         WOUND_PENALTIES,
     ),
     damage=True,
+    sheet=D6_SHEET,
     tables=MappingProxyType(
         {
             "d6-reduction": TableSpec(

@@ -23,6 +23,7 @@ FATE = Declaration(
     examples=EXAMPLES,
     forms=FORMS,
     faces="+ 0 - +",
+    sheet=True,
 )
 
 FATE_CONDENSED = Declaration(

@@ -13,6 +13,7 @@ from . import FATE_CONDENSED as FATE_CONDENSED_DECLARED
 from .checking import OPTIONS
 from .ladders import FATE_CONDENSED, FATE_CORE
 from .program import fate_condensed_program, fate_program
+from .sheet import FATE_SHEET
 from .tables import (
     condensed_ladder_table,
     condensed_outcome_table,
@@ -41,6 +42,7 @@ FATE_SYSTEM = System(
         }
     ),
     ladder="fate-ladder",
+    sheet=FATE_SHEET,
 )
 
 FATE_CONDENSED_SYSTEM = System(

@@ -24,6 +24,7 @@ FUDGE = Declaration(
     examples=("Good", "4dF+1", "Good vs Great", "Good opp Fair"),
     forms=TRAIT_FORMS,
     faces="+ 0 - +",
+    sheet=True,
 )
 
 POWER = Declaration(
@@ -42,4 +43,5 @@ POWER = Declaration(
         ("... take0", "take zero"),
     ),
     faces="+ 0 - +",
+    sheet=True,
 )

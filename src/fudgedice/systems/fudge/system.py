@@ -12,6 +12,7 @@ from . import power
 from .checking import COIN
 from .ladders import FUDGE, POWER
 from .program import fudge_program, power_program
+from .sheet import FUDGE_SHEET, POWER_SHEET
 from .tables import fudge_ladder_table, power_ladder_table, techniques_table
 
 FUDGE_SYSTEM = System(
@@ -30,6 +31,7 @@ FUDGE_SYSTEM = System(
         }
     ),
     ladder="fudge-ladder",
+    sheet=FUDGE_SHEET,
 )
 
 POWER_SYSTEM = System(
@@ -45,6 +47,7 @@ POWER_SYSTEM = System(
         }
     ),
     ladder="power-ladder",
+    sheet=POWER_SHEET,
 )
 
 __all__ = ["FUDGE_SYSTEM", "POWER_SYSTEM"]

@@ -19,4 +19,5 @@ FUDGE3D6 = Declaration(
         ("Good opp Great", "opposed: margins compared"),
     ),
     faces="5 2 1",
+    sheet=True,
 )

@@ -9,6 +9,7 @@ from ..base import System, words_of
 from . import FUDGE3D6 as FUDGE3D6_DECLARED
 from .program import fudge3d6_program
 from .rules import LEVELS, SYSTEM
+from .sheet import FUDGE3D6_SHEET
 from .tables import chances_table, ladder_table
 
 FUDGE3D6_SYSTEM = System(
@@ -27,6 +28,7 @@ FUDGE3D6_SYSTEM = System(
         }
     ),
     ladder=f"{SYSTEM}-ladder",
+    sheet=FUDGE3D6_SHEET,
 )
 
 __all__ = ["FUDGE3D6_SYSTEM"]

@@ -1,0 +1,63 @@
+"""What a system tells character sheets (:mod:`fudgedice.sheets`): how a
+sheet writes its traits' levels, how its rolls say them, and which of the
+sheets' kinds of state it keeps. A system's ``System.sheet``; a system with
+none has no sheets.
+
+The sheets' own rules (the Fudge wound track, the D6 System's wounds, Fate's
+stress and pyramid) are the sheets'; a system names the one it keeps
+(``state``). Everything else a sheet does by system is read from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
+"""The keys of the Fudge family's sheets: Fudge's, Power Fudge's and 3d6 Fudge's."""
+
+State = Literal["", "wounds", "d6", "fate"]
+"""The state a sheet keeps beside its traits: none; the Fudge wound track
+(``[wounds]``, ``[wound_boxes]``); the D6 System's ``wound``; Fate's stress,
+consequences and skill pyramid."""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLevels:
+    """A system's character sheets."""
+
+    said: Callable[[int], str]
+    """A level as its roll says it when the sheet wrote no word: a ladder's
+    word (``Great+1``), ``4dF+2``, a number, a die code, ``4d6``."""
+    named: Callable[[int], str]
+    """A level as a page names it: ``+1 Good``, ``6 Good``, ``4D+1``."""
+    written: Callable[[int], str]
+    """A level as a sheet writes it in words (a raised trait written in
+    words stays in words): ``Great``, ``Superb+1``."""
+    words: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """The level words (lower case) a sheet may write, and their numbers."""
+    signed: bool = False
+    """Levels number either way from a ladder's zero (written ``+1``); else from 1."""
+    codes: bool = False
+    """Levels are D6 die codes (``3D+1``, a skill ``Dexterity+1D``), in pips."""
+    typical: str = ""
+    """The difficulty a sheet's page measures each trait against (`` vs Fair``)."""
+    absent: str = ""
+    """What a trait not on the sheet is, for the hint of a name not found."""
+    penalised: str = "every trait"
+    """What a wound's penalty is taken from."""
+    levels_help: str = "whole numbers"
+    """How a new sheet says its levels are written."""
+    keys: tuple[str, ...] = ()
+    """The sheet's own keys, beside those every sheet has."""
+    spendable: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """The points ``sheet spend`` takes, by name, and the key each is kept under."""
+    state: State = ""
+
+
+def numbered(roll: str) -> SheetLevels:
+    """Sheets whose traits are whole numbers from 1, each rolled as ``roll``
+    says with ``{level}`` in it (``{level}d6``: a trait of 4 rolls ``4d6``)."""
+    return SheetLevels(said=lambda level: roll.format(level=level), named=str, written=str)
