@@ -25,6 +25,7 @@ def systems_listing() -> dict[str, Any]:
                 "examples": list(each.examples),
                 "forms": [list(form) for form in each.forms],
                 "faces": each.faces,
+                "difficulties": list(each.difficulties),
             }
             for each in SYSTEMS.declarations.values()
         ],

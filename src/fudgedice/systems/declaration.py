@@ -45,6 +45,8 @@ class Declaration:
     does (the forms every system shares are the page's own)."""
     faces: str = ""
     """Faces read by hand for its first example, as ``fudgedice read`` takes them."""
+    difficulties: tuple[str, ...] = ()
+    """Difficulties to suggest (``vs`` what), the likeliest first: ``Moderate``, ``15``."""
     sheet: bool = False
     """It has character sheets (its ``System.sheet``): the list of systems a
     sheet may name is known without loading every system."""

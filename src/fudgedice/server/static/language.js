@@ -22,11 +22,16 @@ const listing = await api("GET", "/api/systems");
 /** Each system's title by name, in the server's order. */
 export const SYSTEMS = Object.fromEntries(listing.systems.map((each) => [each.name, each.title]));
 
-/** Each system's examples, forms (its own, then the common ones) and faces. */
+/** Each system's examples, forms (its own, then the common ones), faces and difficulties. */
 export const LANGUAGE = Object.fromEntries(
   listing.systems.map((each) => [
     each.name,
-    { examples: each.examples, forms: [...each.forms, ...COMMON], faces: each.faces },
+    {
+      examples: each.examples,
+      forms: [...each.forms, ...COMMON],
+      faces: each.faces,
+      difficulties: each.difficulties,
+    },
   ]),
 );
 

@@ -53,5 +53,6 @@ D6 = Declaration(
         ("... fast, wildonly", "dice reduction"),
     ),
     faces="4 2 3 w5",
+    difficulties=("Moderate", "15"),
     sheet=True,
 )

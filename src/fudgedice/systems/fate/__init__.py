@@ -12,6 +12,7 @@ FORMS = (
     ("... vs Great, vs 4", "passive opposition: the outcome and shifts"),
     ("... opp Fair", "active opposition: both sides roll"),
 )
+DIFFICULTIES = ("Fair", "Great", "2")
 EXAMPLES = ("Good", "Good+2 vs Great", "Good opp Fair", "+3 vs 4")
 
 FATE = Declaration(
@@ -23,6 +24,7 @@ FATE = Declaration(
     examples=EXAMPLES,
     forms=FORMS,
     faces="+ 0 - +",
+    difficulties=DIFFICULTIES,
     sheet=True,
 )
 
@@ -35,4 +37,5 @@ FATE_CONDENSED = Declaration(
     examples=EXAMPLES,
     forms=FORMS,
     faces="+ 0 - +",
+    difficulties=DIFFICULTIES,
 )

@@ -24,6 +24,7 @@ FUDGE = Declaration(
     examples=("Good", "4dF+1", "Good vs Great", "Good opp Fair"),
     forms=TRAIT_FORMS,
     faces="+ 0 - +",
+    difficulties=("Fair", "Great", "2"),
     sheet=True,
 )
 
@@ -43,5 +44,6 @@ POWER = Declaration(
         ("... take0", "take zero"),
     ),
     faces="+ 0 - +",
+    difficulties=("Fair", "Superhuman", "2"),
     sheet=True,
 )
