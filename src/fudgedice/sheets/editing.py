@@ -95,19 +95,21 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
     trait = sheet.trait(name)
     old = level_name(sheet.system, trait.level.value)
     state = rules_of(sheet.system).state
-    if state == "d6":
+    if state == "wound level":
         cost = d6_raise_cost(trait.level.value) * (10 if trait.table == "attributes" else 1)
         left = _points(sheet, "character_points", cost, f"raising {trait.name}")
         if trait.level.base is not None:
-            written: object = f"{trait.level.base}+{level_name('d6', trait.level.added + 1)}"
+            written: object = (
+                f"{trait.level.base}+{level_name(sheet.system, trait.level.added + 1)}"
+            )
         else:
-            written = level_name("d6", trait.level.value + 1)
+            written = level_name(sheet.system, trait.level.value + 1)
         new, paid = (
-            level_name("d6", trait.level.value + 1),
+            level_name(sheet.system, trait.level.value + 1),
             f"{cost} Character Points ({left} left)",
         )
         key = "character_points"
-    elif state == "fate":
+    elif state == "stress":
         levels = {t.name: t.level.value for t in sheet.traits.values()}
         levels[trait.name] += 1
         fault = pyramid_fault(levels) if sheet.values.get("pyramid", True) is not False else None
@@ -118,8 +120,8 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
                 trait.name,
                 hint="raise a skill of the level below first",
             )
-        written = written_like("fate", trait.written, trait.level.value + 1)
-        new, paid, key, left = level_name("fate", trait.level.value + 1), "a milestone", "", 0
+        written = written_like(sheet.system, trait.written, trait.level.value + 1)
+        new, paid, key, left = level_name(sheet.system, trait.level.value + 1), "a milestone", "", 0
     else:
         word = rules_of(sheet.system).written(trait.level.value + 1)
         costs = ep_costs(sheet)
@@ -159,7 +161,7 @@ def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None 
     """A hit: Fudge damage on the wound track, a D6 margin of damage over
     resistance, or Fate shifts absorbed by stress and consequences."""
     by_hand(sheet, "a hit")
-    if sheet.state == "d6":
+    if sheet.state == "wound level":
         before = sheet.d6_wound()
         after = d6_hit(before, amount)
 
@@ -168,7 +170,7 @@ def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None 
             return [f"{sheet.name} took a hit of {amount} over resistance: {before} -> {after}"]
 
         return _change(sheet, d6)
-    if sheet.state == "fate":
+    if sheet.state == "stress":
         return _fate_hit(sheet, amount, track or "physical", aspect)
     marked = mark_wound(sheet.wounds(), sheet.wound_boxes(), amount)
 
@@ -221,7 +223,7 @@ def heal(sheet: Sheet, what: str | None = None) -> Edit:
     key = (what or "").strip().lower()
 
     def change(toml: TOMLDocument) -> list[str]:
-        if sheet.state == "d6":
+        if sheet.state == "wound level":
             after = key or "none"
             now = sheet.d6_wound()
             if after not in D6_LEVELS or D6_LEVELS.index(after) > D6_LEVELS.index(now):
@@ -232,7 +234,7 @@ def heal(sheet: Sheet, what: str | None = None) -> Edit:
                 )
             toml["wound"] = after
             return [f"{sheet.name} healed: {sheet.d6_wound()} -> {after}"]
-        if sheet.state == "fate":
+        if sheet.state == "stress":
             return _fate_heal(sheet, toml, key)
         levels = [level for level in WOUND_LEVELS if not key or level.lower() == key]
         if not levels:

@@ -88,7 +88,7 @@ class Sheet:
 
     @property
     def state(self) -> str:
-        """The state the sheet keeps: ``wounds``, ``d6``, ``fate`` or none."""
+        """The state the sheet keeps: its system's ``SheetLevels.state``."""
         return self.rules.state
 
     @property
@@ -169,7 +169,8 @@ def load(document: Document) -> Sheet:
     system = values.get("system")
     if system is None:
         raise document.fail(
-            "a sheet names its system", hint=f'add a line: system = "fudge" ({", ".join(SYSTEMS)})'
+            "a sheet names its system",
+            hint=f'add a line: system = "{SYSTEMS[0]}" ({", ".join(SYSTEMS)})',
         )
     if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
         raise document.fail(
@@ -242,7 +243,7 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
         raise document.fail(f"{len(traits)} traits is more than a sheet may hold ({MAX_TRAITS})")
     if rules_of(system).codes:
         traits = _d6_skills(document, traits)
-    if rules_of(system).state == "fate" and values.get("pyramid", True) is not False:
+    if rules_of(system).state == "stress" and values.get("pyramid", True) is not False:
         fault = pyramid_fault({trait.name: trait.level.value for trait in traits.values()})
         if fault is not None:
             table = next(iter(traits.values())).table
@@ -316,7 +317,7 @@ def _check_state(sheet: Sheet) -> None:
     for key, what in _NAMED.items():
         for text in sheet.texts(key):
             document.check_name(text, what, key=key)
-    if sheet.state == "wounds":
+    if sheet.state == "wound track":
         for table in ("wounds", "wound_boxes", "ep_costs"):
             known = list(WOUND_LEVELS) if table != "ep_costs" else None
             for key, value in _table(document, values, table).items():
@@ -336,7 +337,7 @@ def _check_state(sheet: Sheet) -> None:
                 raise document.fail(
                     f"{checked} {level} boxes checked of {boxes[level]}", "wounds", level
                 )
-    elif sheet.state == "d6":
+    elif sheet.state == "wound level":
         if sheet.d6_wound() not in D6_LEVELS:
             raise document.fail(
                 f"unknown wound {values.get('wound')!r}",
@@ -344,7 +345,7 @@ def _check_state(sheet: Sheet) -> None:
                 hint=_nearest(sheet.d6_wound(), list(D6_LEVELS))
                 or f"wounds: {', '.join(D6_LEVELS)}",
             )
-    elif sheet.state == "fate":
+    elif sheet.state == "stress":
         _check_fate(sheet)
 
 

@@ -68,9 +68,9 @@ def _state(sheet: Sheet) -> list[str]:
     for key in ("aspects", "stunts", "gifts", "faults"):
         if sheet.texts(key):
             lines.append(f"{key.capitalize()}: {'; '.join(sheet.texts(key))}")
-    if sheet.state == "d6":
+    if sheet.state == "wound level":
         lines.append(f"Wound: {sheet.d6_wound()}")
-    elif sheet.state == "fate":
+    elif sheet.state == "stress":
         for track, boxes in sheet.stress_tracks().items():
             checked = sheet.stress()[track]
             shown = " ".join(f"[{'x' if box in checked else ' '}{box}]" for box in boxes)
@@ -78,7 +78,7 @@ def _state(sheet: Sheet) -> list[str]:
         taken = sheet.consequences()
         for name, value in sheet.consequence_slots().items():
             lines.append(f"  {name} ({value}): {taken.get(name, '-')}")
-    elif sheet.state == "wounds":
+    elif sheet.state == "wound track":
         wounds, sizes = sheet.wounds(), sheet.wound_boxes()
         marks = [
             f"{level} {'x' * wounds[level]}{'_' * (sizes[level] - wounds[level])}"

@@ -145,13 +145,13 @@ def _unknown(text: str, sheets: Sequence[Sheet]) -> DiceError:
 
 def _wound(sheet: Sheet, role: str) -> tuple[str, str, list[str]]:
     """The level's penalty, the side's options and the notes, from the wounds."""
-    if sheet.state == "d6":
+    if sheet.state == "wound level":
         wound = sheet.d6_wound()
         if wound == "none" or role == "dmg":
             return "", "", []
         option = D6_OPTION[wound]
         return "", f" wound={option}", [f"{sheet.name} is {wound.title()}: wound={option}"]
-    if sheet.state != "wounds":
+    if sheet.state != "wound track":
         return "", "", []
     worst = worst_wound(sheet.wounds())
     if worst is None or worst == "Scratch":

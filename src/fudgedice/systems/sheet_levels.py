@@ -18,10 +18,48 @@ from typing import Literal
 FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
 """The keys of the Fudge family's sheets: Fudge's, Power Fudge's and 3d6 Fudge's."""
 
-State = Literal["", "wounds", "d6", "fate"]
+
+def fudge_family_template(levels: str) -> str:
+    """A new Fudge-family sheet's keys, its levels written as ``levels`` says."""
+    return f"""\
+ep = 0               # unspent Experience Points
+fudge_points = 3
+gifts = []           # such as ["Night vision"]
+faults = []          # such as ["Curious"]
+
+[attributes]         # {levels}; attributes default to Fair
+Strength = "Fair"
+Agility = "Fair"
+Health = "Fair"
+Reasoning = "Fair"
+Perception = "Fair"
+Will = "Fair"
+
+[skills]             # most skills default to Poor; some don't exist untrained
+Melee = "Poor"
+Climbing = "Poor"
+Stealth = "Poor"
+
+# The wound track: 1-2 Scratch, 3-4 Hurt, 5-6 Very Hurt, 7-8 Incapacitated, 9+ Near Death.
+# Hurt is -1 to every roll, Very Hurt -2; Incapacitated and Near Death roll nothing.
+[wounds]             # boxes checked
+Scratch = 0          # of 3 boxes
+Hurt = 0
+"Very Hurt" = 0
+Incapacitated = 0
+"Near Death" = 0
+
+# EP to raise a trait to a level: Superb 8, Great 4, Good 2, Fair/Mediocre/Poor/Terrible 1.
+# Set your game's own with a table such as:
+# [ep_costs]
+# Legendary = 16
+"""
+
+
+State = Literal["", "wound track", "wound level", "stress"]
 """The state a sheet keeps beside its traits: none; the Fudge wound track
-(``[wounds]``, ``[wound_boxes]``); the D6 System's ``wound``; Fate's stress,
-consequences and skill pyramid."""
+(``[wounds]``, ``[wound_boxes]``); the D6 System's wound level (``wound``);
+Fate's stress, consequences and skill pyramid."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +93,9 @@ class SheetLevels:
     spendable: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """The points ``sheet spend`` takes, by name, and the key each is kept under."""
     state: State = ""
+    template: str = ""
+    """A new sheet's keys after ``system``, ``name`` and ``player``, commented for
+    a player to fill in (``fudgedice sheet new``); none: a ``[traits]`` table."""
 
 
 def numbered(roll: str) -> SheetLevels:

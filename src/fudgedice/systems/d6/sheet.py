@@ -14,6 +14,26 @@ def code_text(pips: int) -> str:
     return f"{dice}D" + (f"+{rest}" if rest else "")
 
 
+D6_TEMPLATE = """\
+character_points = 5
+fate_points = 1
+# wound: none, stunned, wounded, severely wounded, incapacitated, mortally wounded, dead
+wound = "none"
+
+[attributes]         # die codes
+Agility = "3D"
+Mechanical = "3D"
+Strength = "3D"
+Knowledge = "3D"
+Perception = "3D"
+Technical = "3D"
+
+[skills]             # a skill adds dice to its attribute
+Dodge = "Agility+1D"
+Search = "Perception+1D"
+"""
+"""A new sheet's keys after its system, name and player."""
+
 D6_SHEET = SheetLevels(
     said=code_text,
     named=code_text,
@@ -30,5 +50,6 @@ D6_SHEET = SheetLevels(
             "fate": "fate_points",
         }
     ),
-    state="d6",
+    state="wound level",
+    template=D6_TEMPLATE,
 )

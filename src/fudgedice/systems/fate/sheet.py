@@ -8,6 +8,37 @@ from types import MappingProxyType
 from ..sheet_levels import SheetLevels
 from .ladders import FATE_CORE
 
+FATE_TEMPLATE = """\
+high_concept = ""
+trouble = ""
+aspects = []         # three more aspects
+stunts = []          # three free stunts
+refresh = 3
+fate_points = 3
+
+[skills]             # the pyramid: 1 Great, 2 Good, 3 Fair, 4 Average; others are Mediocre
+Fight = "Great"
+Athletics = "Good"
+Physique = "Good"    # sizes the physical stress track
+Will = "Fair"        # sizes the mental stress track
+Notice = "Fair"
+Stealth = "Fair"
+Rapport = "Average"
+Lore = "Average"
+Empathy = "Average"
+Provoke = "Average"
+
+[stress]             # the boxes checked
+physical = []
+mental = []
+
+[consequences]       # an aspect's text when taken: mild 2, moderate 4, severe 6
+mild = ""
+moderate = ""
+severe = ""
+"""
+"""A new sheet's keys after its system, name and player."""
+
 FATE_SHEET = SheetLevels(
     said=str,
     named=FATE_CORE.describe,
@@ -29,5 +60,6 @@ FATE_SHEET = SheetLevels(
         "pyramid",
     ),
     spendable=MappingProxyType({"fate": "fate_points", "fp": "fate_points"}),
-    state="fate",
+    state="stress",
+    template=FATE_TEMPLATE,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..sheet_levels import FUDGE_KEYS, SheetLevels
+from ..sheet_levels import FUDGE_KEYS, SheetLevels, fudge_family_template
 from .ladders import FUDGE, POWER
 
 SPENDABLE = MappingProxyType({"fudge": "fudge_points"})
@@ -21,7 +21,8 @@ FUDGE_SHEET = SheetLevels(
     levels_help=ON_THE_LADDER,
     keys=FUDGE_KEYS,
     spendable=SPENDABLE,
-    state="wounds",
+    state="wound track",
+    template=fudge_family_template(ON_THE_LADDER),
 )
 
 POWER_SHEET = SheetLevels(
@@ -34,5 +35,6 @@ POWER_SHEET = SheetLevels(
     levels_help=ON_THE_LADDER,
     keys=FUDGE_KEYS,
     spendable=SPENDABLE,
-    state="wounds",
+    state="wound track",
+    template=fudge_family_template(ON_THE_LADDER),
 )

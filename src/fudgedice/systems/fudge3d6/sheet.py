@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..sheet_levels import FUDGE_KEYS, SheetLevels
+from ..sheet_levels import FUDGE_KEYS, SheetLevels, fudge_family_template
 from .rules import LEVELS, WORDS
 
 FUDGE3D6_SHEET = SheetLevels(
@@ -18,5 +18,6 @@ FUDGE3D6_SHEET = SheetLevels(
     levels_help="levels 1 Abysmal .. 9 Legendary, or a number",
     keys=FUDGE_KEYS,
     spendable=MappingProxyType({"fudge": "fudge_points"}),
-    state="wounds",
+    state="wound track",
+    template=fudge_family_template("levels 1 Abysmal .. 9 Legendary, or a number"),
 )
