@@ -11,9 +11,8 @@ stress and pyramid) are the sheets'; a system names the one it keeps
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
 """The keys of the Fudge family's sheets: Fudge's, Power Fudge's and 3d6 Fudge's."""
@@ -56,15 +55,34 @@ Incapacitated = 0
 """
 
 
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
 State = Literal["", "wound track", "wound level", "stress"]
 """The state a sheet keeps beside its traits: none; the Fudge wound track
 (``[wounds]``, ``[wound_boxes]``); the D6 System's wound level (``wound``);
 Fate's stress, consequences and skill pyramid."""
 
 
-@dataclass(frozen=True, slots=True)
 class SheetLevels:
-    """A system's character sheets."""
+    """A system's character sheets. A plain class, not a dataclass: a roll
+    loads its system's, and building a dataclass costs a command milliseconds."""
+
+    __slots__ = (
+        "absent",
+        "codes",
+        "keys",
+        "levels_help",
+        "named",
+        "penalised",
+        "said",
+        "signed",
+        "spendable",
+        "state",
+        "template",
+        "typical",
+        "words",
+        "written",
+    )
 
     said: Callable[[int], str]
     """A level as its roll says it when the sheet wrote no word: a ladder's
@@ -74,28 +92,52 @@ class SheetLevels:
     written: Callable[[int], str]
     """A level as a sheet writes it in words (a raised trait written in
     words stays in words): ``Great``, ``Superb+1``."""
-    words: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    words: Mapping[str, int]
     """The level words (lower case) a sheet may write, and their numbers."""
-    signed: bool = False
+    signed: bool
     """Levels number either way from a ladder's zero (written ``+1``); else from 1."""
-    codes: bool = False
+    codes: bool
     """Levels are D6 die codes (``3D+1``, a skill ``Dexterity+1D``), in pips."""
-    typical: str = ""
+    typical: str
     """The difficulty a sheet's page measures each trait against (`` vs Fair``)."""
-    absent: str = ""
+    absent: str
     """What a trait not on the sheet is, for the hint of a name not found."""
-    penalised: str = "every trait"
+    penalised: str
     """What a wound's penalty is taken from."""
-    levels_help: str = "whole numbers"
+    levels_help: str
     """How a new sheet says its levels are written."""
-    keys: tuple[str, ...] = ()
+    keys: tuple[str, ...]
     """The sheet's own keys, beside those every sheet has."""
-    spendable: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    spendable: Mapping[str, str]
     """The points ``sheet spend`` takes, by name, and the key each is kept under."""
-    state: State = ""
-    template: str = ""
+    state: State
+    """The state of the sheets' rules it keeps (none: its sheets are edited by hand)."""
+    template: str
     """A new sheet's keys after ``system``, ``name`` and ``player``, commented for
     a player to fill in (``fudgedice sheet new``); none: a ``[traits]`` table."""
+
+    def __init__(
+        self,
+        said: Callable[[int], str],
+        named: Callable[[int], str],
+        written: Callable[[int], str],
+        *,
+        words: Mapping[str, int] = _NONE,
+        signed: bool = False,
+        codes: bool = False,
+        typical: str = "",
+        absent: str = "",
+        penalised: str = "every trait",
+        levels_help: str = "whole numbers",
+        keys: tuple[str, ...] = (),
+        spendable: Mapping[str, str] = _NONE,
+        state: State = "",
+        template: str = "",
+    ) -> None:
+        self.said, self.named, self.written, self.words = said, named, written, words
+        self.signed, self.codes, self.typical, self.absent = signed, codes, typical, absent
+        self.penalised, self.levels_help, self.keys = penalised, levels_help, keys
+        self.spendable, self.state, self.template = spendable, state, template
 
 
 def numbered(roll: str) -> SheetLevels:
