@@ -4,8 +4,9 @@ cliché's dice against a target number) with one entry point in the group
 child processes. It rolls, measures, samples and reads by hand, is listed by
 ``fudgedice help``, plays a room of its own on a real ``fudgedice serve``, is
 on the list the page reads, and has a character sheet; no file of the project
-changes. The test's own process never sees it: its registry stays the
-project's."""
+changes; metadata of the project itself from another tree, on the same
+path, is not read. The test's own process never sees either: its registry
+stays the project's."""
 
 from __future__ import annotations
 
@@ -83,6 +84,19 @@ DIST_INFO = {
 }
 
 
+STALE_PROJECT = {
+    "METADATA": "Metadata-Version: 2.1\nName: fudgedice\nVersion: 0.0.1\n",
+    "entry_points.txt": "[fudgedice.systems]\nfudge = fudgedice.systems.gone:FUDGE\n"
+    "gurps = fudgedice.systems.gurps:GURPS\n",
+    "RECORD": "",
+}
+"""The project's own metadata as another checkout installed it (an editable
+install of an older tree): first on the path, so that it is the fudgedice
+distribution the entry points are read from. Its entries name modules that
+do not exist; the registry reads the project's systems from the code that
+runs, never from them."""
+
+
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of a child process with Risus installed."""
@@ -95,6 +109,10 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     info.mkdir()
     for name, text in DIST_INFO.items():
         info.joinpath(name).write_text(text, "utf-8")
+    stale = site / "fudgedice-0.0.1.dist-info"
+    stale.mkdir()
+    for name, text in STALE_PROJECT.items():
+        stale.joinpath(name).write_text(text, "utf-8")
     path = os.environ.get("PYTHONPATH")
     return {
         **os.environ,
@@ -130,6 +148,9 @@ def test_the_command_line_rolls_measures_samples_and_reads_risus(plugin: dict[st
     assert 200 < int(done.stdout) < 400  # 7 or more on 2d6: 21 of 36
     listed = fudgedice(plugin, "help")
     assert "risus" in listed and "a cliche's dice" in listed
+    assert "gurps" not in listed  # the stale metadata's
+    systems = listed.split("The systems")[1]
+    assert systems.count("\n  fudge ") == 1 and "\n  3d6fudge " in systems
     refused = subprocess.run(
         [str(SCRIPT), "roll", "risus: 3d6"], env=plugin, capture_output=True, text=True
     )
