@@ -122,8 +122,8 @@ def main() -> None:
       fudgedice verify log.json
 
     \b
-    The roll language:     fudgedice help notation
-    Every reference page:  fudgedice help
+    The roll language:               fudgedice help notation
+    Every reference page and system: fudgedice help
 
     Quote expressions that contain spaces, '!' or '>' for your shell.
     """
