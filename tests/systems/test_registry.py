@@ -5,15 +5,26 @@ loading a system only when a roll names it changes no hint and no listing."""
 
 from __future__ import annotations
 
+import sys
 import tomllib
+from importlib import metadata
+from importlib.metadata import EntryPoint
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import fudgedice
 from fudgedice import api
 from fudgedice.language.words import KEYWORDS
-from fudgedice.systems import SYSTEMS, Declaration, load, own_declarations, registry
+from fudgedice.systems import (
+    SYSTEMS,
+    Declaration,
+    Registry,
+    load,
+    own_declarations,
+    registry,
+)
 from fudgedice.systems.declaration import GROUP
 from fudgedice.systems.fate import FATE_CONDENSED
 
@@ -70,3 +81,44 @@ def test_the_sheet_rules_are_re_exported_when_first_asked_for() -> None:
     assert api.D6_WOUNDS[0][1].lower() == "stunned"
     assert not hasattr(api, "NO_SUCH_RULE")
     assert not hasattr(api, "_private_probe")
+
+
+def _installed(monkeypatch: pytest.MonkeyPatch, *entries: tuple[str, str]) -> Registry:
+    """A registry whose installed packages declare ``entries`` (name, value)."""
+    found = [EntryPoint(name, value, GROUP) for name, value in entries]
+    monkeypatch.setattr(metadata, "entry_points", lambda group: found if group == GROUP else [])
+    return Registry()
+
+
+def test_an_installed_system_joins_the_project_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin = ModuleType("a_plugin")
+    plugin.ORACLE = Declaration("oracle", "Oracle", "yes or no", "a_plugin:SYSTEM")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "a_plugin", plugin)
+    systems = _installed(monkeypatch, ("oracle", "a_plugin:ORACLE"))
+    assert list(systems)[-1] == "oracle" and "oracle" in systems and "fudge" in systems
+    assert systems.words["oracle"] == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("entry", "error", "message"),
+    [
+        (("gone", "no_such_plugin:GONE"), ImportError, "gone = no_such_plugin:GONE does not load"),
+        (("other", "fudgedice.systems.fudge:POWER"), TypeError, "called 'other'"),
+        (("fudge", "fudgedice.systems.fudge:FUDGE"), ValueError, "two systems are named 'fudge'"),
+    ],
+)
+def test_an_installed_system_that_is_wrong_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, entry: tuple[str, str], error: type[Exception], message: str
+) -> None:
+    systems = _installed(monkeypatch, entry)
+    assert "fudge" in systems  # the project's own need no entry point read
+    with pytest.raises(error, match=message):
+        list(systems)
+
+
+def test_a_system_a_roll_could_not_name_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin = ModuleType("b_plugin")
+    plugin.WRONG = Declaration("Bad Name", "-", "-", "b_plugin:SYSTEM")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "b_plugin", plugin)
+    with pytest.raises(ValueError, match="no name a roll can give"):
+        list(_installed(monkeypatch, ("Bad Name", "b_plugin:WRONG")))

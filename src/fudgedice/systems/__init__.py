@@ -27,6 +27,7 @@ checkout, or an older version).
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import import_module
@@ -36,6 +37,10 @@ from .base import System
 from .declaration import GROUP, Declaration
 
 DEFAULT_SYSTEM = "fudge"
+
+NAME = r"[a-z][a-z0-9]*|[0-9]+[a-z][a-z0-9]*"
+"""A system's name as the roll language reads a prefix (grammar.lark's SYSTEM),
+lower case (a pattern compiled when a plugin is read: a roll that starts compiles none)."""
 
 PROJECT = "fudgedice"
 """The distribution whose entry points are this package's own systems."""
@@ -78,11 +83,20 @@ def installed_declarations() -> list[Declaration]:
     for entry in entry_points(group=GROUP):
         if entry.dist is not None and entry.dist.name == PROJECT:
             continue  # the project's own: read from the code that runs
-        declared = entry.load()
+        try:
+            declared = entry.load()
+        except Exception as error:  # a plugin's own mistake: say which one
+            raise ImportError(
+                f"the system {entry.name} = {entry.value} does not load: {error}"
+            ) from error
         if not isinstance(declared, Declaration) or declared.name != entry.name:
             raise TypeError(
                 f"the entry point {entry.name} = {entry.value} of {GROUP} names no "
                 f"fudgedice.systems.declaration.Declaration called {entry.name!r}"
+            )
+        if not re.fullmatch(NAME, declared.name):
+            raise ValueError(
+                f"{declared.name!r} is no name a roll can give a system ({entry.value})"
             )
         found.append(declared)
     return found
