@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+import fudgedice
+
 FUDGE_WORDS = ("Terrible", "Poor", "Mediocre", "Fair", "Good", "Great", "Superb", "Legendary")
 POWER_WORDS = (
     "Subhuman",
@@ -54,7 +56,6 @@ TECHNIQUES = ("@d6", "@3d6", "@d%", "@4d6", "@d100", "@ d6", "@2d6", "@d8", "@4d
 COMPARES = (">=", "<=", ">", "<", "=")
 KEEPS = ("kh", "kl", "dh", "dl", "k")
 EXPLODES = ("!", "!!", "!p")
-SYSTEMS = ("", "fudge:", "power:", "3d6fudge:", "d6:")
 BIG_NUMBERS = (
     10**12,
     2**31,
@@ -363,8 +364,10 @@ class RollGrammar:
             prefix, body = "3d6fudge:", self.fudge3d6()
         elif roll < 0.85:
             prefix, body = "d6:", self.d6()
-        elif roll < 0.93:
+        elif roll < 0.9:
             prefix, body = "", self.expression(self.generic_atom)
+        elif roll < 0.93:
+            prefix, body = self.declared()
         else:
             prefix = self.odd_prefix()
             body = self.rng.choice((self.fudge, self.d6, self.power))()
@@ -375,6 +378,19 @@ class RollGrammar:
         if self.chance(0.01):
             text = self.big(text)
         return text
+
+    def declared(self) -> tuple[str, str]:
+        """Any installed system (a plugin's included), from its declaration:
+        one of its examples, with one of its words or a number after it."""
+        every = fudgedice.SYSTEMS.declarations
+        name = self.pick(list(every))
+        declared = every[name]
+        body = self.pick(declared.examples or ("4dF",))
+        if declared.words and self.chance(0.3):
+            body += " " + self.case(self.pick(sorted(declared.words)))
+        elif self.chance(0.3):
+            body += self.pick(("+1", "-2", " vs 3", " opp 2d6"))
+        return f"{name}:", body
 
     def odd_prefix(self) -> str:
         return self.pick(("bogus:", "4dF:", "D6:", "fudge3d6:", "powr:", "3D6FUDGE:", "d6 :"))

@@ -99,6 +99,7 @@ LAZY_ALLOWED = frozenset(
         "gettext",
         "decimal",
         "icu",
+        "importlib",
     }
 )
 """Heavy libraries that may be imported inside a function: matplotlib (charts),
@@ -108,7 +109,9 @@ than a roll takes to start; difflib (did-you-mean hints, on a mistake), pathlib
 the dice stream takes over to after a process's first blocks) and decimal (the
 widest exact products, ``exact/wide.py``: about 9 ms to import under load) are
 the standard library's, and ICU (``names``: confusable skeletons, some 40 ms to
-import) is needed only when a member joins a room; but each costs a command that
+import) is needed only when a member joins a room; importlib.metadata (the installed
+packages' systems, ``systems/__init__.py``: tens of milliseconds to import and
+read) only when a roll names a system not the project's own; but each costs a command that
 starts milliseconds it would spend for nothing. click (and its gettext) is
 imported inside a function by the console script alone (``cli.entry``), which
 answers a plain ``roll``/``odds`` without it."""

@@ -26,7 +26,7 @@ from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import another_systems_word, suggest, system_without_colon
 from .language.tree import Damage, Expression
-from .language.words import KEYWORDS, Vocabulary
+from .language.words import KEYWORDS, LateWords, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
@@ -34,7 +34,7 @@ from .results.roll import Roll
 from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
-from .systems import Catalogued
+from .systems import Registry
 from .systems import registry as registry
 from .systems.base import System as System
 from .systems.fudge.program import use_d100_table
@@ -60,16 +60,11 @@ class Dice:
 
     def __init__(self, systems: Mapping[str, System]) -> None:
         self.systems = systems
-        self._words: Mapping[str, frozenset[str]] = (
-            systems.words
-            if isinstance(systems, Catalogued)  # known without importing a system
-            else {name: system.words for name, system in systems.items()}
+        self.vocabulary: Vocabulary = LateWords(
+            lambda: KEYWORDS | set(systems) | {w for words in self.words.values() for w in words}
         )
-        self.vocabulary: Vocabulary = frozenset(
-            KEYWORDS | set(systems) | {word for words in self._words.values() for word in words}
-        )
-        """Every word of the language, whichever system it belongs to: a
-        misspelling gets the same hint on the first roll as on the thousandth."""
+        """Every word of the language, whichever system it belongs to, read when a
+        hint first needs it: a misspelling gets the same hint on every roll."""
         self._tables: Mapping[str, TableSpec] | None = None
         self.compile = memoize("roll programs", 4096, program_size)(self._compile)
         """The checked program for a roll text (cached by text)."""
@@ -77,6 +72,13 @@ class Dice:
             self._compile_float
         )
         """The same, for float odds only: pools may be far larger."""
+
+    @property
+    def words(self) -> Mapping[str, frozenset[str]]:
+        """Each system's own words: a registry's as declared, without loading a system."""
+        if isinstance(self.systems, Registry):
+            return self.systems.words
+        return {name: system.words for name, system in self.systems.items()}
 
     @property
     def tables(self) -> Mapping[str, TableSpec]:
@@ -133,7 +135,7 @@ class Dice:
             # the roll here so that the position they give gets its ^.
             if error.text is None and error.position is not None:
                 error.text = text
-            error.hint = another_systems_word(expression, error, self._words)
+            error.hint = another_systems_word(expression, error, self.words)
             raise
         # what no system may leave to the dice: checked once for every use of
         # the text; a program compiled for float odds alone is never rolled
@@ -374,15 +376,14 @@ def clear_caches() -> None:
     _QUICK.clear()
 
 
-# The rules a character sheet reads (fudgedice.sheets): re-exported here, since
-# only this module imports the systems; loaded when a sheet first asks (PEP 562).
+# The rules a sheet reads, re-exported (only this module imports systems), lazily (PEP 562)
 if TYPE_CHECKING:
     from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
     from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
     from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
     from .systems.sheet_rules import LADDERS as LADDERS
     from .systems.sheet_rules import THREE_D6_EP_COST as THREE_D6_EP_COST
-    from .systems.sheet_rules import THREE_D6_LEVELS as THREE_D6_LEVELS
+    from .systems.sheet_rules import SheetLevels as SheetLevels
 
 
 def __getattr__(name: str) -> Any:

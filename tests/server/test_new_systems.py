@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fudgedice import SYSTEMS
+
 
 def test_a_fate_room_reads_texts_on_the_fate_ladder(served: Any) -> None:
     created = served.room("Fate night", system="fate")
@@ -28,3 +30,15 @@ def test_a_d6_room_rolls_damage_against_resistance(served: Any) -> None:
     roll = served.roll(created["room"], created["gm_token"], "5D+1 dmg 3D+2", faces=faces).json()
     assert (roll["total"], roll["events"]) == (6, ["wounded"])
     assert roll["result"].startswith("Wounded: damage 17 against resistance 11")
+
+
+def test_the_page_lists_the_registry_s_systems_and_each_example_rolls(served: Any) -> None:
+    listing = served.client.get("/api/systems").json()
+    assert [each["name"] for each in listing["systems"]] == list(SYSTEMS)
+    assert listing["default"] == SYSTEMS.default
+    for each in listing["systems"]:
+        created = served.room(each["title"], system=each["name"])
+        for example in each["examples"]:
+            rolled = served.roll(created["room"], created["gm_token"], example)
+            assert rolled.status_code == 201, (each["name"], example, rolled.text)
+            assert rolled.json()["system"] == each["name"]

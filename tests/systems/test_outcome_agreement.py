@@ -31,7 +31,7 @@ from fudgedice.dice.program import Program
 from fudgedice.dice.roller import Roller
 from fudgedice.limits import DEFAULT_LIMITS
 from fudgedice.stream import Stream
-from fudgedice.systems.catalog import HOMES
+from fudgedice.systems import SYSTEMS
 
 FORMS: dict[str, tuple[str, ...]] = {
     "fudge": (
@@ -183,12 +183,12 @@ def check_agreement(program: Program, merged: bool, exact: bool = True, seed: in
 
 
 def test_every_registered_system_has_forms() -> None:
-    assert set(FORMS) == set(HOMES)
+    assert set(FORMS) == set(SYSTEMS)
 
 
 @pytest.mark.parametrize(
     ("system", "text"),
-    [(system, text) for system in HOMES for text in FORMS.get(system, ())],
+    [(system, text) for system in SYSTEMS for text in FORMS.get(system, ())],
     ids=lambda value: str(value),
 )
 def test_rolled_exact_and_sampled_events_agree(system: str, text: str) -> None:

@@ -122,8 +122,8 @@ def main() -> None:
       fudgedice verify log.json
 
     \b
-    The roll language:     fudgedice help notation
-    Every reference page:  fudgedice help
+    The roll language:               fudgedice help notation
+    Every reference page and system: fudgedice help
 
     Quote expressions that contain spaces, '!' or '>' for your shell.
     """
@@ -365,8 +365,8 @@ def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @_friendly
 def ladder(system: str, as_json: bool) -> None:
-    """Print the ladder of SYSTEM (fudge, power, 3d6fudge, fate or
-    fatecondensed; default fudge).
+    """Print the ladder of SYSTEM (a system with a ladder: fudge, power,
+    3d6fudge, fate, ...; `fudgedice help` lists the systems; default fudge).
 
     \b
     Examples:

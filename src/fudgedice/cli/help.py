@@ -10,6 +10,8 @@ from importlib.resources.abc import Traversable
 
 import click
 
+from ..api import SYSTEMS
+
 SUFFIX = ".md"
 
 
@@ -38,7 +40,7 @@ PAGES = pages()
 @click.command("help", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("page", required=False, metavar="[PAGE]", type=click.Choice(list(PAGES)))
 def help_command(page: str | None) -> None:
-    """Print the reference page PAGE; with no PAGE, list the pages.
+    """Print the reference page PAGE; with no PAGE, list the pages and the systems.
 
     \b
     Examples:
@@ -51,5 +53,17 @@ def help_command(page: str | None) -> None:
         click.echo("The reference pages (fudgedice help PAGE):")
         for name, path in PAGES.items():
             click.echo(f"  {name:<{width}}  {title(path)}")
+        list_systems()
         return
     click.echo(PAGES[page].read_text(encoding="utf-8"), nl=False)
+
+
+def list_systems() -> None:
+    """Every installed system, a plugin's included."""
+    declared = SYSTEMS.declarations
+    width = max(len(name) for name in declared)
+    click.echo(
+        f"\nThe systems (a roll names one first, as in 'd6: 4D+2'; {SYSTEMS.default} if none):"
+    )
+    for name, each in declared.items():
+        click.echo(f"  {name:<{width}}  {each.description}")

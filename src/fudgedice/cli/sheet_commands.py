@@ -48,7 +48,7 @@ def sheet() -> None:
 @click.option("--force", is_flag=True, help="Replace a file that is already there.")
 @_friendly
 def new(system: str, name: str, file: str, force: bool) -> None:
-    """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate) for the
+    """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate, ...) for the
     character NAME to FILE, with the system's defaults."""
     from .. import sheets  # tomlkit: see TYPE_CHECKING above
 

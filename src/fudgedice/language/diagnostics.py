@@ -4,7 +4,7 @@ expected, and the nearest real word."""
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 
 from ..errors import DiceError, DiceSyntaxError
 from .generated_parser import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -44,7 +44,7 @@ _MODIFIERS_EXPECTED = (
 )
 
 
-def suggest(word: str, choices: tuple[str, ...] | list[str] | frozenset[str]) -> str | None:
+def suggest(word: str, choices: Iterable[str]) -> str | None:
     """'did you mean ...?' for the choice nearest to ``word``, or None."""
     ordered = sorted(choice.lower() for choice in choices)
     import difflib  # here: only a misspelling needs it, not a roll that starts

@@ -49,6 +49,7 @@ from .odds import OddsGate
 from .problems import BUSY, PROBLEM_SCHEMA, REFUSED, Problem
 from .room_routes import MAX_SEQ, Auth, add_roll_reading_routes, add_room_routes, address
 from .sheet_routes import add_sheet_routes
+from .systems import add_systems_route
 from .writer import Writer
 
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -111,6 +112,7 @@ def create_app(
     _add_roll_route(app, rolls)
     add_sheet_routes(app, db, hub, rolls, rolls.limiter, gate)
     add_room_routes(app, db, hub, addresses)
+    add_systems_route(app)
     add_roll_reading_routes(app, db, hub)
     _add_live_routes(app, db, hub, gate)
     _add_page(app)

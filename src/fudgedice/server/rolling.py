@@ -23,7 +23,7 @@ a table's rolls need a few dozen."""
 
 
 def system_name(given: str | None) -> str:
-    name = (given or "fudge").strip().lower()
+    name = (given or SYSTEMS.default).strip().lower()
     if name not in SYSTEMS:
         raise unprocessable(f"unknown system '{given}'", hint=f"systems: {', '.join(SYSTEMS)}")
     return name
@@ -37,7 +37,7 @@ def program(text: str, system: str) -> Program:
     _plain(text, "a roll text")
     try:
         expression = DICE.parse(text)
-        if expression.system_position is not None or system == "fudge":
+        if expression.system_position is not None or system == SYSTEMS.default:
             return DICE.compile(text)
         prefix = f"{system}: "
         try:
@@ -56,7 +56,7 @@ def log_text(text: str, system: str) -> str:
     """The text as the log records it: what the project reads on its own, so
     that ``fudgedice verify`` re-rolls it in the room's system. Called once
     :func:`program` has accepted the text."""
-    if system == "fudge" or DICE.parse(text).system_position is not None:
+    if system == SYSTEMS.default or DICE.parse(text).system_position is not None:
         return text
     return f"{system}: {text}"
 

@@ -10,18 +10,17 @@ and a server can store it as it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import tomlkit
 from tomlkit.toml_document import TOMLDocument
 
-from .. import api
 from ..results.roll import Roll
 from .document import SheetError, parse
-from .levels import code_text, level_name, written_like
-from .model import Sheet, load, points
+from .levels import level_name, rules_of, written_like
+from .model import SYSTEMS, Sheet, load, points
 from .rolling import Plan
 from .rules import (
     D6_LEVELS,
@@ -78,35 +77,39 @@ def ep_costs(sheet: Sheet) -> dict[str, int]:
     return {word.lower(): cost for word, cost in costs.items()}
 
 
-def _level_word(sheet: Sheet, value: int) -> str:
-    if sheet.system == "3d6fudge":
-        words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
-        return words.get(value, str(value))
-    return api.LADDERS[sheet.system].name(value)
-
-
 def _words_for(sheet: Sheet, value: int) -> list[str]:
     """Every word of the system's ladder for ``value``, its own name first."""
-    words = [_level_word(sheet, value).lower()]
-    if sheet.system != "3d6fudge":
-        words += [word for word, level in api.LADDERS[sheet.system].words if level == value]
-    return words
+    rules = rules_of(sheet.system)
+    return [rules.written(value).lower()] + [w for w, at in rules.words.items() if at == value]
+
+
+def by_hand(sheet: Sheet, what: str) -> None:
+    """Refuse a change of a sheet that keeps no state of the sheets' rules."""
+    if not rules_of(sheet.system).state:
+        raise SheetError(f"a {sheet.system} sheet has no rules for {what}: edit it by hand")
 
 
 def raise_trait(sheet: Sheet, name: str) -> Edit:
     """Raise a trait one level (a D6 code one pip), paying what the system asks."""
+    by_hand(sheet, "raising a trait")
     trait = sheet.trait(name)
     old = level_name(sheet.system, trait.level.value)
-    if sheet.system == "d6":
+    state = rules_of(sheet.system).state
+    if state == "wound level":
         cost = d6_raise_cost(trait.level.value) * (10 if trait.table == "attributes" else 1)
         left = _points(sheet, "character_points", cost, f"raising {trait.name}")
         if trait.level.base is not None:
-            written: object = f"{trait.level.base}+{code_text(trait.level.added + 1)}"
+            written: object = (
+                f"{trait.level.base}+{level_name(sheet.system, trait.level.added + 1)}"
+            )
         else:
-            written = code_text(trait.level.value + 1)
-        new, paid = code_text(trait.level.value + 1), f"{cost} Character Points ({left} left)"
+            written = level_name(sheet.system, trait.level.value + 1)
+        new, paid = (
+            level_name(sheet.system, trait.level.value + 1),
+            f"{cost} Character Points ({left} left)",
+        )
         key = "character_points"
-    elif sheet.system == "fate":
+    elif state == "stress":
         levels = {t.name: t.level.value for t in sheet.traits.values()}
         levels[trait.name] += 1
         fault = pyramid_fault(levels) if sheet.values.get("pyramid", True) is not False else None
@@ -117,10 +120,10 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
                 trait.name,
                 hint="raise a skill of the level below first",
             )
-        written = written_like("fate", trait.written, trait.level.value + 1)
-        new, paid, key, left = level_name("fate", trait.level.value + 1), "a milestone", "", 0
+        written = written_like(sheet.system, trait.written, trait.level.value + 1)
+        new, paid, key, left = level_name(sheet.system, trait.level.value + 1), "a milestone", "", 0
     else:
-        word = _level_word(sheet, trait.level.value + 1)
+        word = rules_of(sheet.system).written(trait.level.value + 1)
         costs = ep_costs(sheet)
         # a level may have two words (Fudge's Superb+1 is Legendary): either's cost
         priced = next(
@@ -157,7 +160,8 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
 def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None = None) -> Edit:
     """A hit: Fudge damage on the wound track, a D6 margin of damage over
     resistance, or Fate shifts absorbed by stress and consequences."""
-    if sheet.system == "d6":
+    by_hand(sheet, "a hit")
+    if sheet.state == "wound level":
         before = sheet.d6_wound()
         after = d6_hit(before, amount)
 
@@ -166,7 +170,7 @@ def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None 
             return [f"{sheet.name} took a hit of {amount} over resistance: {before} -> {after}"]
 
         return _change(sheet, d6)
-    if sheet.system == "fate":
+    if sheet.state == "stress":
         return _fate_hit(sheet, amount, track or "physical", aspect)
     marked = mark_wound(sheet.wounds(), sheet.wound_boxes(), amount)
 
@@ -215,10 +219,11 @@ def _fate_hit(sheet: Sheet, shifts: int, track: str, aspect: str | None) -> Edit
 def heal(sheet: Sheet, what: str | None = None) -> Edit:
     """Clear wounds: all of them, or one level (Fudge), down to a level (D6),
     or stress, one track or one consequence (Fate)."""
+    by_hand(sheet, "healing")
     key = (what or "").strip().lower()
 
     def change(toml: TOMLDocument) -> list[str]:
-        if sheet.system == "d6":
+        if sheet.state == "wound level":
             after = key or "none"
             now = sheet.d6_wound()
             if after not in D6_LEVELS or D6_LEVELS.index(after) > D6_LEVELS.index(now):
@@ -229,7 +234,7 @@ def heal(sheet: Sheet, what: str | None = None) -> Edit:
                 )
             toml["wound"] = after
             return [f"{sheet.name} healed: {sheet.d6_wound()} -> {after}"]
-        if sheet.system == "fate":
+        if sheet.state == "stress":
             return _fate_heal(sheet, toml, key)
         levels = [level for level in WOUND_LEVELS if not key or level.lower() == key]
         if not levels:
@@ -267,18 +272,19 @@ def _fate_heal(sheet: Sheet, toml: TOMLDocument, key: str) -> list[str]:
 
 # ------------------------------------------------------------------ points
 
-SPENDABLE: Mapping[str, Mapping[str, str]] = {
-    "fudge": {"fudge": "fudge_points"},
-    "power": {"fudge": "fudge_points"},
-    "3d6fudge": {"fudge": "fudge_points"},
-    "d6": {
-        "cp": "character_points",
-        "character": "character_points",
-        "fp": "fate_points",
-        "fate": "fate_points",
-    },
-    "fate": {"fate": "fate_points", "fp": "fate_points"},
-}
+
+class _Spendable(Mapping[str, Mapping[str, str]]):
+    def __getitem__(self, system: str) -> Mapping[str, str]:
+        return rules_of(system).spendable
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SYSTEMS)
+
+    def __len__(self) -> int:
+        return len(SYSTEMS)
+
+
+SPENDABLE: Mapping[str, Mapping[str, str]] = _Spendable()
 """The points each system spends off a roll, by the name ``sheet spend`` takes."""
 
 
@@ -295,6 +301,7 @@ def without_balance(line: str) -> str:
 
 def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:
     """Spend ``count`` points of a kind (``fudge``, ``fate``, ``cp``, ``fp``)."""
+    by_hand(sheet, "spending points")
     names = SPENDABLE[sheet.system]
     key = names.get(point.strip().lower())
     if key is None:

@@ -56,14 +56,17 @@ _CODE = re.compile(
 )
 
 
-def _words(system: str) -> dict[str, int]:
-    if system == "3d6fudge":
-        return dict(api.THREE_D6_LEVELS)
-    return dict(api.LADDERS[system].words)
+def rules_of(system: str) -> api.SheetLevels:
+    """What ``system`` tells its sheets (``System.sheet``): the sheet's model
+    accepts only a system that has them."""
+    rules = api.SYSTEMS[system].sheet
+    if rules is None:
+        raise LevelError(f"the {system} system has no character sheets")
+    return rules
 
 
 def _bounded(system: str, value: int) -> int:
-    low, high = (1, MAX_LEVEL) if system == "3d6fudge" else (-MAX_LEVEL, MAX_LEVEL)
+    low, high = (-MAX_LEVEL, MAX_LEVEL) if rules_of(system).signed else (1, MAX_LEVEL)
     if not low <= value <= high:
         raise LevelError(f"a {system} level is a number from {low} to {high}, not {value}")
     return value
@@ -71,7 +74,8 @@ def _bounded(system: str, value: int) -> int:
 
 def read_level(system: str, written: object) -> Level:
     """The level ``written`` on a sheet of ``system``, or a :class:`LevelError`."""
-    if system == "d6":
+    rules = rules_of(system)
+    if rules.codes:
         return _read_code(written)
     if isinstance(written, bool) or not isinstance(written, int | str):
         raise LevelError(
@@ -83,8 +87,10 @@ def read_level(system: str, written: object) -> Level:
     number = _NUMBER.match(written)
     if number:
         return Level(_bounded(system, int(number.group(1))))
+    if not rules.words:
+        raise LevelError(f"a {system} level is a whole number, not '{written}'", "such as 3")
     found = _WORD_AND_SHIFT.match(written)
-    words = _words(system)
+    words = rules.words
     word = found.group(1).strip() if found else written.strip()
     if found is None or word.lower() not in words:
         close = difflib.get_close_matches(word.lower(), list(words), n=1, cutoff=0.5)
@@ -121,34 +127,16 @@ def _read_code(written: object) -> Level:
     return Level(3 * dice + pips)
 
 
-def code_text(pips: int) -> str:
-    """A D6 code of ``pips`` as a sheet writes it: 13 pips is ``4D+1``."""
-    dice, rest = divmod(pips, 3)
-    return f"{dice}D" + (f"+{rest}" if rest else "")
-
-
 def level_text(system: str, level: Level) -> str:
     """The level as the roll language says it for ``system``: its word when
-    the sheet wrote one, else the ladder's name or the number."""
-    if system == "d6":
-        return code_text(level.value)
-    if level.word is not None:
-        return level.word
-    if system == "fudge":
-        return api.LADDERS["fudge"].name(level.value)
-    if system == "power":
-        return f"4dF{level.value:+d}" if level.value else "4dF"
-    return str(level.value)
+    the sheet wrote one, else the ladder's name, the number, the die code."""
+    rules = rules_of(system)
+    return level.word if level.word is not None and not rules.codes else rules.said(level.value)
 
 
 def level_name(system: str, value: int) -> str:
     """How a page names a level: ``+1 Good``, ``6 Good``, ``4D+1``."""
-    if system == "d6":
-        return code_text(value)
-    if system == "3d6fudge":
-        words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
-        return f"{value} {words[value]}" if value in words else str(value)
-    return api.LADDERS[system].describe(value)
+    return rules_of(system).named(value)
 
 
 def written_like(system: str, before: object, value: int) -> str | int:
@@ -156,9 +144,7 @@ def written_like(system: str, before: object, value: int) -> str | int:
     number a number."""
     if isinstance(before, int) and not isinstance(before, bool):
         return value
+    rules = rules_of(system)
     if isinstance(before, str) and _NUMBER.match(before):
-        return f"{value:+d}" if system != "3d6fudge" else str(value)
-    if system == "3d6fudge":
-        words = {number: word.capitalize() for word, number in api.THREE_D6_LEVELS.items()}
-        return words.get(value, str(value))
-    return api.LADDERS[system].name(value)
+        return f"{value:+d}" if rules.signed else str(value)
+    return rules.written(value)

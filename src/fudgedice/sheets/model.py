@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import api
 from .document import Document, SheetError
-from .levels import Level, LevelError, read_level
+from .levels import Level, LevelError, read_level, rules_of
 from .rules import (
     D6_LEVELS,
     FATE_CONSEQUENCES,
@@ -33,30 +34,12 @@ from .rules import (
     stress_boxes,
 )
 
-SYSTEMS = ("fudge", "power", "3d6fudge", "d6", "fate")
 TRAIT_TABLES = ("attributes", "skills", "traits")
 FREE_TEXT = ("player", "genre", "story", "notes", "description", "created", "equipment")
 """Keys for people: any text (or a list of texts), never read by the rules."""
-_FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
-KEYS: Mapping[str, tuple[str, ...]] = {
-    "fudge": _FUDGE_KEYS,
-    "power": _FUDGE_KEYS,
-    "3d6fudge": _FUDGE_KEYS,
-    "d6": ("character_points", "fate_points", "wound"),
-    "fate": (
-        "high_concept",
-        "trouble",
-        "aspects",
-        "stunts",
-        "refresh",
-        "fate_points",
-        "stress",
-        "consequences",
-        "pyramid",
-    ),
-}
-"""Each system's own keys, beside ``system``, ``name``, the trait tables,
-:data:`FREE_TEXT` and ``[extra]`` (anything at all)."""
+SYSTEMS = tuple(name for name, each in api.SYSTEMS.declarations.items() if each.sheet)
+"""Every system a sheet may name: those that have sheets (``System.sheet``),
+a plugin's included."""
 POINTS = {
     "fudge_points": "Fudge Points",
     "ep": "Experience Points",
@@ -99,6 +82,16 @@ class Sheet:
     """The document as plain Python values."""
 
     @property
+    def rules(self) -> api.SheetLevels:
+        """What the sheet's system tells its sheets."""
+        return rules_of(self.system)
+
+    @property
+    def state(self) -> str:
+        """The state the sheet keeps: its system's ``SheetLevels.state``."""
+        return self.rules.state
+
+    @property
     def source(self) -> str:
         return self.document.source
 
@@ -125,10 +118,8 @@ class Sheet:
             )
         ]
         hint = f"did you mean '{close[0]}'?" if close else f"traits: {', '.join(names) or 'none'}"
-        if self.system == "3d6fudge":
-            hint += "; a skill not on the sheet is usually Poor: add it to [skills]"
-        elif self.system == "fate":
-            hint += "; a skill not on the sheet is Mediocre (+0): add it to [skills]"
+        if self.rules.absent:
+            hint += f"; {self.rules.absent}"
         raise SheetError(
             f"{self.name} has no trait '{name.strip()}'", source=self.source, hint=hint
         )
@@ -178,7 +169,8 @@ def load(document: Document) -> Sheet:
     system = values.get("system")
     if system is None:
         raise document.fail(
-            "a sheet names its system", hint=f'add a line: system = "fudge" ({", ".join(SYSTEMS)})'
+            "a sheet names its system",
+            hint=f'add a line: system = "{SYSTEMS[0]}" ({", ".join(SYSTEMS)})',
         )
     if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
         raise document.fail(
@@ -195,10 +187,10 @@ def load(document: Document) -> Sheet:
             hint='name = "Ashley the Alert"',
         )
     document.check_name(name, "a character's name", key="name")
-    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *KEYS[system]]
+    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *rules_of(system).keys]
     for key in values:
         if key not in allowed:
-            others = [each for each, keys in KEYS.items() if key in keys]
+            others = [each for each in SYSTEMS if key in rules_of(each).keys]
             # a key of another system's sheet says more than a near spelling
             hint = (
                 f"'{key}' belongs on a {others[0]} sheet"
@@ -249,9 +241,9 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
             traits[name.lower()] = Trait(name, table, level, written)
     if len(traits) > MAX_TRAITS:
         raise document.fail(f"{len(traits)} traits is more than a sheet may hold ({MAX_TRAITS})")
-    if system == "d6":
+    if rules_of(system).codes:
         traits = _d6_skills(document, traits)
-    if system == "fate" and values.get("pyramid", True) is not False:
+    if rules_of(system).state == "stress" and values.get("pyramid", True) is not False:
         fault = pyramid_fault({trait.name: trait.level.value for trait in traits.values()})
         if fault is not None:
             table = next(iter(traits.values())).table
@@ -325,7 +317,7 @@ def _check_state(sheet: Sheet) -> None:
     for key, what in _NAMED.items():
         for text in sheet.texts(key):
             document.check_name(text, what, key=key)
-    if sheet.system in ("fudge", "power", "3d6fudge"):
+    if sheet.state == "wound track":
         for table in ("wounds", "wound_boxes", "ep_costs"):
             known = list(WOUND_LEVELS) if table != "ep_costs" else None
             for key, value in _table(document, values, table).items():
@@ -345,7 +337,7 @@ def _check_state(sheet: Sheet) -> None:
                 raise document.fail(
                     f"{checked} {level} boxes checked of {boxes[level]}", "wounds", level
                 )
-    elif sheet.system == "d6":
+    elif sheet.state == "wound level":
         if sheet.d6_wound() not in D6_LEVELS:
             raise document.fail(
                 f"unknown wound {values.get('wound')!r}",
@@ -353,7 +345,7 @@ def _check_state(sheet: Sheet) -> None:
                 hint=_nearest(sheet.d6_wound(), list(D6_LEVELS))
                 or f"wounds: {', '.join(D6_LEVELS)}",
             )
-    else:
+    elif sheet.state == "stress":
         _check_fate(sheet)
 
 

@@ -15,23 +15,13 @@ from .model import FREE_TEXT, POINTS, Sheet
 from .rolling import resolve
 from .rules import WOUND_LEVELS, worst_wound
 
-TYPICAL = {
-    "fudge": " vs Fair",
-    "power": " vs Fair",
-    "3d6fudge": "",
-    "d6": " vs Moderate",
-    "fate": " vs Fair",
-}
-"""The difficulty each trait's chance is shown against (3d6 Fudge has none:
-a roll is compared with the skill itself)."""
-
 
 def chance(sheet: Sheet, trait: str) -> Fraction | str:
     """The chance to succeed with ``trait`` at the typical difficulty, or why
     there is no roll (a character out of the action)."""
     try:
-        plan = resolve(f"{sheet.traits[trait.lower()].name}{TYPICAL[sheet.system]}", [sheet])
-        return api.odds(plan.text).events["success"]
+        plan = resolve(f"{sheet.traits[trait.lower()].name}{sheet.rules.typical}", [sheet])
+        return api.odds(plan.text).events.get("success", "no success to measure")
     except DiceError as error:
         return error.message.split(": ", 1)[-1]
 
@@ -49,7 +39,7 @@ def _heading(sheet: Sheet) -> list[str]:
 def show(sheet: Sheet) -> str:
     """The page: traits by table, then the rest of the sheet."""
     lines = _heading(sheet)
-    against = TYPICAL[sheet.system].strip() or "success"
+    against = sheet.rules.typical.strip() or "success"
     tables: dict[str, list[str]] = {}
     width = max((len(trait.name) for trait in sheet.traits.values()), default=0)
     levels = [level_name(sheet.system, t.level.value) for t in sheet.traits.values()]
@@ -78,9 +68,9 @@ def _state(sheet: Sheet) -> list[str]:
     for key in ("aspects", "stunts", "gifts", "faults"):
         if sheet.texts(key):
             lines.append(f"{key.capitalize()}: {'; '.join(sheet.texts(key))}")
-    if sheet.system == "d6":
+    if sheet.state == "wound level":
         lines.append(f"Wound: {sheet.d6_wound()}")
-    elif sheet.system == "fate":
+    elif sheet.state == "stress":
         for track, boxes in sheet.stress_tracks().items():
             checked = sheet.stress()[track]
             shown = " ".join(f"[{'x' if box in checked else ' '}{box}]" for box in boxes)
@@ -88,7 +78,7 @@ def _state(sheet: Sheet) -> list[str]:
         taken = sheet.consequences()
         for name, value in sheet.consequence_slots().items():
             lines.append(f"  {name} ({value}): {taken.get(name, '-')}")
-    else:
+    elif sheet.state == "wound track":
         wounds, sizes = sheet.wounds(), sheet.wound_boxes()
         marks = [
             f"{level} {'x' * wounds[level]}{'_' * (sizes[level] - wounds[level])}"

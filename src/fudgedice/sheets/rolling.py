@@ -145,13 +145,13 @@ def _unknown(text: str, sheets: Sequence[Sheet]) -> DiceError:
 
 def _wound(sheet: Sheet, role: str) -> tuple[str, str, list[str]]:
     """The level's penalty, the side's options and the notes, from the wounds."""
-    if sheet.system == "d6":
+    if sheet.state == "wound level":
         wound = sheet.d6_wound()
         if wound == "none" or role == "dmg":
             return "", "", []
         option = D6_OPTION[wound]
         return "", f" wound={option}", [f"{sheet.name} is {wound.title()}: wound={option}"]
-    if sheet.system == "fate":
+    if sheet.state != "wound track":
         return "", "", []
     worst = worst_wound(sheet.wounds())
     if worst is None or worst == "Scratch":
@@ -163,7 +163,7 @@ def _wound(sheet: Sheet, role: str) -> tuple[str, str, list[str]]:
             hint="fudgedice sheet heal FILE clears the wound track",
         )
     penalty = WOUND_PENALTY[worst]
-    where = "the skill level" if sheet.system == "3d6fudge" else "every trait"
+    where = sheet.rules.penalised
     return f"{penalty:+d}", "", [f"{sheet.name} is {worst}: {penalty:+d} to {where}"]
 
 

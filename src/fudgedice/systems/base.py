@@ -11,11 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..dice.program import Program
 from ..language.tree import Expression
 from ..language.words import Vocabulary
 from ..results.table import TableSpec
+
+if TYPE_CHECKING:  # imported by the systems that have sheets, when loaded
+    from .sheet_levels import SheetLevels
 
 Compiler = Callable[[Expression, Vocabulary], Program]
 """A parsed roll (and the whole language's vocabulary, for did-you-mean
@@ -36,6 +40,8 @@ class System:
     """The table ``fudgedice ladder NAME`` prints: the name of one of ``tables``."""
     damage: bool = False
     """It reads ``dmg`` (damage rolled against resistance); the others refuse it."""
+    sheet: SheetLevels | None = None
+    """Its character sheets (:mod:`fudgedice.sheets`); None: it has none."""
 
 
 def words_of(*groups: str | Iterable[str]) -> frozenset[str]:

@@ -10,12 +10,11 @@ from .d6.outcomes import WOUNDS as D6_WOUND_BANDS
 from .fate import stress as fate_stress
 from .fate.ladders import FATE_CORE
 from .fudge.ladders import FUDGE, POWER
-from .fudge3d6.rules import EP_COST, LEVELS
+from .fudge3d6.rules import EP_COST
+from .sheet_levels import SheetLevels as SheetLevels  # for the sheets' annotations
 
 LADDERS = MappingProxyType({"fudge": FUDGE, "power": POWER, "fate": FATE_CORE})
 """The ladder each ladder system's levels are named on."""
-THREE_D6_LEVELS = MappingProxyType(dict(LEVELS))
-"""3d6 Fudge's level words (lower case) and numbers, Abysmal 1 .. Legendary 9."""
 THREE_D6_EP_COST = MappingProxyType(dict(EP_COST))
 """Seed 004's Experience Points to raise a skill to each level."""
 D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
@@ -25,7 +24,6 @@ FATE_CONSEQUENCES = fate_stress.consequences
 
 NAMES = (
     "LADDERS",
-    "THREE_D6_LEVELS",
     "THREE_D6_EP_COST",
     "D6_WOUNDS",
     "FATE_STRESS_BOXES",

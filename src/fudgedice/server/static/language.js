@@ -1,15 +1,12 @@
 // What the roll box offers for each system: examples to tap, and a short
 // reference of the roll language (docs/notation.md has it all). A text with
 // no "system:" prefix is read in the room's system.
+//
+// The systems are the server's (GET /api/systems: every installed system, a
+// plugin's included), read once when the page loads; the forms every system
+// shares are the page's own.
 
-export const SYSTEMS = {
-  fudge: "Fudge",
-  power: "Power Fudge",
-  "3d6fudge": "3d6 Fudge",
-  d6: "D6 System",
-  fate: "Fate Core",
-  fatecondensed: "Fate Condensed",
-};
+import { api } from "./api.js";
 
 const COMMON = [
   ["2d6+3, d20, d%", "dice and arithmetic"],
@@ -20,53 +17,24 @@ const COMMON = [
   ["... #attack", "a label"],
 ];
 
-const FUDGE = [
-  ["4dF+1, Good, Superb+2", "a trait rolls 4dF"],
-  ["Good vs Great", "against a difficulty"],
-  ["Good opp Fair", "opposed: the relative degree"],
-  ["4dF@d6, 4dF@3d6, 4dF@4d6", "Fudge dice read from ordinary dice"],
-];
+const listing = await api("GET", "/api/systems");
 
-export const LANGUAGE = {
-  fudge: { examples: ["Good", "4dF+1", "Good vs Great", "Good opp Fair"], forms: [...FUDGE, ...COMMON], faces: "+ 0 - +" },
-  power: {
-    examples: ["4dF+2 adv", "Good vs Superb", "4dF dis2", "Good take0"],
-    forms: [...FUDGE, ["... adv, adv2, dis, dis2", "advantage / disadvantage"], ["... take0", "take zero"], ...COMMON],
-    faces: "+ 0 - +",
-  },
-  "3d6fudge": {
-    examples: ["Good", "Good-2", "Good opp Great", "6 opp 8"],
-    forms: [["Good, Good-2, 6", "a skill: 3d6, triples first, drop the highest"], ["Good opp Great", "opposed: margins compared"], ...COMMON],
-    faces: "5 2 1",
-  },
-  d6: {
-    examples: ["4D+2", "4D+2 vs Moderate", "3D opp 4D+1", "30D fast"],
-    forms: [
-      ["4D+2", "a die code: one die is the Wild Die"],
-      ["... vs 15, vs Moderate", "against a difficulty"],
-      ["... opp 3D+1", "opposed; ties go to the left"],
-      ["... nowild, cp2, fp", "no Wild Die; Character Points; a Fate Point"],
-      ["... crit=cancel", "the Wild Die's 1: cancel, complication, ignore"],
-      ["... fast, wildonly", "dice reduction"],
-      ...COMMON,
-    ],
-    faces: "4 2 3 w5",
-  },
-};
+/** Each system's title by name, in the server's order. */
+export const SYSTEMS = Object.fromEntries(listing.systems.map((each) => [each.name, each.title]));
 
-const FATE = {
-  examples: ["Good", "Good+2 vs Great", "Good opp Fair", "+3 vs 4"],
-  forms: [
-    ["Good, +3, Good+2", "a skill rolls 4dF"],
-    ["... vs Great, vs 4", "passive opposition: the outcome and shifts"],
-    ["... opp Fair", "active opposition: both sides roll"],
-    ...COMMON,
-  ],
-  faces: "+ 0 - +",
-};
-LANGUAGE.fate = FATE;
-LANGUAGE.fatecondensed = FATE;
+/** Each system's examples, forms (its own, then the common ones), faces and difficulties. */
+export const LANGUAGE = Object.fromEntries(
+  listing.systems.map((each) => [
+    each.name,
+    {
+      examples: each.examples,
+      forms: [...each.forms, ...COMMON],
+      faces: each.faces,
+      difficulties: each.difficulties,
+    },
+  ]),
+);
 
 export function language(system) {
-  return LANGUAGE[system] || LANGUAGE.fudge;
+  return LANGUAGE[system] || LANGUAGE[listing.default];
 }

@@ -40,7 +40,7 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
   facesField.hidden = true;
   const difficulty = el("input", {
     id: "roll-difficulty", type: "text", autocomplete: "off", maxlength: 40,
-    placeholder: room.system === "d6" ? "15 or Moderate" : "Great or 2", "aria-label": "difficulty",
+    placeholder: spoken.difficulties.slice(-2).join(" or "), "aria-label": "difficulty",
   });
   const submit = el("button", { type: "submit", class: "primary", id: "roll-submit", text: "Roll" });
   const status = el("div", { class: "status", id: "roll-status", "aria-live": "polite" });

@@ -5,6 +5,7 @@
 
 import { ApiError, api, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
+import { language } from "./language.js";
 
 /** The points a roll's card offers to spend, by the sheet's system. */
 const SPENDS = {
@@ -45,7 +46,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   const traits = el("div", { class: "traits", id: "sheet-traits" });
   const against = el("input", {
     id: "sheet-against", type: "text", autocomplete: "off", maxlength: 40,
-    placeholder: room.system === "d6" ? "Moderate" : "Fair", "aria-label": "against",
+    placeholder: language(room.system).difficulties[0] || "", "aria-label": "against",
   });
   const page = el("pre", { class: "sheet-page", id: "sheet-page" });
   const text = el("textarea", {

@@ -1,53 +1,58 @@
-"""The D6 System (``d6:``): die codes, the Wild Die, Character and Fate
-Points, dice reduction, difficulties and opposed rolls (docs/contracts/rules.md section 4,
-seed 002); multiple actions, result points, damage against resistance and
-its wounds (section 6, OpenD6)."""
+"""The D6 System (``d6:``), declared: what the registry lists before
+:mod:`.system` is loaded."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from ..declaration import Declaration
 
-from ...results.table import TableSpec
-from ..base import System, words_of
-from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED, WOUND_PENALTIES
-from .program import SYSTEM, d6_program
-from .rules import DIFFICULTIES
-from .tables import difficulty_table, reduction_table, result_points_table, wounds_table
-
-D6_SYSTEM = System(
-    name=SYSTEM,
+D6 = Declaration(
+    name="d6",
+    title="D6 System",
     description="the D6 System (seed 002): die codes, the Wild Die, Character and Fate Points",
-    compile=d6_program,
-    words=words_of(
-        OPTIONS,
-        CRIT_RULES,
-        ALLOW_BOTH,
-        "faster",
-        DIFFICULTIES,
-        TIES,
-        UNCAPPED,
-        WOUND_PENALTIES,
+    system="fudgedice.systems.d6.system:D6_SYSTEM",
+    words=frozenset(
+        [
+            "actions",
+            "allow",
+            "cancel",
+            "complication",
+            "cp",
+            "cpcap",
+            "cpfp",
+            "crit",
+            "difficult",
+            "easy",
+            "fast",
+            "faster",
+            "fp",
+            "heroic",
+            "ignore",
+            "initiator",
+            "legendary",
+            "meet",
+            "moderate",
+            "none",
+            "nowild",
+            "severely",
+            "stunned",
+            "ties",
+            "unlimited",
+            "very",
+            "wildonly",
+            "wound",
+            "wounded",
+        ]
     ),
-    damage=True,
-    tables=MappingProxyType(
-        {
-            "d6-reduction": TableSpec(
-                "D6 System dice reduction: the 5D and Wild Die bonuses",
-                reduction_table,
-                endless=True,
-            ),
-            "d6-difficulties": TableSpec(
-                "D6 System difficulty words and the number each stands for", difficulty_table
-            ),
-            "d6-result-points": TableSpec(
-                "D6 System result points: the degree of a success, Minimal .. Incredible",
-                result_points_table,
-            ),
-            "d6-wounds": TableSpec(
-                "D6 System wounds: damage over resistance, Stunned .. Dead", wounds_table
-            ),
-        }
+    examples=("4D+2", "4D+2 vs Moderate", "3D opp 4D+1", "30D fast"),
+    forms=(
+        ("4D+2", "a die code: one die is the Wild Die"),
+        ("... vs 15, vs Moderate", "against a difficulty"),
+        ("... opp 3D+1", "opposed; ties go to the left"),
+        ("... nowild, cp2, fp", "no Wild Die; Character Points; a Fate Point"),
+        ("... crit=cancel", "the Wild Die's 1: cancel, complication, ignore"),
+        ("... fast, wildonly", "dice reduction"),
     ),
+    faces="4 2 3 w5",
+    difficulties=("Moderate", "15"),
+    sheet=True,
 )
-
-__all__ = ["D6_SYSTEM"]

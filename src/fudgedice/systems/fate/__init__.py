@@ -1,66 +1,41 @@
-"""Fate (``fate:``, Fate Core) and Fate Condensed (``fatecondensed:``):
-4dF on Fate's ladder, passive and active opposition, the four outcomes and
-aspect invokes (docs/contracts/rules.md section 5)."""
+"""Fate (``fate:``, Fate Core) and Fate Condensed (``fatecondensed:``),
+declared: what the registry lists before :mod:`.system` is loaded."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from ..declaration import Declaration
 
-from ...results.table import TableSpec
-from ..base import System, words_of
-from .checking import OPTIONS
-from .ladders import FATE_CONDENSED, FATE_CORE
-from .program import fate_condensed_program, fate_program
-from .tables import (
-    condensed_ladder_table,
-    condensed_outcome_table,
-    fate_ladder_table,
-    fate_outcome_table,
-    stress_table,
+CORE_WORDS = "terrible poor mediocre average fair good great superb fantastic epic legendary"
+OPTION_WORDS = "reroll reroll2"
+FORMS = (
+    ("Good, +3, Good+2", "a skill rolls 4dF"),
+    ("... vs Great, vs 4", "passive opposition: the outcome and shifts"),
+    ("... opp Fair", "active opposition: both sides roll"),
 )
+DIFFICULTIES = ("Fair", "Great", "2")
+EXAMPLES = ("Good", "Good+2 vs Great", "Good opp Fair", "+3 vs 4")
 
-FATE_SYSTEM = System(
+FATE = Declaration(
     name="fate",
+    title="Fate Core",
     description="Fate Core: 4dF on the Fate ladder, the four outcomes, invokes",
-    compile=fate_program,
-    words=words_of((option.split("=")[0] for option in OPTIONS), (w for w, _ in FATE_CORE.words)),
-    tables=MappingProxyType(
-        {
-            "fate": TableSpec(
-                "Fate Core: each outcome's chance, every skill against every opposition",
-                fate_outcome_table,
-            ),
-            "fate-ladder": TableSpec(
-                "the Fate Core ladder, Terrible -2 .. Legendary +8", fate_ladder_table
-            ),
-            "fate-stress": TableSpec(
-                "Fate Core: stress boxes and consequences by Physique or Will", stress_table
-            ),
-        }
-    ),
-    ladder="fate-ladder",
+    system="fudgedice.systems.fate.system:FATE_SYSTEM",
+    words=frozenset(f"{CORE_WORDS} {OPTION_WORDS}".split()),
+    examples=EXAMPLES,
+    forms=FORMS,
+    faces="+ 0 - +",
+    difficulties=DIFFICULTIES,
+    sheet=True,
 )
 
-FATE_CONDENSED_SYSTEM = System(
+FATE_CONDENSED = Declaration(
     name="fatecondensed",
+    title="Fate Condensed",
     description="Fate Condensed: Fate Core's dice on a ladder down to Horrifying -4",
-    compile=fate_condensed_program,
-    words=words_of(
-        (option.split("=")[0] for option in OPTIONS), (w for w, _ in FATE_CONDENSED.words)
-    ),
-    tables=MappingProxyType(
-        {
-            "fatecondensed": TableSpec(
-                "Fate Condensed: each outcome's chance, every skill against every opposition",
-                condensed_outcome_table,
-            ),
-            "fatecondensed-ladder": TableSpec(
-                "the Fate Condensed ladder, Horrifying -4 .. Legendary +8",
-                condensed_ladder_table,
-            ),
-        }
-    ),
-    ladder="fatecondensed-ladder",
+    system="fudgedice.systems.fate.system:FATE_CONDENSED_SYSTEM",
+    words=frozenset(f"{CORE_WORDS} {OPTION_WORDS} horrifying catastrophic".split()),
+    examples=EXAMPLES,
+    forms=FORMS,
+    faces="+ 0 - +",
+    difficulties=DIFFICULTIES,
 )
-
-__all__ = ["FATE_CONDENSED_SYSTEM", "FATE_SYSTEM"]

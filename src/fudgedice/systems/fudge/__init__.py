@@ -1,48 +1,49 @@
-"""Fudge (``fudge:``, the default system) and Power Fudge (``power:``)."""
+"""Fudge (``fudge:``, the default system) and Power Fudge (``power:``),
+declared: what the registry lists before :mod:`.system` is loaded."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from ..declaration import Declaration
 
-from ...results.table import TableSpec
-from ..base import System, words_of
-from . import power
-from .checking import COIN
-from .ladders import FUDGE, POWER
-from .program import fudge_program, power_program
-from .tables import fudge_ladder_table, power_ladder_table, techniques_table
+LADDER_WORDS = "terrible poor mediocre fair good great superb legendary"
 
-FUDGE_SYSTEM = System(
+TRAIT_FORMS = (
+    ("4dF+1, Good, Superb+2", "a trait rolls 4dF"),
+    ("Good vs Great", "against a difficulty"),
+    ("Good opp Fair", "opposed: the relative degree"),
+    ("4dF@d6, 4dF@3d6, 4dF@4d6", "Fudge dice read from ordinary dice"),
+)
+"""Fudge's forms, which Power Fudge reads too."""
+
+FUDGE = Declaration(
     name="fudge",
+    title="Fudge",
     description="Fudge (seeds 001, 003): 4dF, the trait ladder, vs and opp, dice techniques",
-    compile=fudge_program,
-    words=words_of(COIN, ("d6", "3d6", "d%", "4d6"), (word for word, _ in FUDGE.words)),
-    tables=MappingProxyType(
-        {
-            "fudge-ladder": TableSpec(
-                "the Fudge trait ladder, Terrible-4 .. Superb+4", fudge_ladder_table
-            ),
-            "techniques": TableSpec(
-                "seed 001's success rates: 4dF, d%, 3d6 and 4d6 side by side", techniques_table
-            ),
-        }
-    ),
-    ladder="fudge-ladder",
+    system="fudgedice.systems.fudge.system:FUDGE_SYSTEM",
+    words=frozenset(f"{LADDER_WORDS} coin d6 3d6 d% 4d6".split()),
+    examples=("Good", "4dF+1", "Good vs Great", "Good opp Fair"),
+    forms=TRAIT_FORMS,
+    faces="+ 0 - +",
+    difficulties=("Fair", "Great", "2"),
+    sheet=True,
 )
 
-POWER_SYSTEM = System(
+POWER = Declaration(
     name="power",
+    title="Power Fudge",
     description="Power Fudge (seed 000): target numbers, advantage, take zero",
-    compile=power_program,
-    words=words_of(power.OPTIONS, (word for word, _ in POWER.words)),
-    tables=MappingProxyType(
-        {
-            "power-ladder": TableSpec(
-                "the Power Fudge result ladder, Subhuman .. Cosmic", power_ladder_table
-            ),
-        }
+    system="fudgedice.systems.fudge.system:POWER_SYSTEM",
+    words=frozenset(
+        f"{LADDER_WORDS} subhuman incredible superhuman unearthly cosmic"
+        " adv adv2 dis dis2 take0".split()
     ),
-    ladder="power-ladder",
+    examples=("4dF+2 adv", "Good vs Superb", "4dF dis2", "Good take0"),
+    forms=(
+        *TRAIT_FORMS,
+        ("... adv, adv2, dis, dis2", "advantage / disadvantage"),
+        ("... take0", "take zero"),
+    ),
+    faces="+ 0 - +",
+    difficulties=("Fair", "Superhuman", "2"),
+    sheet=True,
 )
-
-__all__ = ["FUDGE_SYSTEM", "POWER_SYSTEM"]

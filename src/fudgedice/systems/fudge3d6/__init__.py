@@ -1,31 +1,23 @@
-"""3d6 Fudge (``3d6fudge:``, seed 004): roll 3d6 under the skill, triples first."""
+"""3d6 Fudge (``3d6fudge:``, seed 004), declared: what the registry lists
+before :mod:`.system` is loaded."""
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from ..declaration import Declaration
 
-from ...results.table import TableSpec
-from ..base import System, words_of
-from .program import fudge3d6_program
-from .rules import LEVELS, SYSTEM
-from .tables import chances_table, ladder_table
-
-FUDGE3D6_SYSTEM = System(
-    name=SYSTEM,
+FUDGE3D6 = Declaration(
+    name="3d6fudge",
+    title="3d6 Fudge",
     description="3d6 Fudge (seed 004): 3d6 under the skill, triples first, opposed rounds",
-    compile=fudge3d6_program,
-    words=words_of(LEVELS),
-    tables=MappingProxyType(
-        {
-            SYSTEM: TableSpec(
-                "3d6 Fudge chances of success by modified skill (seed 004)", chances_table
-            ),
-            f"{SYSTEM}-ladder": TableSpec(
-                "3d6 Fudge levels, chances of success and EP costs", ladder_table
-            ),
-        }
+    system="fudgedice.systems.fudge3d6.system:FUDGE3D6_SYSTEM",
+    words=frozenset(
+        ["abysmal", "terrible", "poor", "mediocre", "fair", "good", "great", "superb", "legendary"]
     ),
-    ladder=f"{SYSTEM}-ladder",
+    examples=("Good", "Good-2", "Good opp Great", "6 opp 8"),
+    forms=(
+        ("Good, Good-2, 6", "a skill: 3d6, triples first, drop the highest"),
+        ("Good opp Great", "opposed: margins compared"),
+    ),
+    faces="5 2 1",
+    sheet=True,
 )
-
-__all__ = ["FUDGE3D6_SYSTEM"]

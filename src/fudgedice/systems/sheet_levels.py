@@ -1,0 +1,146 @@
+"""What a system tells character sheets (:mod:`fudgedice.sheets`): how a
+sheet writes its traits' levels, how its rolls say them, and which of the
+sheets' kinds of state it keeps. A system's ``System.sheet``; a system with
+none has no sheets.
+
+The sheets' own rules (the Fudge wound track, the D6 System's wounds, Fate's
+stress and pyramid) are the sheets'; a system names the one it keeps
+(``state``). Everything else a sheet does by system is read from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal
+
+FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
+"""The keys of the Fudge family's sheets: Fudge's, Power Fudge's and 3d6 Fudge's."""
+
+
+def fudge_family_template(levels: str) -> str:
+    """A new Fudge-family sheet's keys, its levels written as ``levels`` says."""
+    return f"""\
+ep = 0               # unspent Experience Points
+fudge_points = 3
+gifts = []           # such as ["Night vision"]
+faults = []          # such as ["Curious"]
+
+[attributes]         # {levels}; attributes default to Fair
+Strength = "Fair"
+Agility = "Fair"
+Health = "Fair"
+Reasoning = "Fair"
+Perception = "Fair"
+Will = "Fair"
+
+[skills]             # most skills default to Poor; some don't exist untrained
+Melee = "Poor"
+Climbing = "Poor"
+Stealth = "Poor"
+
+# The wound track: 1-2 Scratch, 3-4 Hurt, 5-6 Very Hurt, 7-8 Incapacitated, 9+ Near Death.
+# Hurt is -1 to every roll, Very Hurt -2; Incapacitated and Near Death roll nothing.
+[wounds]             # boxes checked
+Scratch = 0          # of 3 boxes
+Hurt = 0
+"Very Hurt" = 0
+Incapacitated = 0
+"Near Death" = 0
+
+# EP to raise a trait to a level: Superb 8, Great 4, Good 2, Fair/Mediocre/Poor/Terrible 1.
+# Set your game's own with a table such as:
+# [ep_costs]
+# Legendary = 16
+"""
+
+
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+State = Literal["", "wound track", "wound level", "stress"]
+"""The state a sheet keeps beside its traits: none; the Fudge wound track
+(``[wounds]``, ``[wound_boxes]``); the D6 System's wound level (``wound``);
+Fate's stress, consequences and skill pyramid."""
+
+
+class SheetLevels:
+    """A system's character sheets. A plain class, not a dataclass: a roll
+    loads its system's, and building a dataclass costs a command milliseconds."""
+
+    __slots__ = (
+        "absent",
+        "codes",
+        "keys",
+        "levels_help",
+        "named",
+        "penalised",
+        "said",
+        "signed",
+        "spendable",
+        "state",
+        "template",
+        "typical",
+        "words",
+        "written",
+    )
+
+    said: Callable[[int], str]
+    """A level as its roll says it when the sheet wrote no word: a ladder's
+    word (``Great+1``), ``4dF+2``, a number, a die code, ``4d6``."""
+    named: Callable[[int], str]
+    """A level as a page names it: ``+1 Good``, ``6 Good``, ``4D+1``."""
+    written: Callable[[int], str]
+    """A level as a sheet writes it in words (a raised trait written in
+    words stays in words): ``Great``, ``Superb+1``."""
+    words: Mapping[str, int]
+    """The level words (lower case) a sheet may write, and their numbers."""
+    signed: bool
+    """Levels number either way from a ladder's zero (written ``+1``); else from 1."""
+    codes: bool
+    """Levels are D6 die codes (``3D+1``, a skill ``Dexterity+1D``), in pips."""
+    typical: str
+    """The difficulty a sheet's page measures each trait against (`` vs Fair``)."""
+    absent: str
+    """What a trait not on the sheet is, for the hint of a name not found."""
+    penalised: str
+    """What a wound's penalty is taken from."""
+    levels_help: str
+    """How a new sheet says its levels are written."""
+    keys: tuple[str, ...]
+    """The sheet's own keys, beside those every sheet has."""
+    spendable: Mapping[str, str]
+    """The points ``sheet spend`` takes, by name, and the key each is kept under."""
+    state: State
+    """The state of the sheets' rules it keeps (none: its sheets are edited by hand)."""
+    template: str
+    """A new sheet's keys after ``system``, ``name`` and ``player``, commented for
+    a player to fill in (``fudgedice sheet new``); none: a ``[traits]`` table."""
+
+    def __init__(
+        self,
+        said: Callable[[int], str],
+        named: Callable[[int], str],
+        written: Callable[[int], str],
+        *,
+        words: Mapping[str, int] = _NONE,
+        signed: bool = False,
+        codes: bool = False,
+        typical: str = "",
+        absent: str = "",
+        penalised: str = "every trait",
+        levels_help: str = "whole numbers",
+        keys: tuple[str, ...] = (),
+        spendable: Mapping[str, str] = _NONE,
+        state: State = "",
+        template: str = "",
+    ) -> None:
+        self.said, self.named, self.written, self.words = said, named, written, words
+        self.signed, self.codes, self.typical, self.absent = signed, codes, typical, absent
+        self.penalised, self.levels_help, self.keys = penalised, levels_help, keys
+        self.spendable, self.state, self.template = spendable, state, template
+
+
+def numbered(roll: str) -> SheetLevels:
+    """Sheets whose traits are whole numbers from 1, each rolled as ``roll``
+    says with ``{level}`` in it (``{level}d6``: a trait of 4 rolls ``4d6``)."""
+    return SheetLevels(said=lambda level: roll.format(level=level), named=str, written=str)
