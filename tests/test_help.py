@@ -16,6 +16,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+import fudgedice
 from fudgedice.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,8 +38,12 @@ def test_the_reference_pages_are_in_the_package() -> None:
 def test_help_lists_every_page_with_its_title() -> None:
     code, out = _help()
     assert code == 0
-    listed = re.findall(r"^  (\S+)\s+(.+)$", out, flags=re.M)
+    pages, systems = out.split("\nThe systems")
+    listed = re.findall(r"^  (\S+)\s+(.+)$", pages, flags=re.M)
     assert [name for name, _title in listed] == PAGES
+    assert [name for name, _ in re.findall(r"^  (\S+)\s+(.+)$", systems, flags=re.M)] == list(
+        fudgedice.SYSTEMS
+    )
     for name, title in listed:
         first = (REFERENCE / f"{name}.md").read_text("utf-8").splitlines()[0]
         assert first.lstrip("# ").replace("`", "") == title
