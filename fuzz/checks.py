@@ -52,7 +52,7 @@ class Broken(Exception):
 
 
 @dataclass
-class Outcome(Generic[T]):
+class Answer(Generic[T]):
     """What one call gave: a value, the project's refusal, or neither (a finding)."""
 
     value: T | None = None
@@ -82,42 +82,42 @@ class Meter:
     """The CPU time and entry of the slowest call that was answered (not
     refused, no finding): how close accepted work comes to the budget."""
 
-    def call(self, entry: str, work: Callable[[], T], *, budget: bool = True) -> Outcome[T]:
+    def call(self, entry: str, work: Callable[[], T], *, budget: bool = True) -> Answer[T]:
         self.notify(entry)
         limit = self.cpu_seconds if budget else None
         start = cpu_now()
-        outcome: Outcome[T] = Outcome()
+        answer: Answer[T] = Answer()
         try:
             with cpu_budget(limit):
-                outcome.value = work()
+                answer.value = work()
         except DiceError as error:
-            outcome.refused = error
+            answer.refused = error
         except CpuLimit as error:
-            outcome.failed = True
+            answer.failed = True
             self.problems.append(from_exception("slow", entry, error))
         except MemoryError as error:
-            outcome.failed = True
+            answer.failed = True
             self.recycle = True
             self.problems.append(from_exception("memory", entry, error))
         except Broken as error:
-            outcome.failed = True
+            answer.failed = True
             self.problems.append(Problem(error.kind, entry, str(error), detail=error.detail))
         except Warning as error:
-            outcome.failed = True
+            answer.failed = True
             self.problems.append(from_exception("warning", entry, error))
         except Exception as error:
-            outcome.failed = True
+            answer.failed = True
             self.problems.append(from_exception("exception", entry, error))
         used = cpu_now() - start
         self.calls.append((entry, used))
-        if budget and outcome.ok and (self.slowest is None or used > self.slowest[0]):
+        if budget and answer.ok and (self.slowest is None or used > self.slowest[0]):
             self.slowest = (used, entry)
-        if limit is not None and used > limit and not outcome.failed:
-            outcome.failed = True
+        if limit is not None and used > limit and not answer.failed:
+            answer.failed = True
             self.problems.append(
                 Problem("slow", entry, f"over {limit:g} s of CPU", detail=f"{used:.2f} s")
             )
-        return outcome
+        return answer
 
     def check(self, entry: str, work: Callable[[], None]) -> None:
         """A check of the fuzzer's own on what ``entry`` returned: outside the CPU
@@ -235,8 +235,8 @@ def _rolled(roll: Roll) -> tuple[Roll, dict[str, Any]]:
 
 def _same_roll(
     meter: Meter,
-    first: Outcome[tuple[Roll, dict[str, Any]]],
-    again: Outcome[tuple[Roll, dict[str, Any]]],
+    first: Answer[tuple[Roll, dict[str, Any]]],
+    again: Answer[tuple[Roll, dict[str, Any]]],
     entry: str,
 ) -> None:
     if first.failed or again.failed:

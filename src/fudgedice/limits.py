@@ -13,6 +13,8 @@ from fractions import Fraction
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """The bounds on one request: how long a roll may be, how many dice, how much work."""
+
     max_text: int = 1000
     """Characters in one expression."""
     max_nesting: int = 50

@@ -25,6 +25,8 @@ def die_dist(die: Die) -> Dist:
 
 @dataclass(frozen=True, slots=True)
 class PoolPlan:
+    """How one pool is measured and rolled: its die's toss, how it explodes, what it counts."""
+
     toss: Dist
     """One toss of the die, rerolls already applied (exact)."""
     explode_chance: Fraction

@@ -184,6 +184,9 @@ Image = Callable[[Bound, Bound], tuple[Bound, Bound]]
 
 @dataclass(frozen=True, slots=True)
 class Dist:
+    """An exact distribution of integers: ``counts[i]`` ways of ``lo + i`` out of
+    ``total`` ways (those not counted are cut off: ``cuts``)."""
+
     lo: int
     counts: tuple[int, ...]
     total: int

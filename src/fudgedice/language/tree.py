@@ -171,11 +171,15 @@ class Pool:
 
 @dataclass(frozen=True, slots=True)
 class Number:
+    """A whole number written in the roll: ``2`` in ``4dF+2``."""
+
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class BinOp:
+    """Two terms joined by ``+``, ``-``, ``*`` or ``/`` (``/`` rounds down)."""
+
     op: Literal["+", "-", "*", "/"]
     left: Node
     right: Node
@@ -183,6 +187,8 @@ class BinOp:
 
 @dataclass(frozen=True, slots=True)
 class Neg:
+    """A term with a minus sign before it: ``-1`` in ``-1+4dF``."""
+
     operand: Node
 
 

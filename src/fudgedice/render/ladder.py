@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Ladder:
+    """A system's ladder of adjectives: which name each level has, which words it reads."""
+
     system: str
     bands: tuple[tuple[int, str], ...]
     """(lowest value, name) from the bottom up; the first band has no floor."""

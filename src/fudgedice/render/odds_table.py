@@ -21,6 +21,8 @@ _MAX_ROWS = 61
 
 @dataclass(frozen=True, slots=True)
 class _Row:
+    """One printed row of the odds table: a value (or a tail's range) and its chances."""
+
     value: str
     p: Fraction
     at_least: float | None

@@ -105,6 +105,8 @@ class DieRoll:
 
 @dataclass(slots=True)
 class PoolRoll:
+    """A rolled pool: its dice, in the order rolled, and the pool's total."""
+
     pool: Pool
     dice: list[DieRoll]
     total: int
@@ -112,17 +114,23 @@ class PoolRoll:
 
 @dataclass(slots=True)
 class NumberRoll:
+    """A number of the roll, as it counts in the total."""
+
     total: int
 
 
 @dataclass(slots=True)
 class WordRoll:
+    """A word of the roll (a ladder level such as ``Good``), and the number it stands for."""
+
     word: Word
     total: int
 
 
 @dataclass(slots=True)
 class OpRoll:
+    """Two rolled terms joined by an operator, and what they come to."""
+
     node: BinOp
     left: Part
     right: Part
@@ -131,12 +139,16 @@ class OpRoll:
 
 @dataclass(slots=True)
 class NegRoll:
+    """A rolled term with a minus sign, and what it comes to."""
+
     operand: Part
     total: int
 
 
 @dataclass(slots=True)
 class GroupRoll:
+    """A rolled term in parentheses, kept so the explanation can show them."""
+
     inner: Part
     total: int
 

@@ -9,6 +9,8 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
+    """How a printed table is asked for (``fudgedice table NAME --exact --to N``)."""
+
     exact: bool = False
     """Exact fractions instead of percentages."""
     to: int | None = None
@@ -17,6 +19,8 @@ class TableOptions:
 
 @dataclass(frozen=True, slots=True)
 class Table:
+    """A printed table: a title, the column heads, the rows, and notes under it."""
+
     title: str
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]

@@ -28,6 +28,8 @@ hints) to the checked program that rolls and measures it."""
 
 @dataclass(frozen=True, slots=True)
 class System:
+    """A game system: the ``name:`` prefix that selects it and how it compiles a roll."""
+
     name: str
     """The prefix that selects it: ``d6`` in ``d6: 4D+2``."""
     description: str

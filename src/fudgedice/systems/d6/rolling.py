@@ -178,6 +178,8 @@ class D6Details:
 
 @dataclass(slots=True)
 class SideRoll:
+    """One rolled side of a D6 roll: its total, its dice, the events and the steps shown."""
+
     total: int
     part: Part
     events: list[str]

@@ -25,6 +25,8 @@ OPTIONS = (*LEVELS, "take0")
 
 @dataclass(frozen=True, slots=True)
 class PowerOptions:
+    """A Power Fudge side's options: advantage or disadvantage, and take zero."""
+
     advantage: int = 0
     """Net level: +1/+2 ignore that many ``-``, -1/-2 that many ``+``."""
     take_zero: bool = False
