@@ -331,8 +331,7 @@ def odds(
 
 
 def shown(measured: Odds) -> Odds:
-    """The odds, ready to show themselves (``text``, ``plot``, ...) through
-    the project's renderers."""
+    """The odds, ready to show themselves (``text``, ``plot``, ...) by the project's renderers."""
     measured.views = ODDS_RENDERERS
     return measured
 
@@ -379,6 +378,7 @@ def clear_caches() -> None:
 # The rules a sheet reads, re-exported (only this module imports systems), lazily (PEP 562)
 if TYPE_CHECKING:
     from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
+    from .systems.sheet_rules import FATE_ABSORB as FATE_ABSORB
     from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
     from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
     from .systems.sheet_rules import LADDERS as LADDERS

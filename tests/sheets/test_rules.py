@@ -10,6 +10,7 @@ import pytest
 
 from fudgedice import sheets
 from fudgedice.sheets import rules
+from fudgedice.systems.fate.stress import absorb
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -184,7 +185,7 @@ def test_a_hit_is_absorbed_whenever_the_rules_allow_and_by_the_rules(
     shifts: int, boxes: tuple[int, ...]
 ) -> None:
     free = {"mild": 2, "moderate": 4, "severe": 6}
-    absorbed = rules.absorb(shifts, boxes, free)
+    absorbed = absorb(shifts, boxes, free)
     assert (absorbed is not None) == _brute_absorb(shifts, boxes, free)
     if absorbed is not None and shifts > 0:
         left = shifts - sum(free[name] for name in absorbed.consequences)

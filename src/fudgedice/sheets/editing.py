@@ -17,6 +17,7 @@ from typing import Any
 import tomlkit
 from tomlkit.toml_document import TOMLDocument
 
+from .. import api
 from ..results.roll import Roll
 from .document import SheetError, parse
 from .levels import level_name, rules_of, written_like
@@ -26,7 +27,6 @@ from .rules import (
     D6_LEVELS,
     EP_COSTS,
     WOUND_LEVELS,
-    absorb,
     d6_hit,
     d6_raise_cost,
     mark_wound,
@@ -196,7 +196,7 @@ def _fate_hit(sheet: Sheet, shifts: int, track: str, aspect: str | None) -> Edit
     free_boxes = tuple(box for box in tracks[track] if box not in checked)
     taken = sheet.consequences()
     free = {name: value for name, value in sheet.consequence_slots().items() if name not in taken}
-    absorbed = absorb(shifts, free_boxes, free)
+    absorbed = api.FATE_ABSORB(shifts, free_boxes, free)
 
     def change(toml: TOMLDocument) -> list[str]:
         if absorbed is None:

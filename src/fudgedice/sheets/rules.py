@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
 
 from .. import api
 
@@ -138,37 +137,6 @@ def consequence_slots(physique: int, will: int) -> dict[str, int]:
     for skill in (physique, will):
         slots.update(api.FATE_CONSEQUENCES(skill))
     return slots
-
-
-@dataclass(frozen=True)
-class Absorbed:
-    box: int | None
-    consequences: tuple[str, ...]
-
-
-def absorb(shifts: int, free_boxes: tuple[int, ...], free: Mapping[str, int]) -> Absorbed | None:
-    """How a hit of ``shifts`` is absorbed with the fewest consequences (then
-    the lightest ones, then the smallest box): one free stress box worth at
-    least what the consequences leave. None: the character is taken out."""
-    if shifts <= 0:
-        return Absorbed(None, ())
-    best: tuple[tuple[int, int, int], Absorbed] | None = None
-    names = list(free)
-    for count in range(len(names) + 1):
-        for chosen in combinations(names, count):
-            left = shifts - sum(free[name] for name in chosen)
-            if left <= 0:
-                option = Absorbed(None, chosen)
-                key = (count, sum(free[name] for name in chosen), 0)
-            else:
-                fitting = [box for box in free_boxes if box >= left]
-                if not fitting:
-                    continue
-                option = Absorbed(min(fitting), chosen)
-                key = (count, sum(free[name] for name in chosen), min(fitting))
-            if best is None or key < best[0]:
-                best = (key, option)
-    return None if best is None else best[1]
 
 
 def pyramid_fault(levels: Mapping[str, int]) -> str | None:

@@ -21,6 +21,7 @@ D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
 """The D6 System's wound levels: (lowest damage over resistance, name)."""
 FATE_STRESS_BOXES = fate_stress.stress_boxes
 FATE_CONSEQUENCES = fate_stress.consequences
+FATE_ABSORB = fate_stress.absorb
 
 NAMES = (
     "LADDERS",
@@ -28,5 +29,6 @@ NAMES = (
     "D6_WOUNDS",
     "FATE_STRESS_BOXES",
     "FATE_CONSEQUENCES",
+    "FATE_ABSORB",
 )
 """What :mod:`fudgedice.api` re-exports from here."""

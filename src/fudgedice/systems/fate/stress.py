@@ -5,6 +5,10 @@ beside one, and the rule a hit's shifts are checked against."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
 from ...errors import DiceValueError
 from .ladders import FATE_CORE
 
@@ -40,6 +44,12 @@ def largest_hit(level: int) -> int:
     return max(stress_boxes(level)) + sum(consequences(level).values())
 
 
+def covered(left: int, box: int | None) -> bool:
+    """The one rule of a hit: what the consequences leave (``left`` shifts) is
+    absorbed by one stress box worth at least as much, or needs none."""
+    return left <= 0 or (box is not None and box >= left)
+
+
 def absorbs(shifts: int, box: int | None, used: tuple[str, ...], level: int) -> bool:
     """Whether a hit of ``shifts`` is absorbed by checking ``box`` (a box of
     the track: it must be worth at least what the consequences leave) and
@@ -47,5 +57,35 @@ def absorbs(shifts: int, box: int | None, used: tuple[str, ...], level: int) -> 
     available = consequences(level)
     if box is not None and box not in stress_boxes(level):
         raise DiceValueError(f"no {box} box on a track at {FATE_CORE.describe(level)}")
-    left = shifts - sum(available[name] for name in used)
-    return left <= 0 or (box is not None and box >= left)
+    return covered(shifts - sum(available[name] for name in used), box)
+
+
+@dataclass(frozen=True)
+class Absorbed:
+    """How a hit is absorbed: the stress box checked (None: none) and the
+    consequences taken."""
+
+    box: int | None
+    consequences: tuple[str, ...]
+
+
+def absorb(shifts: int, free_boxes: tuple[int, ...], free: Mapping[str, int]) -> Absorbed | None:
+    """How a hit of ``shifts`` is absorbed with the fewest consequences (then
+    the lightest ones, then the smallest box), of the boxes and consequences
+    still free (``free``: each one's shifts). None: the character is taken out."""
+    best: tuple[tuple[int, int, int], Absorbed] | None = None
+    names = list(free)
+    for count in range(len(names) + 1):
+        for chosen in combinations(names, count):
+            taken = sum(free[name] for name in chosen)
+            left = shifts - taken
+            box = None
+            if not covered(left, None):
+                fitting = [each for each in free_boxes if covered(left, each)]
+                if not fitting:
+                    continue
+                box = min(fitting)
+            key = (count, taken, box or 0)
+            if best is None or key < best[0]:
+                best = (key, Absorbed(box, chosen))
+    return None if best is None else best[1]
