@@ -162,11 +162,11 @@ class Stream:
         self._next = index
         return drawn
 
-    def mark(self) -> Mark:
+    def mark(self) -> Position:
         """Where the stream stands: :meth:`rewound` starts a copy there."""
         return (self._block, self._words, self._next)
 
-    def rewound(self, mark: Mark, kind: type[S]) -> S:
+    def rewound(self, mark: Position, kind: type[S]) -> S:
         """A new stream of ``kind`` (Stream or a subclass), of the same key and
         context, standing at ``mark``: it draws what this one drew from
         there, and this one is left as it is."""
@@ -181,7 +181,7 @@ class Stream:
         self._block, self._words, self._next = other._block, other._words, other._next
 
 
-Mark = tuple[int, tuple[int, ...], int]
+Position = tuple[int, tuple[int, ...], int]
 """A stream's position: the next block, the current block's words, the next word."""
 S = TypeVar("S", bound=Stream)
 

@@ -24,7 +24,7 @@ from ..limits import DEFAULT_LIMITS
 from ..memory import reserve
 from ..results.deferred import DeferredRoll
 from ..results.roll import Roll
-from ..stream import WORD_RANGE, Mark, Stream, fresh, fresh_start
+from ..stream import WORD_RANGE, Position, Stream, fresh, fresh_start
 from .roller import Roller
 from .schedule import LONGEST_CHAIN, Schedule, asks, cut, draw, merged, pool_line
 
@@ -280,7 +280,7 @@ class QuickRolls:
         lines: list[str] | None,
         seed: int | str | None,
         source: Stream | bytes,
-        mark: Mark | None,
+        mark: Position | None,
         drawn: tuple[int, ...] | None = None,
     ) -> Roll:
         """The kept outcome of ``key`` as a roll, or the general path's roll
@@ -318,7 +318,7 @@ class QuickRolls:
     def _general(
         self,
         stream: Stream,
-        mark: Mark,
+        mark: Position,
         seed: int | str | None,
         key: tuple[int, ...] | None,
         faces: list[int] | None = None,
@@ -363,7 +363,7 @@ class QuickRolls:
             _kept[0] += 1
         return roll
 
-    def _again(self, source: Stream | bytes, mark: Mark | None, seed: int | str | None) -> Roll:
+    def _again(self, source: Stream | bytes, mark: Position | None, seed: int | str | None) -> Roll:
         """The general path's roll of the draws from ``mark`` on (or of a
         fresh stream's key): a deferred roll's records."""
         if isinstance(source, Stream) and mark is not None:
