@@ -30,8 +30,9 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
-from fudgedice.server.app import TableApp, create_app
+from fudgedice.server.app import create_app
 from fudgedice.server.db import Database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -413,6 +414,6 @@ def served_here() -> Callable[..., contextlib.AbstractContextManager[Here]]:
 class Here(Table):
     """A client that also holds the app it speaks to."""
 
-    def __init__(self, url: str, app: TableApp) -> None:
+    def __init__(self, url: str, app: FastAPI) -> None:
         super().__init__(url)
         self.app = app
