@@ -44,8 +44,8 @@ async def live(
     after: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> EventStream:
-    """What the reader missed since ``after`` (or ``Last-Event-ID``), then
-    the room's events as they happen."""
+    # what the reader missed since ``after`` (or Last-Event-ID), then the
+    # room's events as they happen
     found, me = await run_in_threadpool(making.member_of, db, room, authorization)
     if after is None:
         resumed = last_event_id is not None and LAST_EVENT_ID.fullmatch(last_event_id)

@@ -18,7 +18,7 @@ router = APIRouter()
 def join(
     room: str, body: NewMember, request: Request, db: Db, hub: Feeds, addresses: Addresses
 ) -> dict[str, Any]:
-    """A new player and their token; each address's new members are bounded."""
+    # A new player and their token; each address's new members are bounded.
     addresses.take(f"joins {address(request)}")
     member, token = store.join(db, room, rolling.name(body.name))
     if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub

@@ -52,7 +52,7 @@ class RollRoute(APIRoute):
 async def make_roll(
     room: str, body: NewRoll, request: Request, authorization: Auth = None
 ) -> Response:
-    """A roll drawn from the room's seed, kept, and answered once committed."""
+    # a roll drawn from the room's seed, kept, and answered once committed
     rolls: making.Rolls = request.app.state.rolls
     record = await rolls.make(room, body, authorization, address(request))
     return Response(record.full_json, 201, media_type="application/json")

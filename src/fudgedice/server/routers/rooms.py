@@ -17,7 +17,7 @@ router = APIRouter()
 
 @router.post("/api/rooms", status_code=201)
 def create_room(body: NewRoom, request: Request, db: Db, addresses: Addresses) -> dict[str, Any]:
-    """A room, its GM and the GM's token; each address's new rooms are bounded."""
+    # A room, its GM and the GM's token; each address's new rooms are bounded.
     addresses.take(f"rooms {address(request)}")
     name = rolling.name(body.name, "a room's name")
     system = rolling.system_name(body.system)

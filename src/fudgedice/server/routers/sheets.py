@@ -151,7 +151,7 @@ async def roll_trait(
     rolls: TableRolls,
     authorization: Auth = None,
 ) -> JSONResponse:
-    """A trait of one's own sheet rolled by name."""
+    # A trait of one's own sheet rolled by name.
     me, _ = await rolls.member(room, authorization)
     if member != me.id:
         raise Problem(403, "a member rolls their own sheet's traits")
@@ -221,7 +221,7 @@ def spend_on_roll(
     rolls: TableRolls,
     authorization: Auth = None,
 ) -> JSONResponse:
-    """A point of the roller's sheet spent on a roll of theirs."""
+    # A point of the roller's sheet spent on a roll of theirs.
     _, me = making.member_of(db, room, authorization)
     rolls.limiter.take(me.id)
     found = store.list_rolls(db, room, after=seq - 1, limit=1) if seq >= 1 else []
