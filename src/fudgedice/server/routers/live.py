@@ -30,7 +30,7 @@ LIVE_FEED: dict[int | str, dict[str, Any]] = {
 """The live feed's answer: a stream of events, never JSON; its refusals are
 JSON as every other route's."""
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 @router.get(

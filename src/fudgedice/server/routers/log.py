@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from .. import exports, making
+from ..problems import REFUSED
 from .shared import Auth, Db
 
 EXPORTED: dict[int | str, dict[str, Any]] = {
@@ -16,7 +17,7 @@ EXPORTED: dict[int | str, dict[str, Any]] = {
 }
 """``format=csv``'s answer, besides JSON's."""
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 @router.get("/api/rooms/{room}/log")

@@ -9,9 +9,10 @@ from fastapi import APIRouter, Request
 from .. import rolling, store
 from ..bodies import NewMember
 from ..live import Event
+from ..problems import REFUSED
 from .shared import Addresses, Db, Feeds, address
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 @router.post("/api/rooms/{room}/members", status_code=201)

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from .. import rolling
-from ..problems import BUSY
+from ..problems import BUSY, REFUSED
 from .shared import Gate, address
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 @router.get("/api/odds", responses=BUSY)

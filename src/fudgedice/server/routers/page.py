@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..problems import PROBLEM_SCHEMA
+from ..problems import PROBLEM_SCHEMA, REFUSED
 
 STATIC = files("fudgedice.server").joinpath("static")
 """The page's folder."""
@@ -28,7 +28,7 @@ REFUSED_AS_JSON: dict[int | str, dict[str, Any]] = {
 """The page is HTML, but a request refused before it is served (a NUL in its
 query, too many from one address) is refused as every other is: JSON."""
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 _page = STATIC.joinpath("index.html").read_text("utf-8")
 
 

@@ -9,10 +9,10 @@ from fastapi import APIRouter, Request
 from .. import making, rolling, store
 from ..bodies import NewRoom
 from ..live import Event
-from ..problems import Problem
+from ..problems import REFUSED, Problem
 from .shared import Addresses, Auth, Db, Feeds, address
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 @router.post("/api/rooms", status_code=201)

@@ -24,7 +24,7 @@ from ..bodies import MAX_INT, Body, NewRoll
 from ..db import Database
 from ..kept import OWN, Member, RollRecord
 from ..live import Event, Hub
-from ..problems import BUSY, Problem, not_found, unprocessable
+from ..problems import BUSY, REFUSED, Problem, not_found, unprocessable
 from ..sheet_pages import SheetPages, Shown
 from ..sheet_store import (
     Change,
@@ -83,7 +83,7 @@ def summary(owner: Member, stored: Stored, shown: Shown) -> dict[str, Any]:
     }  # fmt: skip
 
 
-router = APIRouter()
+router = APIRouter(responses=REFUSED)
 
 
 def _shown(
