@@ -1,6 +1,6 @@
 """The security headers (guards.SECURITY_HEADERS) on every answer the table
 gives: every route of its OpenAPI document, the page, its static files, a
-404, refusals, the roll route served before FastAPI's stack, the live feed,
+404, refusals, the roll route, the live feed,
 and a failure's 500."""
 
 from __future__ import annotations
