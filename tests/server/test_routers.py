@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import httpx
-import uvicorn
+import pytest
 from fastapi import FastAPI
 
 from fudgedice.server import store
@@ -30,7 +28,8 @@ from fudgedice.server.sheet_pages import SheetPages
 from fudgedice.server.stack import add_error_handlers
 from fudgedice.server.writer import Writer
 
-from .conftest import WAIT, free_port
+WAIT = 30.0
+"""Seconds a request may take before the test fails."""
 
 
 def alone(module: ModuleType, **state: Any) -> FastAPI:
@@ -55,26 +54,22 @@ def allowance() -> RateLimit:
     return RateLimit(1000, 1000, "requests from your address")
 
 
-@contextlib.contextmanager
-def client_of(app: FastAPI) -> Iterator[httpx.Client]:
-    """A client of ``app``, served by uvicorn on a free port of 127.0.0.1."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{config.port}", timeout=WAIT) as client:
-            yield client
-    finally:
-        server.should_exit = True
-        thread.join(WAIT)
+Served = Callable[[FastAPI], contextlib.AbstractContextManager[httpx.Client]]
 
 
-def test_the_rooms_router_alone(tmp_path: Path) -> None:
+@pytest.fixture
+def client_of(serving: Callable[[FastAPI], contextlib.AbstractContextManager[str]]) -> Served:
+    """``client_of(app)``: a client of ``app``, served on a free port of 127.0.0.1."""
+
+    @contextlib.contextmanager
+    def client(app: FastAPI) -> Iterator[httpx.Client]:
+        with serving(app) as url, httpx.Client(base_url=url, timeout=WAIT) as made:
+            yield made
+
+    return client
+
+
+def test_the_rooms_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     app = alone(rooms, db=db, hub=Hub(), addresses=allowance())
     with client_of(app) as client:
@@ -88,7 +83,7 @@ def test_the_rooms_router_alone(tmp_path: Path) -> None:
         assert client.post(f"/api/rooms/{room}/members", json={"name": "A"}).status_code == 404
 
 
-def test_the_members_router_alone(tmp_path: Path) -> None:
+def test_the_members_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, _, _ = store.create_room(db, "alone", "fudge", "GM")
     app = alone(members, db=db, hub=Hub(), addresses=allowance())
@@ -115,7 +110,7 @@ def rolls_state(db: Database) -> dict[str, Any]:
     return {"db": db, "rolls": made, "lifespan": lifespan}
 
 
-def test_the_rolls_router_alone(tmp_path: Path) -> None:
+def test_the_rolls_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, _, token = store.create_room(db, "alone", "fudge", "GM")
     app = alone(rolls, **rolls_state(db))
@@ -134,7 +129,7 @@ def test_the_rolls_router_alone(tmp_path: Path) -> None:
         assert client.get(f"/api/rooms/{room.id}/log", headers=bearer(token)).status_code == 404
 
 
-def test_the_live_router_alone(tmp_path: Path) -> None:
+def test_the_live_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, _, token = store.create_room(db, "alone", "fudge", "GM")
     hub = Hub()
@@ -157,7 +152,7 @@ def test_the_live_router_alone(tmp_path: Path) -> None:
         assert client.get(f"/api/rooms/{room.id}/rolls", headers=bearer(token)).status_code == 404
 
 
-def test_the_sheets_router_alone(tmp_path: Path) -> None:
+def test_the_sheets_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, gm, token = store.create_room(db, "alone", "fate", "GM")
     pages = SheetPages(OddsGate(allowance()))
@@ -177,7 +172,7 @@ def test_the_sheets_router_alone(tmp_path: Path) -> None:
         assert client.get("/api/odds", params={"text": "4dF"}).status_code == 404
 
 
-def test_the_log_router_alone(tmp_path: Path) -> None:
+def test_the_log_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, _, token = store.create_room(db, "alone", "fudge", "GM")
     with client_of(alone(log, db=db)) as client:
@@ -191,7 +186,7 @@ def test_the_log_router_alone(tmp_path: Path) -> None:
         assert client.get(f"/api/rooms/{room.id}", headers=bearer(token)).status_code == 404
 
 
-def test_the_odds_router_alone() -> None:
+def test_the_odds_router_alone(client_of: Served) -> None:
     gate = OddsGate(allowance())  # measured on a worker thread: no process of its own
     with client_of(alone(odds, gate=gate)) as client:
         measured = client.get("/api/odds", params={"text": "4dF"})
@@ -201,7 +196,7 @@ def test_the_odds_router_alone() -> None:
         assert client.get("/").status_code == 404
 
 
-def test_the_page_router_alone() -> None:
+def test_the_page_router_alone(client_of: Served) -> None:
     with client_of(alone(page)) as client:
         shown = client.get("/r/some-room")
         assert shown.status_code == 200 and "<html" in shown.text.lower()
