@@ -1,5 +1,5 @@
 """The table's routes, one :class:`fastapi.APIRouter` a resource, each in a
-module of its own that imports nothing of the others: ``rolls`` (making one,
+module of its own that imports no other router: ``rolls`` (making one,
 reading them), ``rooms``, ``members``, ``live`` (the feed and the server's
 health), ``sheets``, ``log`` (the log and the export), ``odds`` and ``page``.
 
