@@ -18,8 +18,9 @@ import pytest
 from fastapi import FastAPI
 
 from fudgedice.server import store
+from fudgedice.server.app import create_app
 from fudgedice.server.db import Database, connect
-from fudgedice.server.guards import RateLimit
+from fudgedice.server.guards import ASGIApp, RateLimit, Receive, Scope, Send
 from fudgedice.server.live import Hub
 from fudgedice.server.making import Rolls
 from fudgedice.server.odds import OddsGate
@@ -202,3 +203,29 @@ def test_the_page_router_alone(client_of: Served) -> None:
         assert shown.status_code == 200 and "<html" in shown.text.lower()
         assert "script-src 'self'" in shown.headers["content-security-policy"]
         assert client.get("/api/health").status_code == 404
+
+
+def test_middleware_added_to_the_app_reaches_the_roll_route(
+    tmp_path: Path, client_of: Served
+) -> None:
+    """The roll route is a route like any other: what the app wraps every
+    request in wraps it too (it once was answered before the middleware)."""
+    db = database(tmp_path)
+    room, _, token = store.create_room(db, "alone", "fudge", "GM")
+    app = create_app(db)
+    seen: list[tuple[str, str]] = []
+
+    class Seen:
+        def __init__(self, app: ASGIApp) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http":
+                seen.append((scope["method"], scope["path"]))
+            await self.app(scope, receive, send)
+
+    app.add_middleware(Seen)
+    with client_of(app) as client:
+        path = f"/api/rooms/{room.id}/rolls"
+        assert client.post(path, json={"text": "4dF"}, headers=bearer(token)).status_code == 201
+    assert ("POST", path) in seen
