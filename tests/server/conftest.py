@@ -30,8 +30,9 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
-from fudgedice.server.app import TableApp, create_app
+from fudgedice.server.app import create_app
 from fudgedice.server.db import Database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -381,11 +382,9 @@ WAIT = 30.0
 
 
 @contextlib.contextmanager
-def _served_here(db: Database, **settings: Any) -> Iterator[Here]:
-    """A client of the app on ``db`` (``settings`` to :func:`create_app`, the
-    rate limits out of reach unless given); its app is ``table.app``."""
-    limits = {"rolls_per_second": 1000, "burst": 1000, "address_burst": 1000}
-    app = create_app(db, **{**limits, **settings})
+def _serving(app: FastAPI) -> Iterator[str]:
+    """``app`` on uvicorn on a thread of this process, on a free port of
+    127.0.0.1: its address, until the block ends."""
     config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -394,13 +393,32 @@ def _served_here(db: Database, **settings: Any) -> Iterator[Here]:
     while not server.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.02)
-    table = Here(f"http://127.0.0.1:{config.port}", app)
     try:
-        yield table
+        yield f"http://127.0.0.1:{config.port}"
     finally:
-        table.client.close()
         server.should_exit = True
         thread.join(WAIT)
+
+
+@pytest.fixture
+def serving() -> Callable[[FastAPI], contextlib.AbstractContextManager[str]]:
+    """``serving(app)``: any app (one router on a bare app, say) served in
+    this process, as a context manager giving its address."""
+    return _serving
+
+
+@contextlib.contextmanager
+def _served_here(db: Database, **settings: Any) -> Iterator[Here]:
+    """A client of the app on ``db`` (``settings`` to :func:`create_app`, the
+    rate limits out of reach unless given); its app is ``table.app``."""
+    limits = {"rolls_per_second": 1000, "burst": 1000, "address_burst": 1000}
+    app = create_app(db, **{**limits, **settings})
+    with _serving(app) as url:
+        table = Here(url, app)
+        try:
+            yield table
+        finally:
+            table.client.close()
 
 
 @pytest.fixture
@@ -413,6 +431,6 @@ def served_here() -> Callable[..., contextlib.AbstractContextManager[Here]]:
 class Here(Table):
     """A client that also holds the app it speaks to."""
 
-    def __init__(self, url: str, app: TableApp) -> None:
+    def __init__(self, url: str, app: FastAPI) -> None:
         super().__init__(url)
         self.app = app

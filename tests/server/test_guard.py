@@ -141,8 +141,8 @@ def test_no_pages_from_elsewhere_and_no_stored_answers(served: Any) -> None:
 
 
 def test_a_roll_is_answered_as_every_route_is(served: Any) -> None:
-    """The roll route skips FastAPI's stack (app.TableApp): its answers, its
-    refusals and their headers are those of every other route all the same."""
+    """The roll route reads its own arguments (routers.rolls.RollRoute): its
+    answers, its refusals and their headers are those of every other route."""
     created = served.room("headers")
     room, token = created["room"], created["gm_token"]
     made = served.roll(room, token, "4dF+1", label="<b>kept</b>")

@@ -1,6 +1,6 @@
 """The security headers (guards.SECURITY_HEADERS) on every answer the table
 gives: every route of its OpenAPI document, the page, its static files, a
-404, refusals, the roll route served before FastAPI's stack, the live feed,
+404, refusals, the roll route, the live feed,
 and a failure's 500."""
 
 from __future__ import annotations
@@ -83,18 +83,19 @@ def test_every_answer_carries_the_security_headers(
 
 
 def test_a_failure_is_answered_with_them_too(tmp_path: Path) -> None:
-    """A route that fails (the framework's 500) and the roll route failing
-    before FastAPI's stack (the guard's own 500, JSON) both carry them."""
+    """A route that fails and the roll route failing (the guard's own 500,
+    JSON, in the middleware every route passes) both carry them."""
     app = create_app(connect(f"sqlite:///{tmp_path / 't.sqlite3'}"))
 
     def broken() -> None:
         raise RuntimeError("broken")
 
-    async def broken_rolls(*_: Any) -> None:
-        raise RuntimeError("broken")
+    class BrokenRolls:
+        async def make(self, *_: Any) -> None:
+            raise RuntimeError("broken")
 
     app.add_api_route("/api/broken", broken)
-    app.rolls = broken_rolls
+    app.state.rolls = BrokenRolls()
 
     async def ask() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app, raise_app_exceptions=False)

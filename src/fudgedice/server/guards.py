@@ -42,12 +42,17 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.sheet_limit if scope["path"].endswith("/sheet") else self.limit
-        headers = dict(scope.get("headers", []))
-        declared = headers.get(b"content-length")
+        declared: bytes | None = None
+        chunked = False
+        for name, value in scope.get("headers", ()):  # a loop: dict() of them cost more
+            if name == b"content-length":
+                declared = value
+            elif name == b"transfer-encoding":
+                chunked = True
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await self._refuse(send, limit)
             return
-        if declared is not None or b"transfer-encoding" not in headers:
+        if declared is not None or not chunked:
             # the server reads no more than the length declared, and a request
             # with neither header has no body: nothing to count (and the live
             # feed's every event is spared a layer)

@@ -7,22 +7,15 @@ or a roll text is new to the process.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any
-
-from fastapi.routing import APIRoute
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import Response
 
 from . import rolling, store
-from .bodies import NewRoll, malformed
+from .bodies import NewRoll
 from .caches import Members, Texts
 from .db import Database
-from .guards import RateLimit, Receive, Scope, Send
-from .kept import Member, RollRecord, RollRequest, Room, json_bytes
-from .problems import Problem, not_found, problem_headers, unauthorized, unprocessable
+from .guards import RateLimit
+from .kept import Member, RollRecord, RollRequest, Room
+from .problems import not_found, unauthorized, unprocessable
 from .writer import Writer
 
 
@@ -89,81 +82,3 @@ class Rolls:
         return await self.writer.roll(
             RollRequest(room, me, body.text, system, body.visibility, label, seed, faces, heavy)
         )
-
-    async def handle(self, request: Request) -> Response:
-        """``POST /api/rooms/{room}/rolls``: the body validated in one step."""
-        client = request.client.host if request.client else "unknown"
-        record = await self._made(
-            request.path_params["room"],
-            await request.body(),
-            request.headers.get("authorization"),
-            client,
-        )
-        return Response(record.full_json, 201, media_type="application/json")
-
-    async def _made(
-        self, room: str, raw: bytes, authorization: str | None, address: str
-    ) -> RollRecord:
-        try:
-            body = NewRoll.model_validate_json(raw)
-        except ValidationError as error:
-            raise malformed(error.errors()) from None
-        return await self.make(room, body, authorization, address)
-
-    async def asgi(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The same route as a bare ASGI app, called before FastAPI's own
-        stack (see :class:`.app.TableApp`), which cost more CPU time than
-        the roll itself: the same answers, errors and headers as :meth:`handle`
-        under FastAPI's exception handlers, the guards wrapped round it
-        as round every route."""
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return  # the client went away before its body was in: no one to answer
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        authorization = None
-        for name, value in scope["headers"]:
-            if name == b"authorization":
-                authorization = value.decode("latin-1")
-                break
-        client = scope.get("client")
-        try:
-            record = await self._made(
-                scope["path_params"]["room"],
-                b"".join(chunks),
-                authorization,
-                client[0] if client else "unknown",
-            )
-        except Problem as problem:
-            await _answer(
-                send, problem.status, json_bytes(problem.body()), problem_headers(problem)
-            )
-            return
-        await _answer(send, 201, record.full_json, [])
-
-    def route_class(self) -> type[APIRoute]:
-        """A route documented from its endpoint's signature like any other
-        (OpenAPI), and served by :meth:`handle`: FastAPI's general handler
-        (dependencies, a model per parameter) cost more CPU time than the
-        roll itself."""
-        handle = self.handle
-
-        class RollRoute(APIRoute):
-            def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-                return handle
-
-        return RollRoute
-
-
-async def _answer(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
-    """A JSON answer, with the headers Starlette's ``Response`` gives it."""
-    start = [
-        (b"content-length", str(len(body)).encode()),
-        (b"content-type", b"application/json"),
-        *headers,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": start})
-    await send({"type": "http.response.body", "body": body})

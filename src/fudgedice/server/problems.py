@@ -48,11 +48,6 @@ def unprocessable(why: str, hint: str | None = None) -> Problem:
     return Problem(422, why, hint=hint)
 
 
-def problem_headers(problem: Problem) -> list[tuple[bytes, bytes]]:
-    """What a refusal says besides its body: when to try again, if it may."""
-    return [(b"retry-after", b"1")] if problem.status in (429, 503) else []
-
-
 class ProblemBody(BaseModel):
     """A refusal's body, as the OpenAPI document describes it."""
 

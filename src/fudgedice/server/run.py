@@ -76,7 +76,7 @@ def serve(
     try:
         # proxy_headers off: a member's address is the connection's, never a
         # forwarding header (which anyone on 127.0.0.1 could forge to slip the
-        # per-address limits); room_routes.address() says so
+        # per-address limits); routers.shared.address() says so
         uvicorn.run(
             app,
             host=host,

@@ -6,13 +6,18 @@ so that a system installed later shows without a change to the page."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter
 
-from ..api import SYSTEMS
+from ...api import SYSTEMS
+from ..problems import REFUSED
+
+router = APIRouter(responses=REFUSED)
 
 
+@cache  # the installed systems do not change while the server runs
 def systems_listing() -> dict[str, Any]:
     """Each system's name, title, description, examples, forms and faces."""
     return {
@@ -32,10 +37,6 @@ def systems_listing() -> dict[str, Any]:
     }
 
 
-def add_systems_route(app: FastAPI) -> None:
-    """The listing, made once: the installed systems do not change while the server runs."""
-    listing = systems_listing()
-
-    @app.get("/api/systems")
-    def systems() -> dict[str, Any]:
-        return listing
+@router.get("/api/systems")
+def systems() -> dict[str, Any]:
+    return systems_listing()

@@ -1,0 +1,316 @@
+"""The table's character sheets over HTTP (docs/table.md, "Character sheets").
+
+A member attaches a sheet (its TOML text, as ``fudgedice sheet`` reads it) to
+themself; it is theirs and the GM's: nobody else reads it. Its traits roll by
+name (``fudgedice.sheets.resolve`` makes the roll's text, which is rolled and
+logged like any other); its points are spent from a roll's card; every
+change (attach, edit, raise, hit, heal, spend) is an entry of the room's log.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from ... import sheets
+from ...errors import DiceError
+from ...log.spends import POINT_SYSTEM
+from ...sheets.model import POINTS, points
+from .. import making, rolling, store
+from ..bodies import MAX_INT, Body, NewRoll
+from ..db import Database
+from ..kept import OWN, Member, RollRecord
+from ..live import Event, Hub
+from ..problems import BUSY, REFUSED, Problem, not_found, unprocessable
+from ..sheet_pages import SheetPages, Shown
+from ..sheet_store import (
+    Change,
+    SheetProblem,
+    Stored,
+    checked,
+    commit_change,
+    commit_spend,
+    read,
+    read_all,
+)
+from .shared import Auth, Db, Feeds, Pages, TableRolls, address
+
+Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
+"""A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
+
+MAX_AMOUNT = 1000
+"""The largest hit, heal or spend a request may ask for."""
+
+
+class SheetText(Body):
+    text: str
+    version: int = 0
+    """The version this text replaces: 0 for a first sheet."""
+
+
+class SheetAction(Body):
+    version: int
+    trait: str | None = None
+    amount: int | None = None
+    track: str | None = None
+    aspect: str | None = None
+    what: str | None = None
+    point: str | None = None
+    count: int = 1
+
+
+class SheetRoll(Body):
+    request: str
+    visibility: Literal["public", "gm", "self", "secret"] = "public"
+    client_seed: str | None = None
+
+
+class RollSpend(Body):
+    point: str
+    version: int | None = None
+    """The roller's sheet's version, as their page knows it (checked if given)."""
+
+
+def summary(owner: Member, stored: Stored, shown: Shown) -> dict[str, Any]:
+    """A sheet as the page shows it: its text, and ``shown``
+    (:func:`.sheet_pages.described`: its traits, points and page)."""
+    return {
+        "member": owner.id, "owner": owner.name, "version": stored.version, "text": stored.text,
+        "updated_at": stored.updated_at, "sheet": shown,
+    }  # fmt: skip
+
+
+router = APIRouter(responses=REFUSED)
+
+
+def _shown(
+    pages: SheetPages, room: str, owner: Member, stored: Stored, request: Request
+) -> dict[str, Any]:
+    """A sheet after a change (made already): its page, or why not now."""
+    return summary(owner, stored, pages.listed(room, [stored], address(request))[0])
+
+
+@router.get("/api/rooms/{room}/sheets")
+def list_sheets(
+    room: str, request: Request, db: Db, pages: Pages, authorization: Auth = None
+) -> dict[str, Any]:
+    _, me = making.member_of(db, room, authorization)
+    members = {m.id: m for m in store.room_members(db, room)}
+    kept = [s for s in read_all(db, room) if me.gm or s.member == me.id]
+    found = pages.listed(room, kept, address(request))
+    listed = zip(kept, found, strict=True)
+    return {"sheets": [summary(members[s.member], s, shown) for s, shown in listed]}
+
+
+@router.get("/api/rooms/{room}/members/{member}/sheet")
+def get_sheet(
+    room: str, member: str, request: Request, db: Db, pages: Pages, authorization: Auth = None
+) -> dict[str, Any]:
+    _, owner = _owner_of(db, room, authorization, member)
+    stored = read(db, room, owner.id)
+    if stored is None:
+        raise not_found(f"{owner.name} has no sheet attached")
+    return summary(owner, stored, pages.shown(room, stored, address(request)))
+
+
+@router.put("/api/rooms/{room}/members/{member}/sheet")
+def put_sheet(
+    room: str,
+    member: str,
+    body: SheetText,
+    request: Request,
+    db: Db,
+    hub: Feeds,
+    rolls: TableRolls,
+    pages: Pages,
+    authorization: Auth = None,
+) -> dict[str, Any]:
+    me, owner = _owner_of(db, room, authorization, member)
+    rolls.limiter.take(me.id)
+    sheet = checked(body.text)
+    action = "attach" if body.version == 0 else "edit"
+    verb = "attached" if action == "attach" else "edited"
+    line = f"{me.name} {verb} the sheet of {sheet.name} ({sheet.system})"
+    change = Change(body.text, action, sheet.name, (line,))
+    record, stored = commit_change(db, room, owner, me, body.version, change)
+    _publish(db, hub, record)
+    return {**_shown(pages, room, owner, stored, request), "seq": record.seq}
+
+
+# before the route of every other action, which would take "roll" for one
+@router.post("/api/rooms/{room}/members/{member}/sheet/roll", status_code=201, responses=BUSY)
+async def roll_trait(
+    room: str,
+    member: str,
+    body: SheetRoll,
+    request: Request,
+    db: Db,
+    rolls: TableRolls,
+    authorization: Auth = None,
+) -> JSONResponse:
+    # A trait of one's own sheet rolled by name.
+    me, _ = await rolls.member(room, authorization)
+    if member != me.id:
+        raise Problem(403, "a member rolls their own sheet's traits")
+    asked = rolling.name(body.request, "a roll request", rolling.MAX_TEXT)
+    stored = await run_in_threadpool(read, db, room, me.id)
+    if stored is None:
+        raise unprocessable("attach a sheet first: its traits roll by name")
+    plan = await run_in_threadpool(_plan, stored.text, asked)
+    text = NewRoll(text=plan.text, visibility=body.visibility, client_seed=body.client_seed)
+    record = await rolls.make(room, text, authorization, address(request))
+    return JSONResponse({**record.full(), "notes": list(plan.notes)}, 201)
+
+
+@router.post("/api/rooms/{room}/members/{member}/sheet/{action}")
+def change_sheet(
+    room: str,
+    member: str,
+    action: str,
+    body: SheetAction,
+    request: Request,
+    db: Db,
+    hub: Feeds,
+    rolls: TableRolls,
+    pages: Pages,
+    authorization: Auth = None,
+) -> dict[str, Any]:
+    me, owner = _owner_of(db, room, authorization, member)
+    rolls.limiter.take(me.id)
+    stored = read(db, room, owner.id)
+    if stored is None:
+        raise not_found(f"{owner.name} has no sheet attached")
+    edit = _edit(checked(stored.text), action, body)
+    lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
+    change = Change(edit.text, action, edit.sheet.name, lines)
+    record, kept = commit_change(db, room, owner, me, body.version, change)
+    _publish(db, hub, record)
+    shown = _shown(pages, room, owner, kept, request)
+    return {**shown, "seq": record.seq, "log": list(edit.log)}
+
+
+def _owner_of(
+    db: Database, room: str, authorization: str | None, member: str
+) -> tuple[Member, Member]:
+    """The reader and the sheet's owner: the owner themself or the GM."""
+    _, me = making.member_of(db, room, authorization)
+    owner = next((m for m in store.room_members(db, room) if m.id == member), None)
+    if owner is None:
+        raise not_found("no such member in this room")
+    if me.id != owner.id and not me.gm:
+        raise Problem(403, "a player's sheet is theirs and the GM's: nobody else reads it")
+    return me, owner
+
+
+def _publish(db: Database, hub: Hub, record: RollRecord) -> None:
+    """A sheet's change to the room's live feeds."""
+    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
+        hub.publish_threadsafe(record.room, Event("rolls", [record]))
+
+
+@router.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)
+def spend_on_roll(
+    room: str,
+    seq: Seq,
+    body: RollSpend,
+    db: Db,
+    hub: Feeds,
+    rolls: TableRolls,
+    authorization: Auth = None,
+) -> JSONResponse:
+    # A point of the roller's sheet spent on a roll of theirs.
+    _, me = making.member_of(db, room, authorization)
+    rolls.limiter.take(me.id)
+    found = store.list_rolls(db, room, after=seq - 1, limit=1) if seq >= 1 else []
+    if not found or found[0].seq != seq:
+        raise not_found(f"no roll {seq} in this room")
+    of = found[0]
+    if of.member != me.id:
+        raise Problem(403, "only its roller spends points on a roll")
+    if of.result.get("kind") == "sheet":
+        raise unprocessable(f"entry {seq} is a sheet's change, not a roll")
+    if body.point not in POINT_SYSTEM:
+        raise unprocessable(
+            f"'{body.point}' is no point spent on a roll",
+            hint="cp (D6: a Character Point die), invoke (Fate: +2), reroll (Fate)",
+        )
+    stored = read(db, room, me.id)
+    if stored is None:
+        raise unprocessable("attach a sheet first: its points are what a roll spends")
+    sheet = checked(stored.text)
+    if sheet.system != POINT_SYSTEM[body.point]:
+        raise unprocessable(
+            f"a {body.point} is spent from a {POINT_SYSTEM[body.point]} sheet, "
+            f"and {sheet.name}'s is a {sheet.system} one"
+        )
+    kind = "cp" if body.point == "cp" else "fate"
+    try:
+        edit = sheets.spend(sheet, kind, 1)
+    except DiceError as error:
+        raise SheetProblem(error) from None
+    based_on = stored.version if body.version is None else body.version
+    shown = _spent(sheet, kind, edit, f"{_WHAT[body.point]} on roll {seq}")
+    record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown)
+    _publish(db, hub, record)
+    answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
+    return JSONResponse(answer, 201)
+
+
+_WHAT = {
+    "cp": "a Character Point die",
+    "invoke": "an invoke for +2",
+    "reroll": "a reroll invoke",
+}
+
+
+def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict[str, Any]:
+    """A spend's words: to everyone who sees the roll, the point and what it
+    bought (``1 Fate Point spent: an invoke for +2 on roll 4``); to its roller
+    and the GM alone, the character and the points left (``Bob spent 1 Fate
+    Point (2 left): ...``), as the sheet itself is theirs alone."""
+    spent = points(sheets.SPENDABLE[sheet.system][kind], 1)
+    return {"spent": f"{spent} spent: {what}", OWN: {"spent": f"{edit.log[0]}: {what}"}}
+
+
+def _points(sheet: sheets.Sheet) -> dict[str, int]:
+    return {key: sheet.count(key) for key in POINTS if key in sheet.values}
+
+
+def _plan(text: str, request: str) -> sheets.Plan:
+    """The roll text of a trait by name: a bad request is the roll language's
+    400 (its column in the request); a sheet that can't roll it, a 422."""
+    sheet = checked(text)
+    try:
+        return sheets.resolve(request, [sheet])
+    except sheets.SheetError as error:
+        raise SheetProblem(error) from None
+    except DiceError as error:
+        raise Problem.from_dice(error) from None
+
+
+def _edit(sheet: sheets.Sheet, action: str, body: SheetAction) -> sheets.Edit:
+    """``sheet raise``, ``hit``, ``heal`` or ``spend``, as the command line makes them."""
+    for amount in (body.amount, body.count):
+        if amount is not None and not 0 <= amount <= MAX_AMOUNT:
+            raise unprocessable(f"an amount is 0 to {MAX_AMOUNT}, not {amount}")
+    try:
+        if action == "raise":
+            if not body.trait:
+                raise unprocessable("name the trait to raise")
+            return sheets.raise_trait(sheet, body.trait)
+        if action == "hit":
+            if body.amount is None:
+                raise unprocessable("give the hit's amount")
+            return sheets.hit(sheet, body.amount, body.track, body.aspect)
+        if action == "heal":
+            return sheets.heal(sheet, body.what)
+        if action == "spend":
+            if not body.point:
+                raise unprocessable("name the point to spend: fudge, fate, cp or fp")
+            return sheets.spend(sheet, body.point, body.count)
+    except DiceError as error:
+        raise SheetProblem(error) from None
+    raise Problem(404, f"no sheet action '{action}'", hint="raise, hit, heal, spend or roll")
