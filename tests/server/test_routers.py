@@ -17,6 +17,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+import fudgedice
 from fudgedice.server import store
 from fudgedice.server.app import create_app
 from fudgedice.server.db import Database, connect
@@ -24,7 +25,17 @@ from fudgedice.server.guards import ASGIApp, RateLimit, Receive, Scope, Send
 from fudgedice.server.live import Hub
 from fudgedice.server.making import Rolls
 from fudgedice.server.odds import OddsGate
-from fudgedice.server.routers import live, log, members, odds, page, rolls, rooms, sheets
+from fudgedice.server.routers import (
+    live,
+    log,
+    members,
+    odds,
+    page,
+    rolls,
+    rooms,
+    sheets,
+    systems,
+)
 from fudgedice.server.sheet_pages import SheetPages
 from fudgedice.server.stack import add_error_handlers
 from fudgedice.server.writer import Writer
@@ -203,6 +214,15 @@ def test_the_page_router_alone(client_of: Served) -> None:
         assert shown.status_code == 200 and "<html" in shown.text.lower()
         assert "script-src 'self'" in shown.headers["content-security-policy"]
         assert client.get("/api/health").status_code == 404
+
+
+def test_the_systems_router_alone(client_of: Served) -> None:
+    with client_of(alone(systems)) as client:
+        listed = client.get("/api/systems")
+        assert listed.status_code == 200, listed.text
+        names = [each["name"] for each in listed.json()["systems"]]
+        assert names == list(fudgedice.SYSTEMS) and listed.json()["default"] == "fudge"
+        assert client.get("/api/odds", params={"text": "4dF"}).status_code == 404
 
 
 def test_middleware_added_to_the_app_reaches_the_roll_route(
