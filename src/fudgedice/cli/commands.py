@@ -361,7 +361,7 @@ def table(name: str | None, exact: bool, to: int | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("system", required=False, default="fudge")
+@click.argument("system", required=False, default=api.SYSTEMS.default)
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON.")
 @_friendly
 def ladder(system: str, as_json: bool) -> None:

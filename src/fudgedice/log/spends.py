@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from ..api import SYSTEMS
 from ..errors import DiceError, DiceValueError
 from .canonical import STREAM
 from .entries import Logged, roll_entry
@@ -45,7 +46,7 @@ def spent_text(text: str, point: str) -> str:
         )
     body, hash_sign, label = text.partition("#")
     prefix = _PREFIX.match(body)
-    system = prefix.group(1).lower() if prefix else "fudge"
+    system = prefix.group(1).lower() if prefix else SYSTEMS.default
     wanted = POINT_SYSTEM[point]
     if system != wanted:
         raise DiceValueError(
