@@ -8,7 +8,6 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,7 +16,7 @@ from fudgedice.server import connect, store
 from fudgedice.server.exports import log_document
 from fudgedice.server.kept import VISIBILITIES, RollRecord, RollRequest
 from fudgedice.server.problems import Problem
-from fudgedice.server.writer import Writer, _append
+from fudgedice.server.writer import Writer, append
 
 
 def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -> None:
@@ -78,23 +77,20 @@ def test_rolls_on_the_loop_on_threads_and_past_a_busy_database(tmp_path: Path) -
     db.dispose()
 
 
-def test_a_batch_that_fails_on_the_loop_leaves_nothing_behind(tmp_path: Path) -> None:
-    """The loop's batches use SQLite's driver directly (Database.write_if_free):
-    a batch that fails is rolled back whole, and the next one commits."""
+def test_a_batch_that_fails_leaves_nothing_behind(tmp_path: Path) -> None:
+    """The writer's batches go through a connection kept for the process
+    (Database.batch): a batch that fails is rolled back whole, and the next
+    one commits."""
     db = connect(str(tmp_path / "table.sqlite3"))
     room, gm, _ = store.create_room(db, "writer", "fudge", "GM")
     request = RollRequest(room.id, gm, "4dF", "fudge", "public", None, "", None)
-    with pytest.raises(RuntimeError), db.write_if_free() as driver:
-        assert driver is not None
-        assert all(isinstance(made, RollRecord) for made in append_rolls_on(driver, request))
+    with pytest.raises(RuntimeError), db.batch(wait=False) as connection:
+        assert connection is not None
+        assert all(isinstance(made, RollRecord) for made in append(connection, [request] * 2))
         raise RuntimeError("after the rolls were written, before the commit")
     assert store.room(db, room.id).last_seq == 0 and store.list_rolls(db, room.id) == []
-    with db.write_if_free() as driver:
-        assert driver is not None
-        append_rolls_on(driver, request)
+    with db.batch(wait=False) as connection:
+        assert connection is not None
+        append(connection, [request] * 2)
     assert [record.seq for record in store.list_rolls(db, room.id)] == [1, 2]
     db.dispose()
-
-
-def append_rolls_on(driver: Any, request: RollRequest) -> list[RollRecord | Problem]:
-    return _append(driver, False, [request, request])

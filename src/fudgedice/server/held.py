@@ -5,12 +5,11 @@ by roll, written back in the same transaction as the room's ``seq``."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import bindparam, insert, select, tuple_, update
 
 from .kept import RollRequest
 from .schema import member_nonces, rooms
@@ -33,6 +32,8 @@ class HeldRoom:
     """Version 2: the next nonce of each member of the batch, as advanced."""
     advanced: set[str] = field(default_factory=set)
     """Members whose nonce the batch advanced."""
+    stored: set[str] = field(default_factory=set)
+    """Members whose counter under the current seed is in the database."""
 
     def next_nonce(self, member: str) -> int:
         return self.nonce if self.stream == 1 else self.nonces.get(member, 0)
@@ -55,26 +56,42 @@ def held_rooms(found: Iterable[Sequence[Any]]) -> dict[str, HeldRoom]:
     }
 
 
-def members_of(
-    held: dict[str, HeldRoom], requests: Sequence[RollRequest]
-) -> list[tuple[HeldRoom, list[str]]]:
-    """Each held room of version 2 and the members of the batch who draw in it
-    (dice read by hand draw nothing): whose nonces to read."""
-    drawing: dict[str, set[str]] = {}
-    for request in requests:
-        room = held.get(request.room)
-        if room is not None and room.stream == 2 and request.faces is None:
-            drawing.setdefault(room.id, set()).add(request.member.id)
-    return [(held[room], sorted(members)) for room, members in drawing.items()]
+def drawing(held: dict[str, HeldRoom], requests: Sequence[RollRequest]) -> list[list[Any]]:
+    """The nonce counters to read, as ``NONCES`` takes them: the room, member
+    and seed of each member of the batch who draws in a held room of version
+    2 (dice read by hand draw nothing)."""
+    wanted = {
+        (room.id, request.member.id, room.epoch)
+        for request in requests
+        if (room := held.get(request.room)) is not None
+        and room.stream == 2
+        and request.faces is None
+    }
+    return [list(key) for key in sorted(wanted)]
 
 
-def counters_of(rooms_advanced: Iterable[HeldRoom]) -> list[tuple[str, str, int, int]]:
-    """The nonce counters a batch advanced: room, member, epoch, next nonce."""
-    return [
-        (room.id, member, room.epoch, room.nonces[member])
-        for room in rooms_advanced
-        for member in sorted(room.advanced)
-    ]
+def counted(held: dict[str, HeldRoom], found: Iterable[Sequence[Any]]) -> None:
+    """Each counter read by ``NONCES``, in its held room."""
+    for room_id, member, nonce in found:
+        room = held[room_id]
+        room.nonces[member] = nonce
+        room.stored.add(member)
+
+
+def counters_of(
+    rooms_advanced: Iterable[HeldRoom],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The nonce counters a batch advanced, as parameters of ``NEW_NONCE``
+    (a member's first roll under the seed) and of ``NEXT_NONCE`` (the rest).
+    Which is which is known from ``NONCES``, read while the room is held:
+    nothing else writes a room's counters meanwhile."""
+    new: list[dict[str, Any]] = []
+    counted: list[dict[str, Any]] = []
+    for room in rooms_advanced:
+        for member in sorted(room.advanced):
+            row = {"room": room.id, "member": member, "at": room.epoch, "next": room.nonces[member]}
+            (counted if member in room.stored else new).append(row)
+    return new, counted
 
 
 # The statements are built once: building them anew took longer than running them.
@@ -95,39 +112,29 @@ ADVANCE = (
         last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
     )
 )
-ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
-"""``ADVANCE`` for SQLite's driver, its parameters in :func:`advance`'s order."""
-NONCES = select(member_nonces.c.member_id, member_nonces.c.next_nonce).where(
-    member_nonces.c.room_id == bindparam("room"),
-    member_nonces.c.epoch == bindparam("epoch"),
-    member_nonces.c.member_id.in_(bindparam("ids", expanding=True)),
-)
-NONCE_KEYS = ("room", "member", "epoch", "next")
-UPSERT = (
-    "INSERT INTO member_nonces (room_id, member_id, epoch, next_nonce) VALUES ({}) "
-    "ON CONFLICT (room_id, member_id, epoch) DO UPDATE SET next_nonce = excluded.next_nonce"
-)
-"""A member's nonce counter written, whether it is new or not: the same SQL
-for SQLite and PostgreSQL."""
-UPSERT_NONCE = text(UPSERT.format(", ".join(f":{key}" for key in NONCE_KEYS)))
-UPSERT_NONCE_SQL = UPSERT.format("?, ?, ?, ?")
-
-
-@functools.cache
-def nonces_sql(members_drawing: int) -> str:
-    """``NONCES`` for SQLite's driver."""
-    marks = ", ".join("?" * members_drawing)
-    return (
-        "SELECT member_id, next_nonce FROM member_nonces "
-        f"WHERE room_id = ? AND epoch = ? AND member_id IN ({marks})"
+NONCES = select(
+    member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.next_nonce
+).where(
+    # the counters of every room of the batch in one statement, by the table's key
+    tuple_(member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.epoch).in_(
+        bindparam("keys", expanding=True)
     )
-
-
-@functools.cache
-def hold_sql(rooms_held: int) -> str:
-    """``HOLD`` for SQLite's driver (whose ``BEGIN IMMEDIATE`` holds every room)."""
-    marks = ", ".join("?" * rooms_held)
-    return f"SELECT {', '.join(HELD)} FROM rooms WHERE id IN ({marks}) ORDER BY id"
+)
+NEW_NONCE = insert(member_nonces).values(
+    room_id=bindparam("room"),
+    member_id=bindparam("member"),
+    epoch=bindparam("at"),
+    next_nonce=bindparam("next"),
+)
+NEXT_NONCE = (
+    update(member_nonces)
+    .where(
+        member_nonces.c.room_id == bindparam("room"),
+        member_nonces.c.member_id == bindparam("member"),
+        member_nonces.c.epoch == bindparam("at"),
+    )
+    .values(next_nonce=bindparam("next"))
+)
 
 
 def advance(room: HeldRoom) -> dict[str, Any]:

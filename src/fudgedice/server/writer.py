@@ -31,13 +31,10 @@ one, so that it never holds the loop.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
-import queue
-import sqlite3
-import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,19 +46,16 @@ from . import rolling
 from .db import Database
 from .held import (
     ADVANCE,
-    ADVANCE_SQL,
     HOLD,
-    NONCE_KEYS,
+    NEW_NONCE,
+    NEXT_NONCE,
     NONCES,
-    UPSERT_NONCE,
-    UPSERT_NONCE_SQL,
     HeldRoom,
     advance,
+    counted,
     counters_of,
+    drawing,
     held_rooms,
-    hold_sql,
-    members_of,
-    nonces_sql,
 )
 from .kept import RollRecord, RollRequest, json_text
 from .problems import Problem, not_found
@@ -81,6 +75,8 @@ of the process on commits. A roll after a quiet spell is committed at once."""
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
 on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+STOP_WITHIN = 10.0
+"""Seconds the writer waits, when the server stops, for the rolls asked for."""
 
 
 class FailedRoll(Problem):
@@ -108,77 +104,87 @@ class _Waiting:
 
 
 class Writer:
-    """Commits the rolls of one process, many to a transaction."""
+    """Commits the rolls of one process, many to a transaction, one
+    transaction at a time."""
 
     def __init__(self, db: Database, committed: Committed) -> None:
         self.db = db
         self.committed = committed
-        self.on_loop = not db.postgres
-        self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[_Waiting] = []
-        self._flush_due = False
+        self._due = False
+        """A commit is called for: the rolls waiting go with it."""
+        self._running = False
+        """A batch is being committed on the writer's thread."""
         self._flushed = -math.inf
-        """When the last commit on the event loop began (the loop's clock)."""
+        """When the last commit began (the loop's clock)."""
+        self._idle = asyncio.Event()
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        if not self.on_loop:
-            self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
-            self._thread.start()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="fudgedice-writer")
+        self._idle.set()
 
     async def stop(self) -> None:
+        """Once every roll asked for is committed (or refused), end the thread."""
         if self._thread is not None:
-            self._queue.put(None)
-            await asyncio.to_thread(self._thread.join, 10)
+            await asyncio.wait_for(self._idle.wait(), STOP_WITHIN)
+            await asyncio.to_thread(self._thread.shutdown)
 
     async def roll(self, request: RollRequest) -> RollRecord:
         """The roll, once committed; or the :class:`Problem` that refused it."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[RollRecord] = loop.create_future()
-        waiting = _Waiting(request, future)
-        if not self.on_loop:
-            self._queue.put(waiting)
-        elif request.heavy:  # a long draw: on a worker thread, never holding the loop
-            self._on_thread([waiting])
-        else:
-            self._waiting.append(waiting)
-            if not self._flush_due:  # with all that comes until then
-                self._flush_due = True
-                wait = self._flushed + COMMIT_EVERY - loop.time()
-                if wait > 0:
-                    loop.call_later(wait, self._flush)
-                else:  # after this turn of the loop, with all that came in it
-                    loop.call_soon(self._flush)
+        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Waiting(request, future))
+        self._next()
         return await future
 
-    def _on_thread(self, batch: list[_Waiting]) -> None:
-        """Commit ``batch`` on a worker thread, then answer it on the loop."""
+    def _next(self) -> None:
+        """Call for the next commit, if rolls wait and none is called for or
+        under way: :data:`COMMIT_EVERY` after the last one began, with every
+        roll that comes until then."""
+        if self._due or self._running:
+            return
+        if not self._waiting:
+            self._idle.set()
+            return
         assert self._loop is not None
-        done = self._loop.run_in_executor(None, self._commit, batch)
-        done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
+        self._idle.clear()
+        self._due = True
+        wait = self._flushed + COMMIT_EVERY - self._loop.time()
+        if wait > 0:
+            self._loop.call_later(wait, self._flush)
+        else:  # after this turn of the loop, with all that came in it
+            self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        """On the event loop: commit the rolls waiting (SQLite)."""
-        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
-        self._flush_due = bool(self._waiting)
-        assert self._loop is not None
+        """Commit a batch of the rolls waiting: on the event loop when SQLite
+        is free, on the writer's thread otherwise."""
+        assert self._loop is not None and self._thread is not None
+        self._due = False
         self._flushed = self._loop.time()
-        if self._waiting:
-            self._loop.call_soon(self._flush)
-        requests = [waiting.request for waiting in batch]
-        try:
-            with self.db.write_if_free() as connection:
-                if connection is not None:
-                    outcomes = _append(connection, False, requests)
-        except Exception:
-            outcomes = _refused(batch)
-        else:
-            if connection is None:  # another thread is writing: wait for it on one
-                self._on_thread(batch)
-                return
-        self._settle(batch, outcomes)
+        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
+        if not self.db.postgres:
+            try:
+                with self.db.batch(wait=False) as connection:
+                    if connection is not None:
+                        outcomes = append(connection, [waiting.request for waiting in batch])
+            except Exception:
+                outcomes = _refused(batch)
+            else:
+                if connection is None:  # another thread is writing: wait for it on one
+                    self._on_thread(batch)
+                    return
+            self._settle(batch, outcomes)
+            self._next()
+            return
+        self._on_thread(batch)
+
+    def _on_thread(self, batch: list[_Waiting]) -> None:
+        assert self._loop is not None
+        self._running = True
+        done = self._loop.run_in_executor(self._thread, self._commit, batch)
+        done.add_done_callback(lambda finished: self._committed(batch, finished.result()))
 
     def _commit(self, batch: list[_Waiting]) -> list[Settled]:
         try:
@@ -186,24 +192,10 @@ class Writer:
         except Exception:
             return _refused(batch)
 
-    def _run(self) -> None:
-        while (first := self._queue.get()) is not None:
-            batch = [first]
-            stopping = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    waiting = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if waiting is None:
-                    stopping = True
-                    break
-                batch.append(waiting)
-            outcomes = self._commit(batch)
-            assert self._loop is not None
-            self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
-            if stopping:
-                return
+    def _committed(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
+        self._running = False
+        self._settle(batch, outcomes)
+        self._next()
 
     def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
@@ -231,55 +223,30 @@ def _refused(batch: list[_Waiting]) -> list[Settled]:
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
-    with db.write() as connection:
-        return _append(connection, db.postgres, requests)
+    with db.batch() as connection:
+        assert connection is not None  # a batch that waits gets its connection
+        return append(connection, requests)
 
 
-def _append(
-    connection: Connection | sqlite3.Connection, postgres: bool, requests: Sequence[RollRequest]
-) -> list[Settled]:
+def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``."""
-    if isinstance(connection, sqlite3.Connection):
-        return _on_sqlite(connection, requests)
-    if not postgres:  # SQLite's statements go to its driver, in the same transaction:
-        # SQLAlchemy spent more CPU time on each batch's parameters than SQLite on the batch
-        driver = connection.connection.driver_connection
-        assert isinstance(driver, sqlite3.Connection)
-        return _on_sqlite(driver, requests)
     wanted = sorted({request.room for request in requests})
     held = held_rooms(connection.execute(HOLD, {"ids": wanted}))
-    for room, members in members_of(held, requests):
-        found = connection.execute(NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
-        room.nonces.update((member, nonce) for member, nonce in found)
+    if keys := drawing(held, requests):
+        counted(held, connection.execute(NONCES, {"keys": keys}))
     outcomes, records = _drawn(held, requests)
     if records:
-        connection.execute(_INSERT, [_row(record) for record in records])
+        connection.execute(INSERT, [_row(record) for record in records])
         advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
         connection.execute(ADVANCE, [advance(room) for room in advanced])
-        if counters := counters_of(advanced):
-            connection.execute(
-                UPSERT_NONCE, [dict(zip(NONCE_KEYS, c, strict=True)) for c in counters]
-            )
-        for room in advanced:
-            notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
-    return outcomes
-
-
-def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Settled]:
-    """:func:`_append` through SQLite's own driver."""
-    wanted = sorted({request.room for request in requests})
-    held = held_rooms(driver.execute(hold_sql(len(wanted)), wanted))
-    for room, members in members_of(held, requests):
-        found = driver.execute(nonces_sql(len(members)), [room.id, room.epoch, *members])
-        room.nonces.update(found.fetchall())
-    outcomes, records = _drawn(held, requests)
-    if records:
-        rows = [_row(record) for record in records]
-        driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        driver.executemany(ADVANCE_SQL, [tuple(advance(room).values()) for room in advanced])
-        if counters := counters_of(advanced):
-            driver.executemany(UPSERT_NONCE_SQL, counters)
+        new, known = counters_of(advanced)
+        if new:
+            connection.execute(NEW_NONCE, new)
+        if known:
+            connection.execute(NEXT_NONCE, known)
+        if connection.dialect.name == "postgresql":  # every process's live feed hears of them
+            for room in advanced:
+                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
     return outcomes
 
 
@@ -305,13 +272,7 @@ def _drawn(
     return outcomes, records
 
 
-_INSERT = insert(rolls)
-
-
-@functools.cache
-def _insert_sql(columns: tuple[str, ...]) -> str:
-    """``_INSERT`` for SQLite's driver, of the columns :func:`_row` fills."""
-    return f"INSERT INTO rolls ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+INSERT = insert(rolls)
 
 
 def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
