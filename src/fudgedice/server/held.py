@@ -5,13 +5,15 @@ by roll, written back in the same transaction as the room's ``seq``."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, tuple_, update
+from sqlalchemy import Connection, bindparam, insert, select, tuple_, update
 
 from .kept import RollRequest
+from .prepared import Prepared
 from .schema import member_nonces, rooms
 
 
@@ -46,87 +48,102 @@ class HeldRoom:
             self.advanced.add(member)
 
 
-def held_rooms(found: Iterable[Sequence[Any]]) -> dict[str, HeldRoom]:
-    """The rooms read by ``HOLD``, by id."""
-    return {
+def hold(connection: Connection, requests: Sequence[RollRequest]) -> dict[str, HeldRoom]:
+    """The rooms of the batch, read and held, by id; with the nonce counter
+    of each member who draws in one of version 2."""
+    wanted = sorted({request.room for request in requests})
+    found = _holding(len(wanted)).read(connection, {f"v{i}": id for i, id in enumerate(wanted)})
+    held = {
         room_id: HeldRoom(
             room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
         )
         for room_id, epoch, seed, commitment, nonce, seq, last, stream in found
     }
-
-
-def drawing(held: dict[str, HeldRoom], requests: Sequence[RollRequest]) -> list[list[Any]]:
-    """The nonce counters to read, as ``NONCES`` takes them: the room, member
-    and seed of each member of the batch who draws in a held room of version
-    2 (dice read by hand draw nothing)."""
-    wanted = {
+    keys = sorted({
         (room.id, request.member.id, room.epoch)
         for request in requests
         if (room := held.get(request.room)) is not None
         and room.stream == 2
-        and request.faces is None
-    }
-    return [list(key) for key in sorted(wanted)]
+        and request.faces is None  # dice read by hand draw nothing
+    })  # fmt: skip
+    if keys:
+        numbered = {f"v{i}_{j}": part for i, key in enumerate(keys) for j, part in enumerate(key)}
+        for room_id, member, nonce in _counters(len(keys)).read(connection, numbered):
+            room = held[room_id]
+            room.nonces[member] = nonce
+            room.stored.add(member)
+    return held
 
 
-def counted(held: dict[str, HeldRoom], found: Iterable[Sequence[Any]]) -> None:
-    """Each counter read by ``NONCES``, in its held room."""
-    for room_id, member, nonce in found:
-        room = held[room_id]
-        room.nonces[member] = nonce
-        room.stored.add(member)
-
-
-def counters_of(
-    rooms_advanced: Iterable[HeldRoom],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The nonce counters a batch advanced, as parameters of ``NEW_NONCE``
-    (a member's first roll under the seed) and of ``NEXT_NONCE`` (the rest).
-    Which is which is known from ``NONCES``, read while the room is held:
-    nothing else writes a room's counters meanwhile."""
+def write_back(connection: Connection, held: Iterable[HeldRoom]) -> list[HeldRoom]:
+    """Each room the batch advanced: its ``last_seq``, ``last_hash`` and
+    nonces (version 1: the room's; version 2: each member's who drew)."""
+    advanced = [room for room in held if room.last_seq >= room.first_seq]
+    _ADVANCE.run(connection, [
+        {"room": room.id, "seq": room.last_seq, "hash": room.last_hash, "nonce": room.nonce}
+        for room in advanced
+    ])  # fmt: skip
     new: list[dict[str, Any]] = []
-    counted: list[dict[str, Any]] = []
-    for room in rooms_advanced:
+    known: list[dict[str, Any]] = []
+    for room in advanced:
         for member in sorted(room.advanced):
             row = {"room": room.id, "member": member, "at": room.epoch, "next": room.nonces[member]}
-            (counted if member in room.stored else new).append(row)
-    return new, counted
+            # stored or not is known from the read: nothing else writes a held room's counters
+            (known if member in room.stored else new).append(row)
+    if new:
+        _NEW_NONCE.run(connection, new)
+    if known:
+        _NEXT_NONCE.run(connection, known)
+    return advanced
 
 
-# The statements are built once: building them anew took longer than running them.
+# The statements are built once (one for each number of rooms or counters a
+# batch reads, at most MAX_BATCH each): building them anew took longer than
+# running them, and an IN whose list SQLAlchemy expands at each execution is
+# compiled again each time.
 HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash", "stream")
 """The columns of a room a batch reads, in the order of :class:`HeldRoom`'s fields."""
-HOLD = (
-    select(*(rooms.c[name] for name in HELD))
-    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
-    # rooms are locked in the order of their ids, so that two processes on
-    # one PostgreSQL never wait for each other in a circle
-    .order_by(rooms.c.id)
-    .with_for_update()
-)
-ADVANCE = (
+
+
+@functools.cache
+def _holding(count: int) -> Prepared:
+    """``count`` rooms read and held (PostgreSQL: ``FOR UPDATE``; SQLite's
+    ``BEGIN IMMEDIATE`` holds them all), locked in the order of their ids, so
+    that two processes on one PostgreSQL never wait for each other in a circle."""
+    return Prepared(
+        select(*(rooms.c[name] for name in HELD))
+        .where(rooms.c.id.in_([bindparam(f"v{i}") for i in range(count)]))
+        .order_by(rooms.c.id)
+        .with_for_update()
+    )
+
+
+@functools.cache
+def _counters(count: int) -> Prepared:
+    """``count`` nonce counters read, by the table's key."""
+    key = (member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.epoch)
+    return Prepared(
+        select(member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.next_nonce)
+        .where(tuple_(*key).in_([
+            tuple_(*(bindparam(f"v{i}_{j}") for j in range(3))) for i in range(count)
+        ]))
+    )  # fmt: skip
+
+
+_ADVANCE = Prepared(
     update(rooms)
-    .where(rooms.c.id == bindparam("room_id"))
-    .values(
-        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
+    .where(rooms.c.id == bindparam("room"))
+    .values(last_seq=bindparam("seq"), last_hash=bindparam("hash"), nonce=bindparam("nonce"))
+)
+_NEW_NONCE = Prepared(
+    insert(member_nonces).values(
+        room_id=bindparam("room"),
+        member_id=bindparam("member"),
+        epoch=bindparam("at"),
+        next_nonce=bindparam("next"),
     )
 )
-NONCES = select(
-    member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.next_nonce
-).where(
-    # the counters of every room of the batch in one statement, by the table's key
-    tuple_(member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.epoch).in_(
-        bindparam("keys", expanding=True)
-    )
-)
-NEW_NONCE = insert(member_nonces).values(
-    room_id=bindparam("room"),
-    member_id=bindparam("member"),
-    epoch=bindparam("at"),
-    next_nonce=bindparam("next"),
-)
-NEXT_NONCE = (
+_NEXT_NONCE = Prepared(
     update(member_nonces)
     .where(
         member_nonces.c.room_id == bindparam("room"),
@@ -135,12 +152,3 @@ NEXT_NONCE = (
     )
     .values(next_nonce=bindparam("next"))
 )
-
-
-def advance(room: HeldRoom) -> dict[str, Any]:
-    return {
-        "to_seq": room.last_seq,
-        "to_hash": room.last_hash,
-        "to_nonce": room.nonce,
-        "room_id": room.id,
-    }

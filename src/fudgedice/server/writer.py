@@ -38,26 +38,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection, bindparam, insert
 
 from ..errors import DiceError
 from ..log import roll_entry
 from . import rolling
 from .db import Database
-from .held import (
-    ADVANCE,
-    HOLD,
-    NEW_NONCE,
-    NEXT_NONCE,
-    NONCES,
-    HeldRoom,
-    advance,
-    counted,
-    counters_of,
-    drawing,
-    held_rooms,
-)
+from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest, json_text
+from .prepared import Prepared
 from .problems import Problem, not_found
 from .schema import rolls
 from .store import notify, now
@@ -75,6 +64,10 @@ of the process on commits. A roll after a quiet spell is committed at once."""
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
 on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+BUSY_AGAIN = 0.001
+"""Seconds after which a batch tries SQLite again while another thread of
+the process writes (a member joining, a reveal): the event loop never waits
+for the lock."""
 STOP_WITHIN = 10.0
 """Seconds the writer waits, when the server stops, for the rolls asked for."""
 
@@ -158,41 +151,53 @@ class Writer:
             self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        """Commit a batch of the rolls waiting: on the event loop when SQLite
-        is free, on the writer's thread otherwise."""
-        assert self._loop is not None and self._thread is not None
+        """Commit the next batch: on the event loop on SQLite (a local file,
+        whose commit is shorter than a thread's handoff), on the writer's
+        thread on PostgreSQL (across a network)."""
+        assert self._loop is not None
         self._due = False
         self._flushed = self._loop.time()
-        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
-        if not self.db.postgres:
-            try:
-                with self.db.batch(wait=False) as connection:
-                    if connection is not None:
-                        outcomes = append(connection, [waiting.request for waiting in batch])
-            except Exception:
-                outcomes = _refused(batch)
-            else:
-                if connection is None:  # another thread is writing: wait for it on one
-                    self._on_thread(batch)
-                    return
-            self._settle(batch, outcomes)
-            self._next()
+        batch = self._take()
+        if self.db.postgres:
+            self._running = True
+            done = self._loop.run_in_executor(self._thread, self._commit, batch)
+            done.add_done_callback(lambda finished: self._committed(batch, finished.result()))
             return
-        self._on_thread(batch)
+        outcomes = self._commit(batch, wait=False)
+        if outcomes is None:  # another thread of the process is writing: the loop never waits
+            self._waiting[:0] = batch
+            self._due = True
+            self._loop.call_later(BUSY_AGAIN, self._flush)
+            return
+        self._committed(batch, outcomes)
 
-    def _on_thread(self, batch: list[_Waiting]) -> None:
-        assert self._loop is not None
-        self._running = True
-        done = self._loop.run_in_executor(self._thread, self._commit, batch)
-        done.add_done_callback(lambda finished: self._committed(batch, finished.result()))
+    def _take(self) -> list[_Waiting]:
+        """The next batch, in the order the rolls came: up to
+        :data:`MAX_BATCH` of them, but a heavy one (its text tosses many dice:
+        ``RollRequest.heavy``) alone, so that no batch draws for long."""
+        count = 1
+        if not self._waiting[0].request.heavy:
+            most = min(MAX_BATCH, len(self._waiting))
+            while count < most and not self._waiting[count].request.heavy:
+                count += 1
+        batch, self._waiting = self._waiting[:count], self._waiting[count:]
+        return batch
 
-    def _commit(self, batch: list[_Waiting]) -> list[Settled]:
+    def _commit(self, batch: list[_Waiting], wait: bool = True) -> list[Settled] | None:
+        """The outcome of each roll of ``batch``, drawn and committed; None at
+        once if ``wait`` is false and another thread of the process is writing."""
         try:
-            return append_rolls(self.db, [waiting.request for waiting in batch])
+            with self.db.batch(wait) as connection:
+                if connection is None:
+                    return None
+                return append(connection, [waiting.request for waiting in batch])
         except Exception:
-            return _refused(batch)
+            log.exception("rolls could not be stored")
+            # nothing of the batch is kept: every roll is refused
+            return [Problem(503, "the roll could not be stored: try again")] * len(batch)
 
-    def _committed(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
+    def _committed(self, batch: list[_Waiting], outcomes: list[Settled] | None) -> None:
+        assert outcomes is not None
         self._running = False
         self._settle(batch, outcomes)
         self._next()
@@ -215,12 +220,6 @@ class Writer:
             self.committed(kept)
 
 
-def _refused(batch: list[_Waiting]) -> list[Settled]:
-    """The commit failed: nothing of the batch is kept, every roll is refused."""
-    log.exception("rolls could not be stored")
-    return [Problem(503, "the roll could not be stored: try again")] * len(batch)
-
-
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
     with db.batch() as connection:
@@ -230,20 +229,11 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]
 
 def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``."""
-    wanted = sorted({request.room for request in requests})
-    held = held_rooms(connection.execute(HOLD, {"ids": wanted}))
-    if keys := drawing(held, requests):
-        counted(held, connection.execute(NONCES, {"keys": keys}))
+    held = hold(connection, requests)
     outcomes, records = _drawn(held, requests)
     if records:
-        connection.execute(INSERT, [_row(record) for record in records])
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        connection.execute(ADVANCE, [advance(room) for room in advanced])
-        new, known = counters_of(advanced)
-        if new:
-            connection.execute(NEW_NONCE, new)
-        if known:
-            connection.execute(NEXT_NONCE, known)
+        INSERT.run(connection, [_row(record) for record in records])
+        advanced = write_back(connection, held.values())
         if connection.dialect.name == "postgresql":  # every process's live feed hears of them
             for room in advanced:
                 notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
@@ -272,7 +262,14 @@ def _drawn(
     return outcomes, records
 
 
-INSERT = insert(rolls)
+ROW = (
+    "room_id", "seq", "member_id", "name", "visibility", "epoch", "commitment", "nonce",
+    "client_seed", "text", "label", "faces", "error", "result", "at", "salt", "hash", "entry",
+    "opening",
+)  # fmt: skip
+"""The columns of ``rolls`` a roll's row fills (:func:`_row`): all but ``verified``,
+which its seed's reveal sets."""
+INSERT = Prepared(insert(rolls).values({name: bindparam(name) for name in ROW}))
 
 
 def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
