@@ -24,7 +24,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, make_url, select
 from sqlalchemy.engine import URL
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -195,6 +195,6 @@ def migrate(db: Database) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with db.write() as connection:
         if db.postgres:
-            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
+            connection.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

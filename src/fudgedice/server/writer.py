@@ -38,18 +38,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert
+from sqlalchemy import Connection
 
 from ..errors import DiceError
 from ..log import roll_entry
 from . import rolling
 from .db import Database
 from .held import HeldRoom, hold, write_back
-from .kept import RollRecord, RollRequest, json_text
-from .prepared import Prepared
+from .kept import RollRecord, RollRequest
 from .problems import Problem, not_found
-from .schema import rolls
-from .store import notify, now
+from .store import insert_rolls, notify, now
 
 log = logging.getLogger("fudgedice.server")
 
@@ -232,7 +230,7 @@ def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Sett
     held = hold(connection, requests)
     outcomes, records = _drawn(held, requests)
     if records:
-        INSERT.run(connection, [_row(record) for record in records])
+        insert_rolls(connection, records)
         advanced = write_back(connection, held.values())
         if connection.dialect.name == "postgresql":  # every process's live feed hears of them
             for room in advanced:
@@ -260,16 +258,6 @@ def _drawn(
         if isinstance(outcome, RollRecord | FailedRoll)
     ]
     return outcomes, records
-
-
-ROW = (
-    "room_id", "seq", "member_id", "name", "visibility", "epoch", "commitment", "nonce",
-    "client_seed", "text", "label", "faces", "error", "result", "at", "salt", "hash", "entry",
-    "opening",
-)  # fmt: skip
-"""The columns of ``rolls`` a roll's row fills (:func:`_row`): all but ``verified``,
-which its seed's reveal sets."""
-INSERT = Prepared(insert(rolls).values({name: bindparam(name) for name in ROW}))
 
 
 def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
@@ -325,19 +313,4 @@ def failed_result(text: str, fields: dict[str, Any]) -> dict[str, Any]:
         "notation": text, "total": None, "verdict": None, "result": "failed",
         "dice": [], "tosses": fields["faces"], "failed": True, "error": fields["error"],
         "text": f"{text}: failed after drawing {faces or 'nothing'}: {fields['error']}",
-    }  # fmt: skip
-
-
-def _row(record: RollRecord) -> dict[str, Any]:
-    opening = None if record.opening is None else json_text(record.opening)
-    return {
-        "room_id": record.room, "seq": record.seq, "member_id": record.member,
-        "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
-        "commitment": record.commitment, "nonce": record.nonce,
-        "client_seed": record.client_seed, "text": record.text, "label": record.label,
-        "faces": None if record.faces is None else json_text(record.faces),
-        "error": record.error,
-        "result": json_text(record.result), "at": record.at, "salt": record.salt,
-        "hash": record.hash, "entry": json_text(record.entry),
-        "opening": opening,
     }  # fmt: skip
