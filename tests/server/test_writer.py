@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 import fudgedice
 from fudgedice.server import connect, store
@@ -19,7 +21,9 @@ from fudgedice.server.caches import LIGHT_DICE, Texts
 from fudgedice.server.db import Database
 from fudgedice.server.exports import log_document
 from fudgedice.server.kept import VISIBILITIES, Member, RollRecord, RollRequest
+from fudgedice.server.prepared import Prepared
 from fudgedice.server.problems import Problem
+from fudgedice.server.schema import rolls
 from fudgedice.server.writer import Writer, append
 
 from .conftest import Postgres, free_port
@@ -128,3 +132,19 @@ def test_a_text_is_heavy_by_the_dice_it_tosses() -> None:
     assert texts.check(HEAVY, "fudge") is True
     assert texts.check(f"{LIGHT_DICE // 2}d6+{LIGHT_DICE // 2 + 1}dF", "fudge") is True
     assert texts.heavy(HEAVY, "fudge") is True and texts.heavy("1dF", "fudge") is None
+
+
+def test_a_prepared_statement_gives_the_driver_what_sqlalchemy_would() -> None:
+    """Parameters by name, and none that SQLAlchemy would have converted for
+    the driver (a Boolean on SQLite): such a statement is refused when it is
+    compiled, not run wrong."""
+    named = sqlite.dialect(paramstyle="named")
+    text = Prepared(update(rolls).values(text=bindparam("said"))).text(named)
+    assert text == "UPDATE rolls SET text=:said"
+    assert Prepared(select(rolls.c.seq)).text(postgresql.psycopg.dialect()) == (
+        "SELECT rolls.seq \nFROM rolls"
+    )
+    with pytest.raises(TypeError, match="'checked'"):
+        Prepared(update(rolls).values(verified=bindparam("checked"))).text(named)
+    with pytest.raises(ValueError, match="by name"):
+        Prepared(update(rolls).values(text=bindparam("said"))).text(sqlite.dialect())

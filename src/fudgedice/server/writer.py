@@ -15,17 +15,21 @@ refused and none is kept. Under version 2 of the dice stream each member has
 nonces of their own (``member_nonces``), read and advanced in the same
 transaction as the room's ``seq``.
 
-Where the batch runs: PostgreSQL is across a network, so there a thread of the
-writer's own commits, and the event loop never waits for it. SQLite is a local
-file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than handing
-the batch to a thread and back, and a thread holding the GIL makes the event
-loop wait for it in turn: there the batch runs on the event loop, collected
-from every roll that arrived since the last commit began, commits being at
-least :data:`COMMIT_EVERY` apart. Only when another thread
-of the process is writing (a reveal re-checking a seed's rolls, a member
-joining) does that batch go to a worker thread, so the loop never waits for a
-lock; and a roll whose text draws long (:class:`.caches.Texts`) always goes to
-one, so that it never holds the loop.
+The statements are the same for both databases: built from :mod:`.schema`
+with SQLAlchemy Core and compiled once (:mod:`.prepared`, :mod:`.held`,
+:func:`.store.insert_rolls`). So is the order of things: one batch at a time,
+batches at least :data:`COMMIT_EVERY` apart, each with every roll that came
+since the last one began, in the order they came; a heavy roll (its text
+tosses many dice, told when the text was checked: :class:`.caches.Texts`)
+alone, so that no batch draws for long. Where a batch runs is the one thing
+the database decides: PostgreSQL is across a network, so there the writer's
+own thread commits, and the event loop never waits for it; SQLite is a local
+file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than
+handing the batch to a thread and back, and a thread holding the GIL makes
+the event loop wait for it in turn, so there the batch runs on the event
+loop. While another thread of the process writes to SQLite (a member
+joining, a reveal re-checking a seed's rolls), the batch waits on the loop,
+trying again every :data:`BUSY_AGAIN`: the loop never waits for the lock.
 """
 
 from __future__ import annotations
@@ -52,16 +56,17 @@ from .store import insert_rolls, notify, now
 log = logging.getLogger("fudgedice.server")
 
 COMMIT_EVERY = 0.004
-"""Seconds from the start of one commit on the event loop (SQLite) to the
-next, at least: a roll that comes sooner waits for the rest of that time and
-goes with every roll that came in it. A commit costs about as much CPU time as
-several rolls (its statements, the WAL's pages, waking every answer), and a
-busy table's rolls come a millisecond apart: one commit each would spend most
-of the process on commits. A roll after a quiet spell is committed at once."""
+"""Seconds from the start of one commit to the next, at least: a roll that
+comes sooner waits for the rest of that time and goes with every roll that
+came in it. A commit costs about as much CPU time as several rolls (its
+statements, the WAL's pages, waking every answer), and a busy table's rolls
+come a millisecond apart: one commit each would spend most of the process on
+commits. A roll after a quiet spell is committed at once."""
 
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
-on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+on SQLite, on how long one batch holds the event loop (light rolls: about
+20 ms at most, a few milliseconds as a table rolls)."""
 BUSY_AGAIN = 0.001
 """Seconds after which a batch tries SQLite again while another thread of
 the process writes (a member joining, a reveal): the event loop never waits
