@@ -6,7 +6,7 @@ once, in one gap-free sequence per room that verifies."""
 from __future__ import annotations
 
 import asyncio
-import os
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -26,8 +26,6 @@ from fudgedice.server.problems import Problem
 from fudgedice.server.schema import rolls
 from fudgedice.server.writer import Writer, append
 
-from .conftest import Postgres, free_port
-
 HEAVY = f"{LIGHT_DICE + 1}dF"
 
 
@@ -35,8 +33,8 @@ HEAVY = f"{LIGHT_DICE + 1}dF"
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     if request.param == "sqlite":
         return connect(str(tmp_path / "table.sqlite3"))
-    pg: Postgres = request.getfixturevalue("postgres")
-    return connect(pg.create_database(f"writer_{os.getpid()}_{free_port()}"))
+    pg = request.getfixturevalue("postgres")  # conftest's own server, a database each test
+    return connect(pg.create_database(f"writer_{secrets.token_hex(6)}"))
 
 
 def test_rolls_together_past_a_busy_database_heavy_ones_alone(database: Database) -> None:
