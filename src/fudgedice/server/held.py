@@ -52,7 +52,7 @@ def hold(connection: Connection, requests: Sequence[RollRequest]) -> dict[str, H
     """The rooms of the batch, read and held, by id; with the nonce counter
     of each member who draws in one of version 2."""
     wanted = sorted({request.room for request in requests})
-    found = _holding(len(wanted)).read(connection, {f"v{i}": id for i, id in enumerate(wanted)})
+    found = _holding(len(wanted)).read(connection, {f"v{i}": room for i, room in enumerate(wanted)})
     held = {
         room_id: HeldRoom(
             room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
