@@ -133,15 +133,19 @@ def test_a_text_is_heavy_by_the_dice_it_tosses() -> None:
 
 
 def test_a_prepared_statement_gives_the_driver_what_sqlalchemy_would() -> None:
-    """Parameters by name, and none that SQLAlchemy would have converted for
-    the driver (a Boolean on SQLite): such a statement is refused when it is
-    compiled, not run wrong."""
-    named = sqlite.dialect(paramstyle="named")
-    text = Prepared(update(rolls).values(text=bindparam("said"))).text(named)
-    assert text == "UPDATE rolls SET text=:said"
+    """Parameters by place or by name, as the dialect takes them, and none
+    that SQLAlchemy would have converted for the driver (a Boolean on
+    SQLite): such a statement is refused when it is compiled, not run wrong."""
+    advance = Prepared(update(rolls).values(text=bindparam("said"), at=bindparam("when")))
+    row = {"when": "now", "said": "4dF"}
+    on_sqlite = advance.compiled(sqlite.dialect())
+    assert on_sqlite.text == "UPDATE rolls SET text=?, at=?"
+    assert on_sqlite.given(row) == ("4dF", "now")
     psycopg = postgresql.psycopg.dialect()  # type: ignore[no-untyped-call]
-    assert Prepared(select(rolls.c.seq)).text(psycopg) == ("SELECT rolls.seq \nFROM rolls")
+    on_postgresql = advance.compiled(psycopg)
+    assert on_postgresql.text == "UPDATE rolls SET text=%(said)s::VARCHAR, at=%(when)s::VARCHAR"
+    assert on_postgresql.given(row) is row
+    one = Prepared(select(rolls.c.seq).where(rolls.c.room_id == bindparam("room")))
+    assert one.compiled(sqlite.dialect()).given({"room": "r"}) == ("r",)
     with pytest.raises(TypeError, match="'checked'"):
-        Prepared(update(rolls).values(verified=bindparam("checked"))).text(named)
-    with pytest.raises(ValueError, match="by name"):
-        Prepared(update(rolls).values(text=bindparam("said"))).text(sqlite.dialect())
+        Prepared(update(rolls).values(verified=bindparam("checked"))).compiled(sqlite.dialect())

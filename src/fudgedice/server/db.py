@@ -157,13 +157,7 @@ def connect(given: str) -> Database:
 
 
 def _sqlite_engine(url: URL, *, immediate: bool) -> Engine:
-    engine = create_engine(
-        url,
-        connect_args={"check_same_thread": False, "timeout": 30},
-        # parameters by name, as psycopg takes them: the writer's statements
-        # hand their rows to either driver as they are (.prepared)
-        paramstyle="named",
-    )
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
     def _set_up(dbapi_connection: Any, _record: Any) -> None:
