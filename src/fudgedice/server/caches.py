@@ -23,7 +23,7 @@ MAX_TEXTS = 4096
 LIGHT_DICE = 40
 """Dice a roll may toss (told from its text: ``Program.check_dice``) and be
 light: committed with up to :data:`.writer.MAX_BATCH` others. A heavier one is
-committed alone (:meth:`.writer.Writer._take`), so that no batch draws for
+committed alone (:class:`.writer.Writer`), so that no batch draws for
 long: 64 rolls of 40 dice took about 20 ms, one of 500 up to 6 ms, where 64 of
 500 would have held the event loop for 0.4 s."""
 
