@@ -15,7 +15,6 @@ is left to a thread of its own, so that no commit waits for it.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -25,9 +24,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, make_url, select
 from sqlalchemy.engine import URL
-from sqlalchemy.pool import PoolProxiedConnection
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -63,8 +61,8 @@ class Database:
     writer: Engine
     _local: threading.Lock | None = field(default_factory=threading.Lock)
     _closing: threading.Event = field(default_factory=threading.Event)
-    _batches: PoolProxiedConnection | None = None
-    """The connection :meth:`write_if_free` writes through (SQLite)."""
+    _kept: Connection | None = None
+    """The connection :meth:`batch` writes through (SQLite)."""
 
     @property
     def postgres(self) -> bool:
@@ -78,29 +76,30 @@ class Database:
             yield connection
 
     @contextmanager
-    def write_if_free(self) -> Iterator[sqlite3.Connection | None]:
-        """Like :meth:`write`, on SQLite's own driver, if no other thread of
-        this process is writing now; else ``None`` at once, never a wait. For
-        the writer's batches on the event loop: SQLAlchemy's checkout,
-        transaction and reset of a connection took 80 to 100 µs of CPU time,
-        the driver's ``BEGIN IMMEDIATE`` and ``COMMIT`` of the same 6 µs. The
-        driver's connection is the writer engine's own (its settings made at
-        connect), kept for the process."""
-        if self._local is None or not self._local.acquire(blocking=False):
+    def batch(self, wait: bool = True) -> Iterator[Connection | None]:
+        """Like :meth:`write`, for the writer's batches, one at a time. On
+        SQLite, through a connection kept for the process (a local file's
+        connection never breaks, and a pool's checkout and reset of one cost
+        more CPU time than a batch's statements), and with ``wait`` false
+        ``None`` at once if another thread of this process is writing, never
+        a wait. On PostgreSQL a pooled connection, pinged at its checkout as
+        every other is (a server restarted, a connection broken)."""
+        if self._local is None:
+            with self.writer.begin() as connection:
+                yield connection
+            return
+        if not self._local.acquire(blocking=wait):
             yield None
             return
         try:
-            if self._batches is None:
-                self._batches = self.writer.raw_connection()
-            driver = self._batches.driver_connection
-            assert isinstance(driver, sqlite3.Connection)
-            driver.execute("BEGIN IMMEDIATE")
+            if self._kept is None:
+                self._kept = self.writer.connect()
             try:
-                yield driver
-                driver.execute("COMMIT")
-            except BaseException:
-                if driver.in_transaction:
-                    driver.execute("ROLLBACK")
+                with self._kept.begin():
+                    yield self._kept
+            except BaseException:  # rolled back; a connection left in doubt is dropped
+                self._kept.close()
+                self._kept = None
                 raise
         finally:
             self._local.release()
@@ -112,8 +111,8 @@ class Database:
 
     def dispose(self) -> None:
         self._closing.set()
-        if self._batches is not None:
-            self._batches.close()
+        if self._kept is not None:
+            self._kept.close()
         self.reader.dispose()
         self.writer.dispose()
 
@@ -175,7 +174,11 @@ def _sqlite_engine(url: URL, *, immediate: bool) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # straight to the driver: a statement through SQLAlchemy's execution
+        # costs several times SQLite's own BEGIN
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
 
@@ -186,6 +189,6 @@ def migrate(db: Database) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with db.write() as connection:
         if db.postgres:
-            connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _MIGRATION_LOCK})
+            connection.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

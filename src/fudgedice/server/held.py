@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import Connection, bindparam, insert, select, tuple_, update
 
 from .kept import RollRequest
+from .prepared import Prepared
 from .schema import member_nonces, rooms
 
 
@@ -33,6 +34,8 @@ class HeldRoom:
     """Version 2: the next nonce of each member of the batch, as advanced."""
     advanced: set[str] = field(default_factory=set)
     """Members whose nonce the batch advanced."""
+    stored: set[str] = field(default_factory=set)
+    """Members whose counter under the current seed is in the database."""
 
     def next_nonce(self, member: str) -> int:
         return self.nonce if self.stream == 1 else self.nonces.get(member, 0)
@@ -45,95 +48,107 @@ class HeldRoom:
             self.advanced.add(member)
 
 
-def held_rooms(found: Iterable[Sequence[Any]]) -> dict[str, HeldRoom]:
-    """The rooms read by ``HOLD``, by id."""
-    return {
+def hold(connection: Connection, requests: Sequence[RollRequest]) -> dict[str, HeldRoom]:
+    """The rooms of the batch, read and held, by id; with the nonce counter
+    of each member who draws in one of version 2."""
+    wanted = sorted({request.room for request in requests})
+    found = _holding(len(wanted)).read(connection, {f"v{i}": room for i, room in enumerate(wanted)})
+    held = {
         room_id: HeldRoom(
             room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
         )
         for room_id, epoch, seed, commitment, nonce, seq, last, stream in found
     }
+    keys = sorted({
+        (room.id, request.member.id, room.epoch)
+        for request in requests
+        if (room := held.get(request.room)) is not None
+        and room.stream == 2
+        and request.faces is None  # dice read by hand draw nothing
+    })  # fmt: skip
+    if keys:
+        numbered = {f"v{i}_{j}": part for i, key in enumerate(keys) for j, part in enumerate(key)}
+        for room_id, member, nonce in _counters(len(keys)).read(connection, numbered):
+            room = held[room_id]
+            room.nonces[member] = nonce
+            room.stored.add(member)
+    return held
 
 
-def members_of(
-    held: dict[str, HeldRoom], requests: Sequence[RollRequest]
-) -> list[tuple[HeldRoom, list[str]]]:
-    """Each held room of version 2 and the members of the batch who draw in it
-    (dice read by hand draw nothing): whose nonces to read."""
-    drawing: dict[str, set[str]] = {}
-    for request in requests:
-        room = held.get(request.room)
-        if room is not None and room.stream == 2 and request.faces is None:
-            drawing.setdefault(room.id, set()).add(request.member.id)
-    return [(held[room], sorted(members)) for room, members in drawing.items()]
+def write_back(connection: Connection, held: Iterable[HeldRoom]) -> list[HeldRoom]:
+    """Each room the batch advanced: its ``last_seq``, ``last_hash`` and
+    nonces (version 1: the room's; version 2: each member's who drew)."""
+    advanced = [room for room in held if room.last_seq >= room.first_seq]
+    _ADVANCE.run(connection, [
+        {"room": room.id, "seq": room.last_seq, "hash": room.last_hash, "nonce": room.nonce}
+        for room in advanced
+    ])  # fmt: skip
+    new: list[dict[str, Any]] = []
+    known: list[dict[str, Any]] = []
+    for room in advanced:
+        for member in sorted(room.advanced):
+            row = {"room": room.id, "member": member, "at": room.epoch, "next": room.nonces[member]}
+            # stored or not is known from the read: nothing else writes a held room's counters
+            (known if member in room.stored else new).append(row)
+    if new:
+        _NEW_NONCE.run(connection, new)
+    if known:
+        _NEXT_NONCE.run(connection, known)
+    return advanced
 
 
-def counters_of(rooms_advanced: Iterable[HeldRoom]) -> list[tuple[str, str, int, int]]:
-    """The nonce counters a batch advanced: room, member, epoch, next nonce."""
-    return [
-        (room.id, member, room.epoch, room.nonces[member])
-        for room in rooms_advanced
-        for member in sorted(room.advanced)
-    ]
-
-
-# The statements are built once: building them anew took longer than running them.
+# The statements are built once (one for each number of rooms or counters a
+# batch reads, at most MAX_BATCH each): building them anew took longer than
+# running them, and an IN whose list SQLAlchemy expands at each execution is
+# compiled again each time.
 HELD = ("id", "epoch", "seed", "commitment", "nonce", "last_seq", "last_hash", "stream")
 """The columns of a room a batch reads, in the order of :class:`HeldRoom`'s fields."""
-HOLD = (
-    select(*(rooms.c[name] for name in HELD))
-    .where(rooms.c.id.in_(bindparam("ids", expanding=True)))
-    # rooms are locked in the order of their ids, so that two processes on
-    # one PostgreSQL never wait for each other in a circle
-    .order_by(rooms.c.id)
-    .with_for_update()
-)
-ADVANCE = (
+
+
+@functools.cache
+def _holding(count: int) -> Prepared:
+    """``count`` rooms read and held (PostgreSQL: ``FOR UPDATE``; SQLite's
+    ``BEGIN IMMEDIATE`` holds them all), locked in the order of their ids, so
+    that two processes on one PostgreSQL never wait for each other in a circle."""
+    return Prepared(
+        select(*(rooms.c[name] for name in HELD))
+        .where(rooms.c.id.in_([bindparam(f"v{i}") for i in range(count)]))
+        .order_by(rooms.c.id)
+        .with_for_update()
+    )
+
+
+@functools.cache
+def _counters(count: int) -> Prepared:
+    """``count`` nonce counters read, by the table's key."""
+    key = (member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.epoch)
+    return Prepared(
+        select(member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.next_nonce)
+        .where(tuple_(*key).in_([
+            tuple_(*(bindparam(f"v{i}_{j}") for j in range(3))) for i in range(count)
+        ]))
+    )  # fmt: skip
+
+
+_ADVANCE = Prepared(
     update(rooms)
-    .where(rooms.c.id == bindparam("room_id"))
-    .values(
-        last_seq=bindparam("to_seq"), last_hash=bindparam("to_hash"), nonce=bindparam("to_nonce")
+    .where(rooms.c.id == bindparam("room"))
+    .values(last_seq=bindparam("seq"), last_hash=bindparam("hash"), nonce=bindparam("nonce"))
+)
+_NEW_NONCE = Prepared(
+    insert(member_nonces).values(
+        room_id=bindparam("room"),
+        member_id=bindparam("member"),
+        epoch=bindparam("at"),
+        next_nonce=bindparam("next"),
     )
 )
-ADVANCE_SQL = "UPDATE rooms SET last_seq = ?, last_hash = ?, nonce = ? WHERE id = ?"
-"""``ADVANCE`` for SQLite's driver, its parameters in :func:`advance`'s order."""
-NONCES = select(member_nonces.c.member_id, member_nonces.c.next_nonce).where(
-    member_nonces.c.room_id == bindparam("room"),
-    member_nonces.c.epoch == bindparam("epoch"),
-    member_nonces.c.member_id.in_(bindparam("ids", expanding=True)),
-)
-NONCE_KEYS = ("room", "member", "epoch", "next")
-UPSERT = (
-    "INSERT INTO member_nonces (room_id, member_id, epoch, next_nonce) VALUES ({}) "
-    "ON CONFLICT (room_id, member_id, epoch) DO UPDATE SET next_nonce = excluded.next_nonce"
-)
-"""A member's nonce counter written, whether it is new or not: the same SQL
-for SQLite and PostgreSQL."""
-UPSERT_NONCE = text(UPSERT.format(", ".join(f":{key}" for key in NONCE_KEYS)))
-UPSERT_NONCE_SQL = UPSERT.format("?, ?, ?, ?")
-
-
-@functools.cache
-def nonces_sql(members_drawing: int) -> str:
-    """``NONCES`` for SQLite's driver."""
-    marks = ", ".join("?" * members_drawing)
-    return (
-        "SELECT member_id, next_nonce FROM member_nonces "
-        f"WHERE room_id = ? AND epoch = ? AND member_id IN ({marks})"
+_NEXT_NONCE = Prepared(
+    update(member_nonces)
+    .where(
+        member_nonces.c.room_id == bindparam("room"),
+        member_nonces.c.member_id == bindparam("member"),
+        member_nonces.c.epoch == bindparam("at"),
     )
-
-
-@functools.cache
-def hold_sql(rooms_held: int) -> str:
-    """``HOLD`` for SQLite's driver (whose ``BEGIN IMMEDIATE`` holds every room)."""
-    marks = ", ".join("?" * rooms_held)
-    return f"SELECT {', '.join(HELD)} FROM rooms WHERE id IN ({marks}) ORDER BY id"
-
-
-def advance(room: HeldRoom) -> dict[str, Any]:
-    return {
-        "to_seq": room.last_seq,
-        "to_hash": room.last_hash,
-        "to_nonce": room.nonce,
-        "room_id": room.id,
-    }
+    .values(next_nonce=bindparam("next"))
+)

@@ -79,7 +79,7 @@ class RollRequest:
     faces: list[str] | None
     """Dice rolled by hand, to be read instead of drawn."""
     heavy: bool = False
-    """Its text took long to draw when it was checked: drawn off the event loop."""
+    """Its text tosses more than :data:`.caches.LIGHT_DICE` dice: committed alone."""
 
 
 @dataclass(eq=False)

@@ -28,7 +28,7 @@ from .inputs import unstorable_within
 from .kept import Member, RollRecord
 from .problems import Problem, not_found, unprocessable
 from .schema import rolls, rooms, sheets
-from .store import notify, now, room_row
+from .store import insert_rolls, notify, now, room_row
 
 SOURCE = "sheet.toml"
 """How a sheet at the table is named in its errors (``sheet.toml:4:9: ...``)."""
@@ -247,17 +247,7 @@ def _append(
 ) -> Stored:
     """The entry, the sheet's new text and the room's new head, in the
     transaction that holds the room; the live feed hears of it at the commit."""
-    opening = None if record.opening is None else json.dumps(record.opening, ensure_ascii=False)
-    connection.execute(
-        insert(rolls).values(
-            room_id=record.room, seq=record.seq, member_id=record.member, name=record.name,
-            visibility=record.visibility, epoch=record.epoch, commitment=record.commitment,
-            nonce=None, client_seed=record.client_seed, text=record.text, label=record.label,
-            faces=None, result=json.dumps(record.result), at=record.at, salt=record.salt,
-            hash=record.hash, entry=json.dumps(record.entry, ensure_ascii=False),
-            opening=opening,
-        )
-    )  # fmt: skip
+    insert_rolls(connection, [record])
     if version == 0:
         connection.execute(
             insert(sheets).values(

@@ -12,17 +12,19 @@ import hashlib
 import hmac
 import json
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, insert, select, update
+from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, update
 
 from ..errors import DiceError
 from ..log.canonical import GENESIS, STREAM
 from ..names import name_keys, same_name
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
-from .kept import Member, RollRecord, Room
+from .kept import Member, RollRecord, Room, json_text
+from .prepared import Prepared
 from .problems import Problem, not_found, unauthorized
 from .schema import members, rolls, rooms, seeds
 
@@ -155,11 +157,13 @@ def room_members(db: Database, room_id: str) -> list[Member]:
     return [Member(row.id, row.room_id, row.name, row.gm) for row in rows]
 
 
+_NOTIFY = select(func.pg_notify(NOTIFY_CHANNEL, bindparam("payload")))
+
+
 def notify(connection: Connection, payload: str) -> None:
-    """Delivered to every listening process when the transaction commits."""
-    connection.exec_driver_sql(
-        f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)", {"payload": payload}
-    )
+    """Delivered to every listening process when the transaction commits
+    (PostgreSQL's ``NOTIFY``)."""
+    connection.execute(_NOTIFY, {"payload": payload})
 
 
 def _record(row: Row[Any]) -> RollRecord:
@@ -171,6 +175,31 @@ def _record(row: Row[Any]) -> RollRecord:
         None if row.entry is None else json.loads(row.entry),
         None if row.opening is None else json.loads(row.opening), row.error,
     )  # fmt: skip
+
+
+ROW = tuple(column.name for column in rolls.columns if column.name != "verified")
+"""The columns a roll's row fills: all but ``verified``, which its seed's reveal sets."""
+_INSERT_ROLLS = Prepared(insert(rolls).values({name: bindparam(name) for name in ROW}))
+
+
+def insert_rolls(connection: Connection, records: Sequence[RollRecord]) -> None:
+    """Store each roll as its row of ``rolls``: one statement for them all."""
+    _INSERT_ROLLS.run(connection, [_row(record) for record in records])
+
+
+def _row(record: RollRecord) -> dict[str, Any]:
+    """:func:`_record` the other way: a roll's row, its JSON fields as text."""
+    opening = None if record.opening is None else json_text(record.opening)
+    return {
+        "room_id": record.room, "seq": record.seq, "member_id": record.member,
+        "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
+        "commitment": record.commitment, "nonce": record.nonce,
+        "client_seed": record.client_seed, "text": record.text, "label": record.label,
+        "faces": None if record.faces is None else json_text(record.faces),
+        "error": record.error, "result": json_text(record.result), "at": record.at,
+        "salt": record.salt, "hash": record.hash, "entry": json_text(record.entry),
+        "opening": opening,
+    }  # fmt: skip
 
 
 def list_rolls(

@@ -15,72 +15,64 @@ refused and none is kept. Under version 2 of the dice stream each member has
 nonces of their own (``member_nonces``), read and advanced in the same
 transaction as the room's ``seq``.
 
-Where the batch runs: PostgreSQL is across a network, so there a thread of the
-writer's own commits, and the event loop never waits for it. SQLite is a local
-file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than handing
-the batch to a thread and back, and a thread holding the GIL makes the event
-loop wait for it in turn: there the batch runs on the event loop, collected
-from every roll that arrived since the last commit began, commits being at
-least :data:`COMMIT_EVERY` apart. Only when another thread
-of the process is writing (a reveal re-checking a seed's rolls, a member
-joining) does that batch go to a worker thread, so the loop never waits for a
-lock; and a roll whose text draws long (:class:`.caches.Texts`) always goes to
-one, so that it never holds the loop.
+The statements are the same for both databases: built from :mod:`.schema`
+with SQLAlchemy Core and compiled once (:mod:`.prepared`, :mod:`.held`,
+:func:`.store.insert_rolls`). So is the order of things: one batch at a time,
+batches at least :data:`COMMIT_EVERY` apart, each with every roll that came
+since the last one began, in the order they came; a heavy roll (its text
+tosses many dice, told when the text was checked: :class:`.caches.Texts`)
+alone, so that no batch draws for long. Where a batch runs is the one thing
+the database decides: PostgreSQL is across a network, so there the writer's
+own thread commits, and the event loop never waits for it; SQLite is a local
+file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than
+handing the batch to a thread and back, and a thread holding the GIL makes
+the event loop wait for it in turn, so there the batch runs on the event
+loop. While another thread of the process writes to SQLite (a member
+joining, a reveal re-checking a seed's rolls), the batch waits on the loop,
+trying again every :data:`BUSY_AGAIN`: the loop never waits for the lock.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
-import queue
-import sqlite3
-import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection
 
 from ..errors import DiceError
 from ..log import roll_entry
 from . import rolling
 from .db import Database
-from .held import (
-    ADVANCE,
-    ADVANCE_SQL,
-    HOLD,
-    NONCE_KEYS,
-    NONCES,
-    UPSERT_NONCE,
-    UPSERT_NONCE_SQL,
-    HeldRoom,
-    advance,
-    counters_of,
-    held_rooms,
-    hold_sql,
-    members_of,
-    nonces_sql,
-)
-from .kept import RollRecord, RollRequest, json_text
+from .held import HeldRoom, hold, write_back
+from .kept import RollRecord, RollRequest
 from .problems import Problem, not_found
-from .schema import rolls
-from .store import notify, now
+from .store import insert_rolls, notify, now
 
 log = logging.getLogger("fudgedice.server")
 
 COMMIT_EVERY = 0.004
-"""Seconds from the start of one commit on the event loop (SQLite) to the
-next, at least: a roll that comes sooner waits for the rest of that time and
-goes with every roll that came in it. A commit costs about as much CPU time as
-several rolls (its statements, the WAL's pages, waking every answer), and a
-busy table's rolls come a millisecond apart: one commit each would spend most
-of the process on commits. A roll after a quiet spell is committed at once."""
+"""Seconds from the start of one commit to the next, at least: a roll that
+comes sooner waits for the rest of that time and goes with every roll that
+came in it. A commit costs about as much CPU time as several rolls (its
+statements, the WAL's pages, waking every answer), and a busy table's rolls
+come a millisecond apart: one commit each would spend most of the process on
+commits. A roll after a quiet spell is committed at once."""
 
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
-on SQLite, on how long one batch holds the event loop (a few milliseconds)."""
+on SQLite, on how long one batch holds the event loop (light rolls: about
+20 ms at most, a few milliseconds as a table rolls)."""
+BUSY_AGAIN = 0.001
+"""Seconds after which a batch tries SQLite again while another thread of
+the process writes (a member joining, a reveal): the event loop never waits
+for the lock."""
+STOP_WITHIN = 10.0
+"""Seconds the writer waits, when the server stops, for the rolls asked for."""
 
 
 class FailedRoll(Problem):
@@ -108,102 +100,114 @@ class _Waiting:
 
 
 class Writer:
-    """Commits the rolls of one process, many to a transaction."""
+    """Commits the rolls of one process, many to a transaction, one
+    transaction at a time."""
 
     def __init__(self, db: Database, committed: Committed) -> None:
         self.db = db
         self.committed = committed
-        self.on_loop = not db.postgres
-        self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[_Waiting] = []
-        self._flush_due = False
+        self._due = False
+        """A commit is called for: the rolls waiting go with it."""
+        self._running = False
+        """A batch is being committed on the writer's thread."""
         self._flushed = -math.inf
-        """When the last commit on the event loop began (the loop's clock)."""
+        """When the last commit began (the loop's clock)."""
+        self._idle = asyncio.Event()
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        if not self.on_loop:
-            self._thread = threading.Thread(target=self._run, name="fudgedice-writer", daemon=True)
-            self._thread.start()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="fudgedice-writer")
+        self._idle.set()
 
     async def stop(self) -> None:
-        if self._thread is not None:
-            self._queue.put(None)
-            await asyncio.to_thread(self._thread.join, 10)
+        """Once every roll asked for is committed (or refused), end the thread."""
+        if self._thread is None:
+            return
+        try:
+            await asyncio.wait_for(self._idle.wait(), STOP_WITHIN)
+        except TimeoutError:  # the server stops all the same: a roll not yet drawn is in no log
+            log.warning("the writer stopped with rolls still waiting")
+        await asyncio.to_thread(self._thread.shutdown)
 
     async def roll(self, request: RollRequest) -> RollRecord:
         """The roll, once committed; or the :class:`Problem` that refused it."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[RollRecord] = loop.create_future()
-        waiting = _Waiting(request, future)
-        if not self.on_loop:
-            self._queue.put(waiting)
-        elif request.heavy:  # a long draw: on a worker thread, never holding the loop
-            self._on_thread([waiting])
-        else:
-            self._waiting.append(waiting)
-            if not self._flush_due:  # with all that comes until then
-                self._flush_due = True
-                wait = self._flushed + COMMIT_EVERY - loop.time()
-                if wait > 0:
-                    loop.call_later(wait, self._flush)
-                else:  # after this turn of the loop, with all that came in it
-                    loop.call_soon(self._flush)
+        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Waiting(request, future))
+        self._next()
         return await future
 
-    def _on_thread(self, batch: list[_Waiting]) -> None:
-        """Commit ``batch`` on a worker thread, then answer it on the loop."""
+    def _next(self) -> None:
+        """Call for the next commit, if rolls wait and none is called for or
+        under way: :data:`COMMIT_EVERY` after the last one began, with every
+        roll that comes until then."""
+        if self._due or self._running:
+            return
+        if not self._waiting:
+            self._idle.set()
+            return
         assert self._loop is not None
-        done = self._loop.run_in_executor(None, self._commit, batch)
-        done.add_done_callback(lambda finished: self._settle(batch, finished.result()))
+        self._idle.clear()
+        self._due = True
+        wait = self._flushed + COMMIT_EVERY - self._loop.time()
+        if wait > 0:
+            self._loop.call_later(wait, self._flush)
+        else:  # after this turn of the loop, with all that came in it
+            self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        """On the event loop: commit the rolls waiting (SQLite)."""
-        batch, self._waiting = self._waiting[:MAX_BATCH], self._waiting[MAX_BATCH:]
-        self._flush_due = bool(self._waiting)
+        """Commit the next batch: on the event loop on SQLite (a local file,
+        whose commit is shorter than a thread's handoff), on the writer's
+        thread on PostgreSQL (across a network)."""
         assert self._loop is not None
+        self._due = False
         self._flushed = self._loop.time()
-        if self._waiting:
-            self._loop.call_soon(self._flush)
-        requests = [waiting.request for waiting in batch]
+        batch = self._take()
+        if self.db.postgres:
+            self._running = True
+            done = self._loop.run_in_executor(self._thread, self._commit, batch)
+            done.add_done_callback(lambda finished: self._committed(batch, finished.result()))
+            return
+        outcomes = self._commit(batch, wait=False)
+        if outcomes is None:  # another thread of the process is writing: the loop never waits
+            self._waiting[:0] = batch
+            self._due = True
+            self._loop.call_later(BUSY_AGAIN, self._flush)
+            return
+        self._committed(batch, outcomes)
+
+    def _take(self) -> list[_Waiting]:
+        """The next batch, in the order the rolls came: up to
+        :data:`MAX_BATCH` of them, but a heavy one (its text tosses many dice:
+        ``RollRequest.heavy``) alone, so that no batch draws for long."""
+        count = 1
+        if not self._waiting[0].request.heavy:
+            most = min(MAX_BATCH, len(self._waiting))
+            while count < most and not self._waiting[count].request.heavy:
+                count += 1
+        batch, self._waiting = self._waiting[:count], self._waiting[count:]
+        return batch
+
+    def _commit(self, batch: list[_Waiting], wait: bool = True) -> list[Settled] | None:
+        """The outcome of each roll of ``batch``, drawn and committed; None at
+        once if ``wait`` is false and another thread of the process is writing."""
         try:
-            with self.db.write_if_free() as connection:
-                if connection is not None:
-                    outcomes = _append(connection, False, requests)
+            with self.db.batch(wait) as connection:
+                if connection is None:
+                    return None
+                return append(connection, [waiting.request for waiting in batch])
         except Exception:
-            outcomes = _refused(batch)
-        else:
-            if connection is None:  # another thread is writing: wait for it on one
-                self._on_thread(batch)
-                return
+            log.exception("rolls could not be stored")
+            # nothing of the batch is kept: every roll is refused
+            return [Problem(503, "the roll could not be stored: try again")] * len(batch)
+
+    def _committed(self, batch: list[_Waiting], outcomes: list[Settled] | None) -> None:
+        assert outcomes is not None
+        self._running = False
         self._settle(batch, outcomes)
-
-    def _commit(self, batch: list[_Waiting]) -> list[Settled]:
-        try:
-            return append_rolls(self.db, [waiting.request for waiting in batch])
-        except Exception:
-            return _refused(batch)
-
-    def _run(self) -> None:
-        while (first := self._queue.get()) is not None:
-            batch = [first]
-            stopping = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    waiting = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if waiting is None:
-                    stopping = True
-                    break
-                batch.append(waiting)
-            outcomes = self._commit(batch)
-            assert self._loop is not None
-            self._loop.call_soon_threadsafe(self._settle, batch, outcomes)
-            if stopping:
-                return
+        self._next()
 
     def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
@@ -223,63 +227,23 @@ class Writer:
             self.committed(kept)
 
 
-def _refused(batch: list[_Waiting]) -> list[Settled]:
-    """The commit failed: nothing of the batch is kept, every roll is refused."""
-    log.exception("rolls could not be stored")
-    return [Problem(503, "the roll could not be stored: try again")] * len(batch)
-
-
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
-    with db.write() as connection:
-        return _append(connection, db.postgres, requests)
+    with db.batch() as connection:
+        assert connection is not None  # a batch that waits gets its connection
+        return append(connection, requests)
 
 
-def _append(
-    connection: Connection | sqlite3.Connection, postgres: bool, requests: Sequence[RollRequest]
-) -> list[Settled]:
+def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``."""
-    if isinstance(connection, sqlite3.Connection):
-        return _on_sqlite(connection, requests)
-    if not postgres:  # SQLite's statements go to its driver, in the same transaction:
-        # SQLAlchemy spent more CPU time on each batch's parameters than SQLite on the batch
-        driver = connection.connection.driver_connection
-        assert isinstance(driver, sqlite3.Connection)
-        return _on_sqlite(driver, requests)
-    wanted = sorted({request.room for request in requests})
-    held = held_rooms(connection.execute(HOLD, {"ids": wanted}))
-    for room, members in members_of(held, requests):
-        found = connection.execute(NONCES, {"room": room.id, "epoch": room.epoch, "ids": members})
-        room.nonces.update((member, nonce) for member, nonce in found)
+    held = hold(connection, requests)
     outcomes, records = _drawn(held, requests)
     if records:
-        connection.execute(_INSERT, [_row(record) for record in records])
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        connection.execute(ADVANCE, [advance(room) for room in advanced])
-        if counters := counters_of(advanced):
-            connection.execute(
-                UPSERT_NONCE, [dict(zip(NONCE_KEYS, c, strict=True)) for c in counters]
-            )
-        for room in advanced:
-            notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
-    return outcomes
-
-
-def _on_sqlite(driver: sqlite3.Connection, requests: Sequence[RollRequest]) -> list[Settled]:
-    """:func:`_append` through SQLite's own driver."""
-    wanted = sorted({request.room for request in requests})
-    held = held_rooms(driver.execute(hold_sql(len(wanted)), wanted))
-    for room, members in members_of(held, requests):
-        found = driver.execute(nonces_sql(len(members)), [room.id, room.epoch, *members])
-        room.nonces.update(found.fetchall())
-    outcomes, records = _drawn(held, requests)
-    if records:
-        rows = [_row(record) for record in records]
-        driver.executemany(_insert_sql(tuple(rows[0])), [tuple(row.values()) for row in rows])
-        advanced = [room for room in held.values() if room.last_seq >= room.first_seq]
-        driver.executemany(ADVANCE_SQL, [tuple(advance(room).values()) for room in advanced])
-        if counters := counters_of(advanced):
-            driver.executemany(UPSERT_NONCE_SQL, counters)
+        insert_rolls(connection, records)
+        advanced = write_back(connection, held.values())
+        if connection.dialect.name == "postgresql":  # every process's live feed hears of them
+            for room in advanced:
+                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
     return outcomes
 
 
@@ -303,15 +267,6 @@ def _drawn(
         if isinstance(outcome, RollRecord | FailedRoll)
     ]
     return outcomes, records
-
-
-_INSERT = insert(rolls)
-
-
-@functools.cache
-def _insert_sql(columns: tuple[str, ...]) -> str:
-    """``_INSERT`` for SQLite's driver, of the columns :func:`_row` fills."""
-    return f"INSERT INTO rolls ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
@@ -367,19 +322,4 @@ def failed_result(text: str, fields: dict[str, Any]) -> dict[str, Any]:
         "notation": text, "total": None, "verdict": None, "result": "failed",
         "dice": [], "tosses": fields["faces"], "failed": True, "error": fields["error"],
         "text": f"{text}: failed after drawing {faces or 'nothing'}: {fields['error']}",
-    }  # fmt: skip
-
-
-def _row(record: RollRecord) -> dict[str, Any]:
-    opening = None if record.opening is None else json_text(record.opening)
-    return {
-        "room_id": record.room, "seq": record.seq, "member_id": record.member,
-        "name": record.name, "visibility": record.visibility, "epoch": record.epoch,
-        "commitment": record.commitment, "nonce": record.nonce,
-        "client_seed": record.client_seed, "text": record.text, "label": record.label,
-        "faces": None if record.faces is None else json_text(record.faces),
-        "error": record.error,
-        "result": json_text(record.result), "at": record.at, "salt": record.salt,
-        "hash": record.hash, "entry": json_text(record.entry),
-        "opening": opening,
     }  # fmt: skip
