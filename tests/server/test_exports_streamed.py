@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from fudgedice.log.canonical import VISIBILITIES
 from fudgedice.server import connect, exports, store
-from fudgedice.server.kept import VISIBILITIES, Member, RollRecord, RollRequest
+from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.writer import append_rolls
 
 PAGE = 4

@@ -7,9 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from fudgedice.log.canonical import Visibility
 from fudgedice.server import connect, store
 from fudgedice.server.feed import _chunks
-from fudgedice.server.kept import Member, RollRecord, RollRequest, Shown, Visibility
+from fudgedice.server.kept import Member, RollRecord, RollRequest, Shown
 from fudgedice.server.live import Event, Hub
 from fudgedice.server.writer import append_rolls
 

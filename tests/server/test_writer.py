@@ -16,11 +16,12 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 import fudgedice
+from fudgedice.log.canonical import VISIBILITIES
 from fudgedice.server import connect, store
 from fudgedice.server.caches import LIGHT_DICE, Texts
 from fudgedice.server.db import Database
 from fudgedice.server.exports import log_document
-from fudgedice.server.kept import VISIBILITIES, Member, RollRecord, RollRequest
+from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.prepared import Prepared
 from fudgedice.server.problems import Problem
 from fudgedice.server.schema import rolls

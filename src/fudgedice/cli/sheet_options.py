@@ -43,7 +43,7 @@ def sheet_options(command: F) -> F:
 
 
 @dataclass
-class SheetRoll:
+class ReadAgainstSheets:
     """A roll's text, read against the sheets given (or as it is, with none)."""
 
     text: str
@@ -86,15 +86,15 @@ class SheetRoll:
 
 def sheet_plan(
     text: str, times: int = 1, *, sheet_files: tuple[str, ...] = (), spends: tuple[str, ...] = ()
-) -> SheetRoll:
+) -> ReadAgainstSheets:
     """The roll text for ``text``: names of traits resolved when sheets are given."""
     if not sheet_files:
         if spends:
             raise DiceValueError("--spend takes points from a sheet: give it with --sheet FILE")
-        return SheetRoll(text)
+        return ReadAgainstSheets(text)
     from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     if spends and times > 1:
         raise DiceValueError("points are spent on one roll at a time: drop -n or --spend")
     plan = sheets.resolve(text, [sheets.load_file(path) for path in sheet_files], spends)
-    return SheetRoll(plan.text, plan)
+    return ReadAgainstSheets(plan.text, plan)

@@ -13,8 +13,8 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
+from ..log.canonical import Visibility
 from .inputs import unstorable
-from .kept import Visibility
 from .problems import Problem, unprocessable
 
 MAX_INT = 2**63 - 1

@@ -13,12 +13,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import orjson
 
-Visibility = Literal["public", "gm", "self", "secret"]
-VISIBILITIES: tuple[Visibility, ...] = ("public", "gm", "self", "secret")
+from ..log.canonical import Visibility
 
 
 def json_bytes(value: Any) -> bytes:

@@ -38,7 +38,7 @@ KEPT_CHARACTERS = 4_000_000
 at most 32 KiB, and a page of 60 traits a few KB."""
 
 Key = tuple[str, str, int]
-Shown = dict[str, Any]
+SheetJSON = dict[str, Any]
 """A sheet as an answer shows it: ``{"system", "name", "traits", "points",
 "page"}``, and ``page_error`` when its page could not be measured now."""
 
@@ -52,7 +52,7 @@ def _shown(text: str) -> tuple[str, float]:
     return page, spent.spent if spent is not None else 0.0
 
 
-def described(sheet: sheets.Sheet, page: str | None) -> Shown:
+def described(sheet: sheets.Sheet, page: str | None) -> SheetJSON:
     """The sheet's system, name, traits (the buttons that roll them), points
     and page."""
     traits = [
@@ -74,11 +74,11 @@ class SheetPages:
         """Seconds a page waits for the gate (:data:`WAIT`)."""
         self.measured = 0
         """Pages measured so far (a page served from the cache is not)."""
-        self._kept: OrderedDict[Key, tuple[bytes, Shown, int]] = OrderedDict()
+        self._kept: OrderedDict[Key, tuple[bytes, SheetJSON, int]] = OrderedDict()
         self._characters = 0
         self._lock = threading.Lock()
 
-    def shown(self, room: str, stored: Stored, address: str) -> Shown:
+    def shown(self, room: str, stored: Stored, address: str) -> SheetJSON:
         """``stored`` as shown, kept or made now: a 429 or 503 when its page
         would be measured and can't be now."""
         found = self._find(room, stored)
@@ -93,11 +93,11 @@ class SheetPages:
             found = self._find(room, stored)
             return found if found is not None else self._measure(room, stored, sheet)[0]
 
-    def listed(self, room: str, kept: Sequence[Stored], address: str) -> list[Shown]:
+    def listed(self, room: str, kept: Sequence[Stored], address: str) -> list[SheetJSON]:
         """Several sheets in one request: those not kept are measured (in one
         place of the gate) while the request's work stays within one
         request's budget; each one left says why in its ``page_error``."""
-        shown: list[Shown] = []
+        shown: list[SheetJSON] = []
         work, refused, holding = 0.0, None, False
         with contextlib.ExitStack() as held:
             for stored in kept:
@@ -126,7 +126,7 @@ class SheetPages:
                 work += spent
         return shown
 
-    def _find(self, room: str, stored: Stored) -> Shown | None:
+    def _find(self, room: str, stored: Stored) -> SheetJSON | None:
         key, digest = _key(room, stored)
         with self._lock:
             found = self._kept.get(key)
@@ -135,14 +135,14 @@ class SheetPages:
             self._kept.move_to_end(key)
             return found[1]
 
-    def _measure(self, room: str, stored: Stored, sheet: sheets.Sheet) -> tuple[Shown, float]:
+    def _measure(self, room: str, stored: Stored, sheet: sheets.Sheet) -> tuple[SheetJSON, float]:
         many = len(sheet.traits) > SHOWN_WITH_ODDS
         page, spent = (None, 0.0) if many else self.gate.run(_shown, stored.text)
         with self._lock:
             self.measured += 0 if many else 1
         return self._keep(room, stored, described(sheet, page)), spent
 
-    def _keep(self, room: str, stored: Stored, shown: Shown) -> Shown:
+    def _keep(self, room: str, stored: Stored, shown: SheetJSON) -> SheetJSON:
         key, digest = _key(room, stored)
         size = len(stored.text) + len(shown["page"] or "")
         with self._lock:

@@ -25,7 +25,7 @@ from ..db import Database
 from ..kept import OWN, Member, RollRecord
 from ..live import Event, Hub
 from ..problems import BUSY, REFUSED, Problem, not_found, unprocessable
-from ..sheet_pages import SheetPages, Shown
+from ..sheet_pages import SheetJSON, SheetPages
 from ..sheet_store import (
     Change,
     SheetProblem,
@@ -74,7 +74,7 @@ class RollSpend(Body):
     """The roller's sheet's version, as their page knows it (checked if given)."""
 
 
-def summary(owner: Member, stored: Stored, shown: Shown) -> dict[str, Any]:
+def summary(owner: Member, stored: Stored, shown: SheetJSON) -> dict[str, Any]:
     """A sheet as the page shows it: its text, and ``shown``
     (:func:`.sheet_pages.described`: its traits, points and page)."""
     return {
