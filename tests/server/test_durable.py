@@ -4,11 +4,16 @@ PostgreSQL), and each member's rolls are rate-limited."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import fudgedice
@@ -190,3 +195,35 @@ def test_each_member_is_rate_limited(
     # another member's allowance is their own
     assert table.roll(created["room"], created["gm_token"], "4dF").status_code == 201
     assert len(table.rolls(created["room"], ann["token"])) == 4
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                # the parent is the 4th field after the command, which may hold spaces
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def test_a_killed_server_leaves_no_measuring_process(
+    tmp_path: Path, start_server: Callable[..., Any]
+) -> None:
+    server = start_server(_sqlite(tmp_path))
+    assert (
+        httpx.get(f"{server.url}/api/odds", params={"text": "4dF"}, timeout=30).status_code == 200
+    )
+    helpers = _children(server.process.pid)
+    assert helpers, "the odds are measured in a process of the server's own"
+    server.kill()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in helpers):
+        time.sleep(0.2)
+    left = {pid for pid in helpers if Path(f"/proc/{pid}").exists()}
+    for pid in left:  # not to leave them to the next test
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, "the measuring process outlived its server"

@@ -19,8 +19,10 @@ import asyncio
 import json
 import math
 import multiprocessing
+import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -170,7 +172,12 @@ class OddsGate:
         with self._lock:
             if self._pool is None:
                 spawn = multiprocessing.get_context("spawn")  # no copy of the server's threads
-                self._pool = ProcessPoolExecutor(self.at_once, mp_context=spawn)
+                self._pool = ProcessPoolExecutor(
+                    self.at_once,
+                    mp_context=spawn,
+                    initializer=_follow_server,
+                    initargs=(os.getpid(),),
+                )
             pool = self._pool
         try:
             return pool.submit(_outcome, function, *args)
@@ -219,3 +226,17 @@ class OddsGate:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)  # a measure ends within a second
+
+
+def _follow_server(server: int) -> None:
+    """In the measuring process: end it once the server that started it is gone.
+    A server killed outright (SIGKILL, a crash) never shuts its pool down, and
+    its measuring process would wait on the pool's queue for ever, holding its
+    memory and the output of whoever started the server."""
+
+    def watch() -> None:
+        while os.getppid() == server:  # a process whose parent dies gets another
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-server", daemon=True).start()
