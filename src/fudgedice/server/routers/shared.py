@@ -8,7 +8,8 @@ a worker thread, a hop that would cost more than reading an attribute.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
@@ -34,45 +35,26 @@ def address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-async def database(request: Request) -> Database:
-    """The database (``app.state.db``)."""
-    db: Database = request.app.state.db
-    return db
+def held(name: str) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency giving ``app.state.<name>``: what the process shares,
+    which ``create_app`` (or a test's bare app) keeps there."""
+
+    async def read(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    read.__name__ = name  # FastAPI names a dependency by its function
+    return read
 
 
-async def hub(request: Request) -> Hub:
-    """The live feeds of the process (``app.state.hub``)."""
-    found: Hub = request.app.state.hub
-    return found
-
-
-async def rolls(request: Request) -> Rolls:
-    """The rolls of the process: its caches, allowances and writer (``app.state.rolls``)."""
-    found: Rolls = request.app.state.rolls
-    return found
-
-
-async def addresses(request: Request) -> RateLimit:
-    """Each client address's allowances (``app.state.addresses``)."""
-    found: RateLimit = request.app.state.addresses
-    return found
-
-
-async def gate(request: Request) -> OddsGate:
-    """The gate every measure of odds passes (``app.state.gate``)."""
-    found: OddsGate = request.app.state.gate
-    return found
-
-
-async def sheet_pages(request: Request) -> SheetPages:
-    """The sheets' pages, each trait with its chance (``app.state.sheet_pages``)."""
-    found: SheetPages = request.app.state.sheet_pages
-    return found
-
-
-Db = Annotated[Database, Depends(database)]
-Feeds = Annotated[Hub, Depends(hub)]
-TableRolls = Annotated[Rolls, Depends(rolls)]
-Addresses = Annotated[RateLimit, Depends(addresses)]
-Gate = Annotated[OddsGate, Depends(gate)]
-Pages = Annotated[SheetPages, Depends(sheet_pages)]
+Db = Annotated[Database, Depends(held("db"))]
+"""The database."""
+Feeds = Annotated[Hub, Depends(held("hub"))]
+"""The live feeds of the process."""
+TableRolls = Annotated[Rolls, Depends(held("rolls"))]
+"""The rolls of the process: its caches, allowances and writer."""
+Addresses = Annotated[RateLimit, Depends(held("addresses"))]
+"""Each client address's allowances."""
+Gate = Annotated[OddsGate, Depends(held("gate"))]
+"""The gate every measure of odds passes."""
+Pages = Annotated[SheetPages, Depends(held("sheet_pages"))]
+"""The sheets' pages, each trait with its chance."""
