@@ -10,8 +10,7 @@ and measuring (:mod:`.rolling`, :mod:`.measure`) only carry out the plan.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from ...dice.arithmetic import WordValue, evaluate
 from ...dice.checks import refuse_die_code
@@ -44,8 +43,7 @@ PLAIN = power.PowerOptions()
 """No option asked: how every pool but a side's advantage pool is rolled."""
 
 
-@dataclass(frozen=True, slots=True)
-class SidePlan:
+class SidePlan(NamedTuple):
     """One side of a roll, checked: its expression (default dice added), its
     Power Fudge options and the one pool of Fudge dice they act on."""
 
@@ -70,8 +68,7 @@ class SidePlan:
         return self.options if pool is self.fudge_pool else PLAIN
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedRoll:
+class CheckedRoll(NamedTuple):
     """A whole roll, checked: the left side, and the right side of an opposed
     action or the difficulty of an unopposed one (at most one of the two)."""
 

@@ -12,7 +12,6 @@ once per program (``FudgeProgram._difficulty_notes``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from ...dice.arithmetic import WordValue
 from ...dice.pools import plan
@@ -103,7 +102,7 @@ def measured_notes(
     if side.options.take_zero:
         # Taking zero is a choice, never an impossibility: set it beside
         # what rolling would have done.
-        rolled = side_dist(replace(side, options=PLAIN))
+        rolled = side_dist(side._replace(options=PLAIN))
         chance = Odds("", "", rolled).chance_between(difficulty, None).p
         outcome = "succeeds" if degrees.lo >= difficulty else "fails"
         return [
