@@ -143,6 +143,8 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # (cli.quick, the plain roll and odds, without it), each loaded with the
     # collector paused
     f"{PACKAGE}.cli.entry": frozenset({f"{PACKAGE}.cli.commands", f"{PACKAGE}.cli.quick"}),
+    # a plain roll prints no odds table
+    f"{PACKAGE}.cli.quick": frozenset({f"{PACKAGE}.render.odds_table"}),
     # the package names its click group only when asked: importing it loads no click
     f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.cli.commands"}),
     f"{PACKAGE}.cli.commands": frozenset(
