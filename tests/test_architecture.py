@@ -145,6 +145,9 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.entry": frozenset({f"{PACKAGE}.cli.commands", f"{PACKAGE}.cli.quick"}),
     # a plain roll prints no odds table
     f"{PACKAGE}.cli.quick": frozenset({f"{PACKAGE}.render.odds_table"}),
+    # a system declares its tables when it loads; a roll prints none of them
+    f"{PACKAGE}.systems.fudge.tables": frozenset({f"{PACKAGE}.results.table"}),
+    f"{PACKAGE}.results.table_spec": frozenset({f"{PACKAGE}.results.table"}),
     # the package names its click group only when asked: importing it loads no click
     f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.cli.commands"}),
     f"{PACKAGE}.cli.commands": frozenset(

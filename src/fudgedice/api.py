@@ -1,5 +1,4 @@
-"""The public Python API: ``roll``, ``odds``, ``sample``, ``read``, ``table``,
-``parse``, ``clear_caches``.
+"""The public Python API: roll, odds, sample, read, table, parse, clear_caches.
 
 This is the composition root: the one module that imports the systems. A
 :class:`Dice` joins their words into the vocabulary the parser's hints draw
@@ -31,7 +30,6 @@ from .limits import DEFAULT_LIMITS
 from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
 from .results.roll import Roll
-from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
 from .systems import Registry
@@ -44,6 +42,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .results.float_odds import FloatOdds
+    from .results.table import Table
+    from .results.table_spec import TableSpec
 
 
 def program_size(program: Program) -> int:
@@ -188,7 +188,7 @@ class Dice:
                 f"the table '{key}' has a fixed length, so --to has nothing to set",
                 hint=f"--to is for tables that go on: {', '.join(endless)}",
             )
-        return spec.make(TableOptions(exact=exact, to=to))
+        return spec.printed(exact=exact, to=to)
 
     @within_budget
     def ladder(self, system: str) -> Table:

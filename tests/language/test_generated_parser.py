@@ -247,6 +247,24 @@ def test_a_plain_roll_loads_no_odds_table() -> None:
     assert measured["heavy"] == list(ODDS_ONLY)
 
 
+PRINTED_TABLES = ("fudgedice.results.table",)
+"""The printed tables (``fudgedice table``, ``ladder``), which the systems
+declare (``results.table_spec``) but neither a roll nor odds prints."""
+
+
+@pytest.mark.parametrize("command", ["roll", "odds"])
+def test_a_plain_roll_or_odds_loads_no_printed_table(command: str) -> None:
+    result = _command(command, "4dF", heavy=PRINTED_TABLES, script=True)
+    assert result["code"] == 0, result["out"]
+    assert result["heavy"] == []
+
+
+def test_a_printed_table_loads_them() -> None:
+    result = _command("ladder", "fudge", heavy=PRINTED_TABLES)
+    assert result["code"] == 0, result["out"]
+    assert result["heavy"] == list(PRINTED_TABLES)
+
+
 SYSTEM_PACKAGES = {
     "fudge": "fudgedice.systems.fudge.system",
     "3d6fudge": "fudgedice.systems.fudge3d6.system",
