@@ -221,17 +221,14 @@ def coin_position(side: Side) -> int | None:
     return next((option.position for option in side.options if option.name == COIN), None)
 
 
-_OPP = re.compile(r"\bopp\b", re.IGNORECASE)
-_PREFIX = re.compile(r"\s*[a-z0-9]+\s*:", re.IGNORECASE)
-
-
 def side_texts(expression: Expression) -> tuple[str, str]:
     """The two sides of an opposed roll as they were written."""
     body = expression.text.split("#", 1)[0]
-    prefix = _PREFIX.match(body)
+    # patterns compiled on first use (re's cache): only an opposed roll's message reads them
+    prefix = re.match(r"\s*[a-z0-9]+\s*:", body, re.IGNORECASE)
     if prefix:
         body = body[prefix.end() :]
-    parts = _OPP.split(body, maxsplit=1)
+    parts = re.split(r"\bopp\b", body, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) != 2:
         return "the left side", "the right side"
     left, right = (part.strip() for part in parts)
