@@ -135,6 +135,20 @@ SAMPLED = frozenset({f"{PACKAGE}.results.sampled"})
 when a sample is: building its class is a fraction of a millisecond of every
 roll's and odds' start-up."""
 
+ROLLING = frozenset(
+    f"{PACKAGE}.{name}"
+    for name in (
+        "dice.roller",
+        "dice.hand",
+        "dice.quick",
+        "results.dice",
+        "results.roll",
+        "render.explain",
+    )
+)
+"""What a roll is rolled and explained with (the roller, the rolled dice, the
+roll, its explanation), which a program loads when it first rolls: odds never do."""
+
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
     # sheet, session, verify, serve and help commands are built when named (their options and
@@ -167,10 +181,13 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
     f"{PACKAGE}.cli.session_rolls": frozenset({f"{PACKAGE}.log"}),
-    f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"},
+    f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"} | ROLLING,
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
-    f"{PACKAGE}.systems.fudge.program": SAMPLERS | SAMPLED,
+    f"{PACKAGE}.systems.fudge.program": SAMPLERS
+    | SAMPLED
+    | ROLLING
+    | {f"{PACKAGE}.systems.fudge.rolling"},
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
     f"{PACKAGE}.systems.d6.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fate.program": SAMPLERS,

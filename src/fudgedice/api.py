@@ -19,7 +19,6 @@ from .budget import current as current_budget
 from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
-from .dice.quick import QuickRolls
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .exact.odds import Odds
 from .language import parser
@@ -29,7 +28,6 @@ from .language.words import KEYWORDS, LateWords, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
-from .results.roll import Roll
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
 from .systems import Registry
@@ -41,7 +39,9 @@ from .systems.fudge.techniques import D100Table as D100Table
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from .dice.quick import QuickRolls
     from .results.float_odds import FloatOdds
+    from .results.roll import Roll
     from .results.table import Table
     from .results.table_spec import TableSpec
 

@@ -247,6 +247,25 @@ def test_a_plain_roll_loads_no_odds_table() -> None:
     assert measured["heavy"] == list(ODDS_ONLY)
 
 
+ROLL_ONLY = (
+    "fudgedice.dice.roller",
+    "fudgedice.dice.quick",
+    "fudgedice.results.dice",
+    "fudgedice.results.roll",
+    "fudgedice.render.explain",
+    "fudgedice.systems.fudge.rolling",
+)
+"""What a roll is rolled and explained with, which ``odds`` never loads."""
+
+
+def test_odds_load_nothing_a_roll_is_rolled_with() -> None:
+    measured = _command("odds", "4dF", heavy=ROLL_ONLY, script=True)
+    assert measured["code"] == 0, measured["out"]
+    assert measured["heavy"] == []
+    rolled = _command("roll", "4dF", heavy=ROLL_ONLY, script=True)  # the names are right
+    assert rolled["heavy"] == list(ROLL_ONLY)
+
+
 PRINTED_TABLES = ("fudgedice.results.table",)
 """The printed tables (``fudgedice table``, ``ladder``), which the systems
 declare (``results.table_spec``) but neither a roll nor odds prints."""
