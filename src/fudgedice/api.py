@@ -20,7 +20,6 @@ from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
-from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import another_systems_word, suggest, system_without_colon
 from .language.tree import Damage, Expression
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .dice.quick import QuickRolls
+    from .exact.odds import Odds
     from .results.float_odds import FloatOdds
     from .results.roll import Roll
     from .results.table import Table

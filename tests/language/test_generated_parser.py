@@ -266,6 +266,18 @@ def test_odds_load_nothing_a_roll_is_rolled_with() -> None:
     assert rolled["heavy"] == list(ROLL_ONLY)
 
 
+MEASURED_ONLY = ("fudgedice.exact.odds", "fudgedice.exact.rows", "fudgedice.exact.views")
+"""The odds, their rows and views, which a plain roll never loads."""
+
+
+def test_a_plain_roll_measures_no_odds() -> None:
+    rolled = _command("roll", "4dF", heavy=MEASURED_ONLY, script=True)
+    assert rolled["code"] == 0, rolled["out"]
+    assert rolled["heavy"] == []
+    measured = _command("odds", "4dF", heavy=MEASURED_ONLY, script=True)  # the names are right
+    assert measured["heavy"] == list(MEASURED_ONLY)
+
+
 PRINTED_TABLES = ("fudgedice.results.table",)
 """The printed tables (``fudgedice table``, ``ladder``), which the systems
 declare (``results.table_spec``) but neither a roll nor odds prints."""

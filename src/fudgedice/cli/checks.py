@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .. import api, budget
 from ..dice.program import ROLL_DIE_WORK, Program
 from ..errors import LimitError
-from ..exact.odds import approximate, decimal
+from ..exact.figures import approximate, decimal
 from ..limits import DEFAULT_LIMITS
 
 if TYPE_CHECKING:

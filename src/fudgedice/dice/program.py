@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
-from ..exact.odds import Odds
 from ..language.diagnostics import suggest_other
 from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
@@ -37,6 +36,7 @@ if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is a
     import numpy as np
     import numpy.typing as npt
 
+    from ..exact.odds import Odds
     from ..results.float_odds import FloatOdds
     from ..results.roll import Roll
     from ..results.sampled import Sampled
@@ -201,6 +201,8 @@ class Program:
         return measure(node, self.word_value, exploding_dice(node))
 
     def odds(self) -> Odds:
+        from ..exact.odds import Odds  # here: a roll measures no odds
+
         odds = Odds(self.expression.text, self.expression.system, self.dist())
         if not self.outcomes.bands and not self.outcomes.facts:
             return odds

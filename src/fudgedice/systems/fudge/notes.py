@@ -16,7 +16,6 @@ from collections.abc import Callable
 from ...dice.arithmetic import WordValue
 from ...dice.pools import plan
 from ...exact.dist import Dist
-from ...exact.odds import Odds
 from ...language.tree import BinOp, Group, Neg, Node, Number, Pool, Word
 from ...render.numbers import chance_note
 from .checking import PLAIN, SidePlan
@@ -98,6 +97,8 @@ def measured_notes(
 ) -> list[str]:
     """What the odds say of the difficulty: certain, impossible, or how
     rolling would have done beside taking zero."""
+    from ...exact.odds import Odds  # here: a roll measures no odds
+
     degrees = side_dist(side)
     if side.options.take_zero:
         # Taking zero is a choice, never an impossibility: set it beside

@@ -37,8 +37,6 @@ from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
-from ...exact.odds import Odds
-from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
@@ -58,6 +56,7 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy.typing as npt
 
     from ...dice.roller import Roller
+    from ...exact.odds import Odds
     from ...results.dice import Part
     from ...results.float_odds import FloatOdds
     from ...results.roll import Roll
@@ -266,6 +265,9 @@ class FudgeProgram(Program):
         return _COIN if self.left.coin else NO_OUTCOMES
 
     def odds(self) -> Odds:
+        from ...exact.odds import Odds  # here: a roll measures no odds
+        from ...exact.views import Check
+
         expression = self.expression
         exact = self.dist()
         title = "rolled degree" if self.ladder is FUDGE else "result"
@@ -369,6 +371,8 @@ def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
 
 def _chance(exact: Dist, test: Callable[[int], bool]) -> Fraction:
     """The chance of a value passing ``test``, counting what surely does."""
+    from ...exact.odds import Odds
+
     return Odds("", "", exact).chance_where(test).p
 
 
