@@ -5,16 +5,15 @@ declares its tables when it loads, and a roll prints none of them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .table import Table, TableOptions
 
 
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """A table a system can print: what it shows and how to compute it."""
+class TableSpec(NamedTuple):
+    """A table a system can print: what it shows and how to compute it (a
+    named tuple: a record a system declares, built once, never compared)."""
 
     description: str
     make: Callable[[TableOptions], Table]
