@@ -135,6 +135,23 @@ SAMPLED = frozenset({f"{PACKAGE}.results.sampled"})
 when a sample is: building its class is a fraction of a millisecond of every
 roll's and odds' start-up."""
 
+ROLLING = frozenset(
+    f"{PACKAGE}.{name}"
+    for name in (
+        "dice.roller",
+        "dice.hand",
+        "dice.quick",
+        "results.dice",
+        "results.roll",
+        "render.explain",
+    )
+)
+"""What a roll is rolled and explained with (the roller, the rolled dice, the
+roll, its explanation), which a program loads when it first rolls: odds never do."""
+
+MEASURING = frozenset({f"{PACKAGE}.exact.odds", f"{PACKAGE}.exact.views"})
+"""The odds a program measures (their rows, tails and views), which a roll never loads."""
+
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
     # sheet, session, verify, serve and help commands are built when named (their options and
@@ -143,6 +160,13 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # (cli.quick, the plain roll and odds, without it), each loaded with the
     # collector paused
     f"{PACKAGE}.cli.entry": frozenset({f"{PACKAGE}.cli.commands", f"{PACKAGE}.cli.quick"}),
+    # a plain roll prints no odds table
+    f"{PACKAGE}.cli.quick": frozenset({f"{PACKAGE}.render.odds_table"}),
+    # a system declares its tables when it loads; a roll prints none of them
+    f"{PACKAGE}.systems.fudge.tables": frozenset({f"{PACKAGE}.results.table"}),
+    f"{PACKAGE}.results.table_spec": frozenset({f"{PACKAGE}.results.table"}),
+    f"{PACKAGE}.dice.outcomes": MEASURING,
+    f"{PACKAGE}.systems.fudge.notes": MEASURING,
     # the package names its click group only when asked: importing it loads no click
     f"{PACKAGE}.cli": frozenset({f"{PACKAGE}.cli.commands"}),
     f"{PACKAGE}.cli.commands": frozenset(
@@ -162,10 +186,18 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
     f"{PACKAGE}.cli.session_rolls": frozenset({f"{PACKAGE}.log"}),
-    f"{PACKAGE}.dice.program": SAMPLERS | SAMPLED | {f"{PACKAGE}.render.html"},
+    f"{PACKAGE}.dice.program": SAMPLERS
+    | SAMPLED
+    | {f"{PACKAGE}.render.html"}
+    | ROLLING
+    | MEASURING,
     # each renderer loads when first shown: a command prints its own tables
     f"{PACKAGE}.render.views": frozenset({f"{PACKAGE}.render"}),
-    f"{PACKAGE}.systems.fudge.program": SAMPLERS | SAMPLED,
+    f"{PACKAGE}.systems.fudge.program": SAMPLERS
+    | SAMPLED
+    | ROLLING
+    | MEASURING
+    | {f"{PACKAGE}.systems.fudge.rolling"},
     f"{PACKAGE}.systems.fudge3d6.program": SAMPLERS,
     f"{PACKAGE}.systems.d6.program": SAMPLERS | SAMPLED,
     f"{PACKAGE}.systems.fate.program": SAMPLERS,

@@ -1,5 +1,4 @@
-"""The public Python API: ``roll``, ``odds``, ``sample``, ``read``, ``table``,
-``parse``, ``clear_caches``.
+"""The public Python API: roll, odds, sample, read, table, parse, clear_caches.
 
 This is the composition root: the one module that imports the systems. A
 :class:`Dice` joins their words into the vocabulary the parser's hints draw
@@ -20,9 +19,7 @@ from .budget import current as current_budget
 from .budget import within_budget
 from .dice import measure, pools
 from .dice.program import Program
-from .dice.quick import QuickRolls
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
-from .exact.odds import Odds
 from .language import parser
 from .language.diagnostics import another_systems_word, suggest, system_without_colon
 from .language.tree import Damage, Expression
@@ -30,8 +27,6 @@ from .language.words import KEYWORDS, LateWords, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .memory import USED, VALUE, SizedCache, memoize
 from .render.views import ODDS_RENDERERS
-from .results.roll import Roll
-from .results.table import Table, TableOptions, TableSpec
 from .stream import Stream, fresh, seeded
 from .systems import SYSTEMS as SYSTEMS
 from .systems import Registry
@@ -43,7 +38,12 @@ from .systems.fudge.techniques import D100Table as D100Table
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from .dice.quick import QuickRolls
+    from .exact.odds import Odds
     from .results.float_odds import FloatOdds
+    from .results.roll import Roll
+    from .results.table import Table
+    from .results.table_spec import TableSpec
 
 
 def program_size(program: Program) -> int:
@@ -188,7 +188,7 @@ class Dice:
                 f"the table '{key}' has a fixed length, so --to has nothing to set",
                 hint=f"--to is for tables that go on: {', '.join(endless)}",
             )
-        return spec.make(TableOptions(exact=exact, to=to))
+        return spec.printed(exact=exact, to=to)
 
     @within_budget
     def ladder(self, system: str) -> Table:

@@ -198,13 +198,20 @@ print(json.dumps({"code": code, "heavy": heavy}))
 """
 
 
-def _command(*args: str, heavy: tuple[str, ...] = HEAVY) -> dict[str, object]:
+def _command(*args: str, heavy: tuple[str, ...] = HEAVY, script: bool = False) -> dict[str, object]:
+    """Run the command line ``args`` through click's group, or (``script``)
+    as the console script does (``cli.entry``: a plain roll or odds without click)."""
+    probe = (
+        _COMMAND.replace("fudgedice.cli import", "fudgedice.cli.entry import")
+        if script
+        else _COMMAND
+    )
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
     }
     done = subprocess.run(
-        [sys.executable, "-c", _COMMAND.replace("HEAVY", repr(json.dumps(heavy))), *args],
+        [sys.executable, "-c", probe.replace("HEAVY", repr(json.dumps(heavy))), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -224,6 +231,69 @@ def test_roll_and_odds_import_nothing_heavy(args: tuple[str, ...]) -> None:
     result = _command(*args)
     assert result["code"] == (2 if args[-1].endswith("+") else 0), result["out"]  # 2: a bad roll
     assert result["heavy"] == [], f"{' '.join(args)} imported {result['heavy']}"
+
+
+ODDS_ONLY = ("fudgedice.render.odds_table",)
+"""What ``odds`` prints and a plain ``roll`` never loads."""
+
+
+def test_a_plain_roll_loads_no_odds_table() -> None:
+    rolled = _command("roll", "4dF", heavy=ODDS_ONLY, script=True)
+    assert rolled["code"] == 0, rolled["out"]
+    assert rolled["heavy"] == []
+    measured = _command(
+        "odds", "4dF", heavy=ODDS_ONLY, script=True
+    )  # the names are the modules odds loads
+    assert measured["heavy"] == list(ODDS_ONLY)
+
+
+ROLL_ONLY = (
+    "fudgedice.dice.roller",
+    "fudgedice.dice.quick",
+    "fudgedice.results.dice",
+    "fudgedice.results.roll",
+    "fudgedice.render.explain",
+    "fudgedice.systems.fudge.rolling",
+)
+"""What a roll is rolled and explained with, which ``odds`` never loads."""
+
+
+def test_odds_load_nothing_a_roll_is_rolled_with() -> None:
+    measured = _command("odds", "4dF", heavy=ROLL_ONLY, script=True)
+    assert measured["code"] == 0, measured["out"]
+    assert measured["heavy"] == []
+    rolled = _command("roll", "4dF", heavy=ROLL_ONLY, script=True)  # the names are right
+    assert rolled["heavy"] == list(ROLL_ONLY)
+
+
+MEASURED_ONLY = ("fudgedice.exact.odds", "fudgedice.exact.rows", "fudgedice.exact.views")
+"""The odds, their rows and views, which a plain roll never loads."""
+
+
+def test_a_plain_roll_measures_no_odds() -> None:
+    rolled = _command("roll", "4dF", heavy=MEASURED_ONLY, script=True)
+    assert rolled["code"] == 0, rolled["out"]
+    assert rolled["heavy"] == []
+    measured = _command("odds", "4dF", heavy=MEASURED_ONLY, script=True)  # the names are right
+    assert measured["heavy"] == list(MEASURED_ONLY)
+
+
+PRINTED_TABLES = ("fudgedice.results.table",)
+"""The printed tables (``fudgedice table``, ``ladder``), which the systems
+declare (``results.table_spec``) but neither a roll nor odds prints."""
+
+
+@pytest.mark.parametrize("command", ["roll", "odds"])
+def test_a_plain_roll_or_odds_loads_no_printed_table(command: str) -> None:
+    result = _command(command, "4dF", heavy=PRINTED_TABLES, script=True)
+    assert result["code"] == 0, result["out"]
+    assert result["heavy"] == []
+
+
+def test_a_printed_table_loads_them() -> None:
+    result = _command("ladder", "fudge", heavy=PRINTED_TABLES)
+    assert result["code"] == 0, result["out"]
+    assert result["heavy"] == list(PRINTED_TABLES)
 
 
 SYSTEM_PACKAGES = {

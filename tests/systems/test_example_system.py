@@ -11,7 +11,8 @@ import pytest
 import fudgedice
 from fudgedice import Dice, DiceError, Odds, Program, Roll, System, Table, registry
 from fudgedice.dice.roller import Roller
-from fudgedice.results.table import TableOptions, TableSpec
+from fudgedice.results.table import TableOptions
+from fudgedice.results.table_spec import TableSpec
 
 
 class Boxcars(Program):

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .. import api, budget
 from ..dice.program import ROLL_DIE_WORK, Program
 from ..errors import LimitError
-from ..exact.odds import approximate, decimal
+from ..exact.figures import approximate, decimal
 from ..limits import DEFAULT_LIMITS
-from ..results.roll import Roll
+
+if TYPE_CHECKING:
+    from ..results.roll import Roll
 
 TEXT_DIE_WORK = 1_000
 """Estimated work of explaining one die in text."""

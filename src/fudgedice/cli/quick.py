@@ -16,7 +16,6 @@ from ..api import odds as measure_odds
 from ..api import program_with_table
 from ..budget import collector_paused, within_budget
 from ..errors import DiceError
-from ..render.odds_table import odds_text
 from ..stream import fresh
 from .checks import check_run, suggesting_float
 
@@ -60,6 +59,8 @@ def _answer(command: str, text: str) -> str:
 
     @within_budget
     def odds() -> str:  # commands.odds with its defaults: exact odds as the table
+        from ..render.odds_table import odds_text  # here: a roll prints no odds table
+
         with suggesting_float(text, None):
             result = measure_odds(text, d100_table=None)
         return odds_text(result, show_exact=False, all_rows=False)

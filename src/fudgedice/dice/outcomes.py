@@ -17,12 +17,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..exact.odds import Chance, Odds
-
 if TYPE_CHECKING:  # NumPy is imported by the samplers alone
     import numpy as np
     import numpy.typing as npt
 
+    from ..exact.odds import Odds
     from ..results.roll import Verdict
 
 
@@ -105,6 +104,8 @@ class Outcomes:
         """Each event's exact chance under ``odds`` (of the total), and how
         much more it may be where a cut-off tail straddles its band; a fact's
         events take the fact's chance from ``facts``."""
+        from ..exact.odds import Chance  # here: a roll measures no odds
+
         events: dict[str, Fraction] = {}
         uncertain: dict[str, Fraction] = {}
         for band in self.bands:
@@ -112,7 +113,7 @@ class Outcomes:
             if band.parity is not None:
                 chance = odds.chance_where(band.holds)
             elif low is not None and high is not None and low > high:
-                chance = _NEVER
+                chance = Chance(Fraction(0), Fraction(0))  # an empty band
             else:
                 chance = odds.chance_between(low, high)
             events[band.event], uncertain[band.event] = chance.p, chance.uncertain
@@ -146,5 +147,3 @@ class Outcomes:
 
 NO_OUTCOMES = Outcomes()
 """A plain roll: a total, and no verdict or event."""
-_NEVER = Chance(Fraction(0), Fraction(0))
-"""A band no total reaches (a Minimal win when a tie is the opponent's)."""

@@ -8,8 +8,8 @@ cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
@@ -23,8 +23,7 @@ def die_dist(die: Die) -> Dist:
     return Dist(die.low, die.counts, len(die.faces))
 
 
-@dataclass(frozen=True, slots=True)
-class PoolPlan:
+class PoolPlan(NamedTuple):
     """How one pool is measured and rolled: its die's toss, how it explodes, what it counts."""
 
     toss: Dist

@@ -18,23 +18,16 @@ from typing import TYPE_CHECKING
 from .. import budget
 from ..errors import DiceValueError, LimitError
 from ..exact.dist import Dist
-from ..exact.odds import Odds
 from ..language.diagnostics import suggest_other
 from ..language.tree import BinOp, Damage, Expression, Opposed, Pool, Word, walk
 from ..language.words import Vocabulary
 from ..limits import DEFAULT_LIMITS, Limits
-from ..render.explain import roll_text
-from ..results.dice import pools_of
-from ..results.roll import Roll
 from ..stream import Stream, seeded
 from .arithmetic import WordValue, fixed
 from .checks import check_generic
-from .hand import HandRoller
 from .measure import exploding_dice, measure
 from .outcomes import NO_OUTCOMES, Outcomes
 from .pools import plan
-from .quick import MOST_OUTCOMES, QuickRolls
-from .roller import Roller, roll_node
 from .schedule import Schedule, plain_tosses, possible_outcomes
 from .tosses import check_tosses
 
@@ -43,8 +36,12 @@ if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is a
     import numpy as np
     import numpy.typing as npt
 
+    from ..exact.odds import Odds
     from ..results.float_odds import FloatOdds
+    from ..results.roll import Roll
     from ..results.sampled import Sampled
+    from .quick import QuickRolls
+    from .roller import Roller
 
 
 class Program:
@@ -118,6 +115,8 @@ class Program:
             quick = self.quick
             if quick is not None:
                 return quick.roll(stream, seed)
+        from .roller import Roller  # here and below: the rolls' modules, which odds never load
+
         roller = Roller(stream, limits)
         result = self.roll_with(roller, seed)
         result.tosses = roller.drawn
@@ -127,6 +126,8 @@ class Program:
     def quick(self) -> QuickRolls | None:
         """This program's outcomes, explained once each (:mod:`.quick`), if
         its draws can be told in advance and are few enough to keep."""
+        from .quick import MOST_OUTCOMES, QuickRolls
+
         schedule = self.schedule()
         if schedule is None or possible_outcomes(schedule) > MOST_OUTCOMES:
             return None
@@ -143,6 +144,8 @@ class Program:
 
     def read(self, faces: Sequence[str]) -> Roll:
         """Interpret dice rolled by hand: ``faces`` as written, in the order rolled."""
+        from .hand import HandRoller
+
         roller = HandRoller(faces)
         result = self.roll_with(roller, None)
         roller.finish()
@@ -167,6 +170,8 @@ class Program:
     def charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
+        from ..results.dice import pools_of
+
         if result.sides:
             dice = len(result.dice)
         else:  # len(result.dice) without building the list: the common case
@@ -178,6 +183,9 @@ class Program:
         """Roll with any source of faces: random (:meth:`roll`) or by hand (:meth:`read`).
 
         Systems override this one method, so rolling and reading never differ."""
+        from ..results.roll import Roll
+        from .roller import roll_node
+
         expression = self.expression
         part = roll_node(expression.side.expr, roller, self.word_value)
         rolled = Roll(
@@ -193,6 +201,8 @@ class Program:
         return measure(node, self.word_value, exploding_dice(node))
 
     def odds(self) -> Odds:
+        from ..exact.odds import Odds  # here: a roll measures no odds
+
         odds = Odds(self.expression.text, self.expression.system, self.dist())
         if not self.outcomes.bands and not self.outcomes.facts:
             return odds
@@ -314,6 +324,8 @@ def _roll_html(roll: Roll) -> str:
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
+    from ..render.explain import roll_text
+
     result.render, result.render_html = roll_text, _roll_html
     if result.sides:
         for side in result.sides:

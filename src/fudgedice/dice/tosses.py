@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import TooManyDice
 from ..language.tree import Pool
@@ -28,8 +28,7 @@ from ..limits import DEFAULT_LIMITS
 from .pools import die_dist
 
 
-@dataclass(frozen=True, slots=True)
-class Law:
+class Law(NamedTuple):
     """How many tosses one die of a pool makes.
 
     A kept toss (one toss, or two with ``ro``, or a run of ``r`` rerolls)

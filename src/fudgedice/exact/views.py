@@ -9,9 +9,8 @@ of a roll's text; odds built by hand have none, and say so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol, Self, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self, cast
 
 from ..budget import within_budget
 from .figures import charge_json, decimal, exact_text, json_number
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
     from .odds import Odds
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(NamedTuple):
     """A check's difficulty among the values of its odds: where a chart draws
     the difficulty line, and from where it shades the values that succeed."""
 

@@ -36,7 +36,6 @@ _EXPECTED_NAMES = {
     "$END": "the end of the roll",
 }
 
-_DICE_PREFIX = re.compile(r"\d*d(?:\d+|%|f(?:\.\d+)?)?", re.IGNORECASE)
 _MODIFIER_STEMS = ("kh", "kl", "dh", "dl", "ro", "r")
 _MODIFIERS_EXPECTED = (
     "expected a modifier (kh/kl/dh/dl N, '!', '!!', '!p', r/ro, a compare such as >=5), "
@@ -83,7 +82,7 @@ def modifier_typo(expression: Expression, option: Option) -> DiceSyntaxError | N
         return None
     text = expression.text
     written = text[option.position : option.position + len(option.name)]
-    dice = _DICE_PREFIX.match(pool.source)
+    dice = re.match(r"\d*d(?:\d+|%|f(?:\.\d+)?)?", pool.source, re.IGNORECASE)  # a hint's alone
     modifiers = pool.source[dice.end() if dice else 0 :]
     stem = re.search(r"[a-z]*$", modifiers, re.IGNORECASE)
     typed = ((stem.group(0) if stem else "") + written).lower()

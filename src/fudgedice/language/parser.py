@@ -50,7 +50,6 @@ from .tree import (
 )
 from .words import Vocabulary
 
-_COMPARE = re.compile(r"(>=|<=|>|<|=)?\s*(-?\d+)")
 _DICE = re.compile(r"(\d*)d(.*)", re.IGNORECASE)
 _TECHNIQUE_ALIASES = {"1d6": "d6", "1d%": "d%", "d100": "d%", "1d100": "d%"}
 """Ways of writing one technique: the tree holds a single name for each."""
@@ -69,7 +68,8 @@ def _lark() -> Lark:
 
 
 def _compare(text: str, default_op: CompareOp = "=") -> Compare:
-    match = _COMPARE.fullmatch(text.strip())
+    # compiled when first met (re caches it): a roll without a compare point never needs it
+    match = re.fullmatch(r"(>=|<=|>|<|=)?\s*(-?\d+)", text.strip())
     assert match is not None, text  # the grammar's tokens only allow this shape
     op = match.group(1) or default_op
     return Compare(op, int(match.group(2)))  # type: ignore[arg-type]

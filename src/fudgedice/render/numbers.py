@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..exact.odds import exact_text
+from ..exact.figures import exact_text
 
 
 def signed(value: int) -> str:

@@ -4,8 +4,8 @@ a bar, then the mean, the spread and the events."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from .. import budget
 from ..budget import linear_work, str_work
@@ -19,8 +19,7 @@ _BAR_WIDTH = 32
 _MAX_ROWS = 61
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
+class _Row(NamedTuple):
     """One printed row of the odds table: a value (or a tail's range) and its chances."""
 
     value: str
@@ -48,8 +47,7 @@ def _tail_row(odds: Odds, tail: Tail, fudge_like: bool) -> _Row:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class OddsLayout:
+class OddsLayout(NamedTuple):
     """The odds table as cells, before it is written as text or HTML: both
     show the same rows, columns and notes."""
 

@@ -36,13 +36,3 @@ class Table:
 
 
 TableMaker = Callable[[TableOptions], Table]
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """A table a system can print: what it shows and how to compute it."""
-
-    description: str
-    make: TableMaker
-    endless: bool = False
-    """The table goes on (a chart beyond the seed's rows): ``--to`` says how far."""

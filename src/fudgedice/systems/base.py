@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..dice.program import Program
 from ..language.tree import Expression
 from ..language.words import Vocabulary
-from ..results.table import TableSpec
+from ..results.table_spec import TableSpec
 
 if TYPE_CHECKING:  # imported by the systems that have sheets, when loaded
     from .sheet_levels import SheetLevels

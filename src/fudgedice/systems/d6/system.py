@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ...results.table import TableSpec
+from ...results.table_spec import TableSpec
 from ..base import System, words_of
 from . import D6 as D6_DECLARED
 from .options import ALLOW_BOTH, CRIT_RULES, OPTIONS, TIES, UNCAPPED, WOUND_PENALTIES

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ...results.table import TableSpec
+from ...results.table_spec import TableSpec
 from ..base import System, words_of
 from . import FATE as FATE_DECLARED
 from . import FATE_CONDENSED as FATE_CONDENSED_DECLARED

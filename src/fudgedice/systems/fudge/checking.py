@@ -10,8 +10,7 @@ and measuring (:mod:`.rolling`, :mod:`.measure`) only carry out the plan.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from ...dice.arithmetic import WordValue, evaluate
 from ...dice.checks import refuse_die_code
@@ -44,8 +43,7 @@ PLAIN = power.PowerOptions()
 """No option asked: how every pool but a side's advantage pool is rolled."""
 
 
-@dataclass(frozen=True, slots=True)
-class SidePlan:
+class SidePlan(NamedTuple):
     """One side of a roll, checked: its expression (default dice added), its
     Power Fudge options and the one pool of Fudge dice they act on."""
 
@@ -70,8 +68,7 @@ class SidePlan:
         return self.options if pool is self.fudge_pool else PLAIN
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedRoll:
+class CheckedRoll(NamedTuple):
     """A whole roll, checked: the left side, and the right side of an opposed
     action or the difficulty of an unopposed one (at most one of the two)."""
 
@@ -224,17 +221,14 @@ def coin_position(side: Side) -> int | None:
     return next((option.position for option in side.options if option.name == COIN), None)
 
 
-_OPP = re.compile(r"\bopp\b", re.IGNORECASE)
-_PREFIX = re.compile(r"\s*[a-z0-9]+\s*:", re.IGNORECASE)
-
-
 def side_texts(expression: Expression) -> tuple[str, str]:
     """The two sides of an opposed roll as they were written."""
     body = expression.text.split("#", 1)[0]
-    prefix = _PREFIX.match(body)
+    # patterns compiled on first use (re's cache): only an opposed roll's message reads them
+    prefix = re.match(r"\s*[a-z0-9]+\s*:", body, re.IGNORECASE)
     if prefix:
         body = body[prefix.end() :]
-    parts = _OPP.split(body, maxsplit=1)
+    parts = re.split(r"\bopp\b", body, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) != 2:
         return "the left side", "the right side"
     left, right = (part.strip() for part in parts)

@@ -12,12 +12,10 @@ once per program (``FudgeProgram._difficulty_notes``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from ...dice.arithmetic import WordValue
 from ...dice.pools import plan
 from ...exact.dist import Dist
-from ...exact.odds import Odds
 from ...language.tree import BinOp, Group, Neg, Node, Number, Pool, Word
 from ...render.numbers import chance_note
 from .checking import PLAIN, SidePlan
@@ -99,11 +97,13 @@ def measured_notes(
 ) -> list[str]:
     """What the odds say of the difficulty: certain, impossible, or how
     rolling would have done beside taking zero."""
+    from ...exact.odds import Odds  # here: a roll measures no odds
+
     degrees = side_dist(side)
     if side.options.take_zero:
         # Taking zero is a choice, never an impossibility: set it beside
         # what rolling would have done.
-        rolled = side_dist(replace(side, options=PLAIN))
+        rolled = side_dist(side._replace(options=PLAIN))
         chance = Odds("", "", rolled).chance_between(difficulty, None).p
         outcome = "succeeds" if degrees.lo >= difficulty else "fails"
         return [

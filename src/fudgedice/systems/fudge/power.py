@@ -9,8 +9,8 @@ take it: asking for both is an error, never a silent fallback.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import comb
+from typing import NamedTuple
 
 from ...errors import DiceValueError
 from ...exact import dist
@@ -23,8 +23,7 @@ LEVELS = {"adv": 1, "adv2": 2, "dis": -1, "dis2": -2}
 OPTIONS = (*LEVELS, "take0")
 
 
-@dataclass(frozen=True, slots=True)
-class PowerOptions:
+class PowerOptions(NamedTuple):
     """A Power Fudge side's options: advantage or disadvantage, and take zero."""
 
     advantage: int = 0

@@ -32,27 +32,22 @@ from typing import TYPE_CHECKING, Any
 from ... import budget
 from ...dice.outcomes import NO_OUTCOMES, Band, Outcomes
 from ...dice.program import Program
-from ...dice.roller import Roller, roll_node
 from ...dice.schedule import Schedule
 from ...dice.words import LadderWords
 from ...errors import DiceValueError, LimitError
 from ...exact import dist
 from ...exact.dist import Dist
-from ...exact.odds import Odds
-from ...exact.views import Check
 from ...language.tree import Expression, Pool
 from ...language.tree import walk as walk_tree
 from ...language.words import Vocabulary
 from ...render.numbers import chance_note
-from ...results.dice import Part
-from ...results.roll import Roll
 from .checking import CheckedRoll, SidePlan, check_roll, is_generic, side_texts
 from .details import FudgeDetails as FudgeDetails
 from .ladders import FUDGE, POWER, Ladder
 from .measure import side_dist
 from .notes import Bounds, measured_notes, reach_notes, side_bounds
-from .rolling import roll_side, side_schedule, side_tossed
 from .techniques import SEED_D100, D100Table, load_d100_table, technique_name
+from .tossing import side_schedule, side_tossed
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     from pathlib import Path
@@ -60,7 +55,11 @@ if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by
     import numpy as np
     import numpy.typing as npt
 
+    from ...dice.roller import Roller
+    from ...exact.odds import Odds
+    from ...results.dice import Part
     from ...results.float_odds import FloatOdds
+    from ...results.roll import Roll
 
 
 class FudgeProgram(Program):
@@ -105,6 +104,10 @@ class FudgeProgram(Program):
         return [pool for side in (self.left, self.right) if side for pool in side_tossed(side)]
 
     def _roll_side(self, side: SidePlan, roller: Roller, steps: list[str]) -> Part:
+        # here and below: the modules a roll is rolled with, which odds never load
+        from ...dice.roller import roll_node
+        from .rolling import roll_side
+
         if not self._special.get(id(side), True):
             return roll_node(side.expr, roller, self.word_value)
         return roll_side(side, roller, self.word_value, self.d100, steps)
@@ -148,6 +151,8 @@ class FudgeProgram(Program):
         details: FudgeDetails,
         **fields: Any,
     ) -> Roll:
+        from ...results.roll import Roll
+
         expression = self.expression
         return Roll(
             expression.text,
@@ -167,6 +172,8 @@ class FudgeProgram(Program):
         self, roller: Roller, part: Part, seed: int | str | None, steps: list[str]
     ) -> Roll:
         """The right side rolled against the left's ``part``: the relative degree."""
+        from .rolling import side_roll
+
         assert self.right is not None
         expression, ladder = self.expression, self.ladder
         degree = part.total
@@ -186,8 +193,8 @@ class FudgeProgram(Program):
         steps.insert(0, f"{left_text}: rolled degree {ladder.describe(degree)}")
         verdict, events = self.outcomes.resolve(relative)
         sides = [
-            self._side_roll(left_text, degree, part, left_steps),
-            self._side_roll(right_text, other, right_part, right_steps),
+            side_roll(expression.system, ladder, left_text, degree, part, left_steps),
+            side_roll(expression.system, ladder, right_text, other, right_part, right_steps),
         ]
         return self._made(
             part,
@@ -211,21 +218,6 @@ class FudgeProgram(Program):
                 return _chance(self.dist(), _COIN.bands[0].holds)  # the declared "even"
         except LimitError:
             return None
-
-    def _side_roll(self, title: str, degree: int, part: Part, steps: list[str]) -> Roll:
-        """One side of an opposed action, as a roll of its own."""
-        expression = self.expression
-        return Roll(
-            title,
-            expression.system,
-            degree,
-            part,
-            result=self.ladder.describe(degree),
-            steps=steps,
-            details=FudgeDetails(self.ladder.system, degree),
-            title=title,
-            quick_read=True,
-        )
 
     def _difficulty_notes(self, difficulty: int) -> list[str]:
         notes: list[str] = []
@@ -273,6 +265,9 @@ class FudgeProgram(Program):
         return _COIN if self.left.coin else NO_OUTCOMES
 
     def odds(self) -> Odds:
+        from ...exact.odds import Odds  # here: a roll measures no odds
+        from ...exact.views import Check
+
         expression = self.expression
         exact = self.dist()
         title = "rolled degree" if self.ladder is FUDGE else "result"
@@ -376,6 +371,8 @@ def use_d100_table(program: Program, spec: str | Path | D100Table) -> Program:
 
 def _chance(exact: Dist, test: Callable[[int], bool]) -> Fraction:
     """The chance of a value passing ``test``, counting what surely does."""
+    from ...exact.odds import Odds
+
     return Odds("", "", exact).chance_where(test).p
 
 

@@ -12,14 +12,15 @@ import re
 
 from ...dice.arithmetic import WordValue
 from ...dice.hand import HandRoller, written
-from ...dice.pools import plan
 from ...dice.roller import Roller, roll_node, roll_pool
-from ...dice.schedule import Schedule, Toss
 from ...errors import DiceValueError
-from ...language.tree import D6, D100, FUDGE_DIE, Pool, walk
+from ...language.tree import D6, D100, FUDGE_DIE, Pool
 from ...results.dice import DieRoll, Mark, Part, PoolRoll
+from ...results.roll import Roll
 from . import power
 from .checking import SidePlan
+from .details import FudgeDetails
+from .ladders import Ladder
 from .techniques import (
     SEED_D100,
     D100Table,
@@ -42,47 +43,6 @@ def roll_side(
         return roll_pool(pool, roller)
 
     return roll_node(side.expr, roller, word_value, roll_one)
-
-
-def side_schedule(left: SidePlan, right: SidePlan | None) -> Schedule | None:
-    """Each side's pools, the left side first, when none is read by a
-    technique or has a modifier (advantage tosses its dice as they are; a
-    pool taking zero tosses none): see :mod:`fudgedice.dice.quick`."""
-    tosses: list[Toss] = []
-    for side in (left, right):
-        if side is None:
-            continue
-        for node in walk(side.expr):
-            if not isinstance(node, Pool):
-                continue
-            if node is side.fudge_pool and side.options.take_zero:
-                continue
-            if node.technique is not None or not plan(node).plain:
-                return None
-            tossed = node.die.tossed
-            tosses.append((len(tossed), tossed, node.count, None, None))
-    return tuple(tosses)
-
-
-def side_tossed(side: SidePlan) -> list[Pool]:
-    """The pools ``side`` tosses, as :func:`roll_side` tosses them: a technique
-    its ordinary dice, a pool taking zero none (:mod:`fudgedice.dice.tosses`)."""
-    tossed: list[Pool] = []
-    for node in walk(side.expr):
-        if not isinstance(node, Pool):
-            continue
-        if node is side.fudge_pool and side.options.take_zero:
-            continue
-        technique = technique_name(node.technique) if node.technique else None
-        if technique is None:
-            tossed.append(node)
-        else:
-            tossed.append(_TECHNIQUE_DICE.get(technique) or Pool(node.count, D6, node.source))
-    return tossed
-
-
-_TECHNIQUE_DICE = {"3d6": Pool(3, D6, "3d6"), "d%": Pool(1, D100, "d%"), "4d6": Pool(4, D6, "4d6")}
-"""What a technique that reads a fixed set of dice tosses (``@d6``: a d6 a Fudge die)."""
 
 
 def _roll_special(
@@ -197,3 +157,20 @@ def _read_4d6_by_hand(roller: HandRoller) -> tuple[tuple[int, int, int, int], tu
             "mark every die of 4d6 p or n, or none (then the first two are positive)"
         )
     return (faces[0], faces[1], faces[2], faces[3]), positive
+
+
+def side_roll(
+    system: str, ladder: Ladder, title: str, degree: int, part: Part, steps: list[str]
+) -> Roll:
+    """One side of an opposed action, as a roll of its own."""
+    return Roll(
+        title,
+        system,
+        degree,
+        part,
+        result=ladder.describe(degree),
+        steps=steps,
+        details=FudgeDetails(ladder.system, degree),
+        title=title,
+        quick_read=True,
+    )

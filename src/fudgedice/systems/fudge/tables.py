@@ -4,15 +4,20 @@ success rates of the dice techniques side by side."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ...language.parser import parse
 from ...render.numbers import percent
-from ...results.table import Table, TableOptions
 from .ladders import FUDGE, POWER
 from .program import fudge_program
 
+if TYPE_CHECKING:
+    from ...results.table import Table, TableOptions
+
 
 def fudge_ladder_table(options: TableOptions) -> Table:
+    from ...results.table import Table  # here: a roll prints no table
+
     ladder = FUDGE
     rows = [(f"{value:+d}", ladder.name(value)) for value in range(7, -8, -1)]
     return Table(
@@ -27,6 +32,8 @@ def fudge_ladder_table(options: TableOptions) -> Table:
 
 
 def power_ladder_table(options: TableOptions) -> Table:
+    from ...results.table import Table  # here: a roll prints no table
+
     ladder = POWER
     rows = [
         (ladder.range_text(index), name, f"{lowest:+d}")
@@ -44,6 +51,8 @@ _COLUMNS = (("4dF", "4dF"), ("d%", "4dF@d%"), ("3d6", "4dF@3d6"), ("4d6", "4dF@4
 
 
 def techniques_table(options: TableOptions) -> Table:
+    from ...results.table import Table  # here: a roll prints no table
+
     # the exact odds of each technique, measured as `odds` measures them
     columns = [fudge_program(parse(form), frozenset()).odds() for _, form in _COLUMNS]
     rows = []

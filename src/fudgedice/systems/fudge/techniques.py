@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...dice.pools import die_dist
 from ...errors import DiceTypeError, DiceValueError, LimitError
@@ -222,8 +222,7 @@ def _read_table_file(path: Path) -> str:
 # ----------------------------------------------------------------- 4d6
 
 
-@dataclass(frozen=True, slots=True)
-class FourD6:
+class FourD6(NamedTuple):
     """How a 4d6 roll was read: which dice stayed and the result."""
 
     result: int

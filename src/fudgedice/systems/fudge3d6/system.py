@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ...results.table import TableSpec
+from ...results.table_spec import TableSpec
 from ..base import System, words_of
 from . import FUDGE3D6 as FUDGE3D6_DECLARED
 from .program import fudge3d6_program
