@@ -40,7 +40,10 @@ def _files() -> list[Path]:
         found += sorted(
             path
             for path in (ROOT / folder).rglob("*")
-            if path.suffix in SUFFIXES and path.is_file() and "__pycache__" not in path.parts
+            if path.suffix in SUFFIXES
+            and path.is_file()
+            # the project's own files: not bytecode, nor a virtualenv a benchmark made
+            and not {"__pycache__", ".d20-venv", ".venv"} & set(path.parts)
         )
     here = Path(__file__).resolve()  # its examples of broken references are meant
     return [path for path in found if path != here]
