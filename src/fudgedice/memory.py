@@ -335,8 +335,8 @@ def estimate(value: Any, depth: int = DEPTH) -> int:
     if kind is dict:
         held = 232 + 24 * len(value)
         return held + _items(value.keys(), depth) + _items(value.values(), depth)
-    if isinstance(value, tuple):  # a named tuple holds its fields as a tuple does
-        return 56 + _items(value, depth)
+    if isinstance(value, tuple):  # a named tuple: its fields, of any kinds (no ints() first)
+        return 56 + 8 * len(value) + sum(estimate(item, depth - 1) for item in value)
     return _fields(value, depth)
 
 
