@@ -37,11 +37,13 @@ if TYPE_CHECKING:  # NumPy is imported by the samplers alone, when a sample is a
     import numpy.typing as npt
 
     from ..exact.odds import Odds
+    from ..render.explain import roll_text
+    from ..results.dice import pools_of
     from ..results.float_odds import FloatOdds
     from ..results.roll import Roll
     from ..results.sampled import Sampled
     from .quick import QuickRolls
-    from .roller import Roller
+    from .roller import Roller, roll_node
 
 
 class Program:
@@ -115,8 +117,8 @@ class Program:
             quick = self.quick
             if quick is not None:
                 return quick.roll(stream, seed)
-        from .roller import Roller  # here and below: the rolls' modules, which odds never load
-
+        if not _ROLLING:
+            _load_rolling()
         roller = Roller(stream, limits)
         result = self.roll_with(roller, seed)
         result.tosses = roller.drawn
@@ -170,8 +172,8 @@ class Program:
     def charged(self, result: Roll) -> Roll:
         """The roll's dice, charged to the request (after the roll: one roll
         is bounded by the dice limit, and what it tossed is known only now)."""
-        from ..results.dice import pools_of
-
+        if not _ROLLING:
+            _load_rolling()
         if result.sides:
             dice = len(result.dice)
         else:  # len(result.dice) without building the list: the common case
@@ -183,9 +185,8 @@ class Program:
         """Roll with any source of faces: random (:meth:`roll`) or by hand (:meth:`read`).
 
         Systems override this one method, so rolling and reading never differ."""
-        from ..results.roll import Roll
-        from .roller import roll_node
-
+        if not _ROLLING:
+            _load_rolling()
         expression = self.expression
         part = roll_node(expression.side.expr, roller, self.word_value)
         rolled = Roll(
@@ -323,8 +324,8 @@ def _roll_html(roll: Roll) -> str:
 
 def _explained(result: Roll) -> Roll:
     """The roll, and each of its sides, explained by the one renderer."""
-    from ..render.explain import roll_text
-
+    if not _ROLLING:
+        _load_rolling()
     result.render, result.render_html = roll_text, _roll_html
     if result.sides:
         for side in result.sides:
@@ -340,3 +341,20 @@ def odds_type() -> type[Odds]:
     from ..exact.odds import Odds
 
     return Odds
+
+
+_ROLLING = False
+"""Whether :func:`_load_rolling` has run."""
+
+
+def _load_rolling() -> None:
+    """The modules a roll is rolled with, which odds never load, imported on the
+    first roll into this module's names: an import statement in a function costs
+    microseconds at every call, and a log's verifier rolls thousands."""
+    global _ROLLING, Roll, Roller, pools_of, roll_node, roll_text
+    from ..render.explain import roll_text
+    from ..results.dice import pools_of
+    from ..results.roll import Roll
+    from .roller import Roller, roll_node
+
+    _ROLLING = True
