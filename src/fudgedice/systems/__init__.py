@@ -115,21 +115,26 @@ class Registry(Mapping[str, System]):
         self._all: Mapping[str, Declaration] | None = None
         self._loaded: dict[str, System] = {}
 
-    def _declared(self, name: str) -> Declaration | None:
+    def _owned(self) -> dict[str, Declaration]:
+        """The project's own declarations by name, read once."""
         if self._own is None:
             with self._lock:
                 if self._own is None:
                     self._own = {each.name: each for each in own_declarations()}
-        found = self._own.get(name)
+        return self._own
+
+    def _declared(self, name: str) -> Declaration | None:
+        found = self._owned().get(name)
         return found if found is not None else self.declarations.get(name)
 
     @property
     def declarations(self) -> Mapping[str, Declaration]:
         """Every system's declaration by name: the project's own first."""
         if self._all is None:
+            own = self._owned().values()  # before the lock: _owned takes it too
             with self._lock:
                 if self._all is None:
-                    self._all = _joined(own_declarations(), installed_declarations())
+                    self._all = _joined(own, installed_declarations())
         return self._all
 
     @property
