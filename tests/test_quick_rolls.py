@@ -43,6 +43,7 @@ KEPT = [
     "d6: 1D",
     "fate: 4dF+3 vs 2",
     "fatecondensed: 4dF+1 vs 2",
+    "fae: 4dF+2 vs 1",
     "4d6kh3+1",
     "3d6kl2",
     "2d20kh1+5",

@@ -54,6 +54,7 @@ ORDERED = (
     "fate: Good reroll vs Great",
     "fate: Fair opp Good",
     "fatecondensed: Good+2 vs Great",
+    "fae: Good opp Fair",
 )
 """Rolls of every system, with every way a toss can follow another."""
 

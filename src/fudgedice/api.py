@@ -379,11 +379,10 @@ def clear_caches() -> None:
 if TYPE_CHECKING:
     from .systems.sheet_rules import D6_WOUNDS as D6_WOUNDS
     from .systems.sheet_rules import FATE_ABSORB as FATE_ABSORB
-    from .systems.sheet_rules import FATE_CONSEQUENCES as FATE_CONSEQUENCES
-    from .systems.sheet_rules import FATE_STRESS_BOXES as FATE_STRESS_BOXES
     from .systems.sheet_rules import LADDERS as LADDERS
     from .systems.sheet_rules import THREE_D6_EP_COST as THREE_D6_EP_COST
     from .systems.sheet_rules import SheetLevels as SheetLevels
+    from .systems.sheet_rules import Stress as Stress
 
 
 def __getattr__(name: str) -> Any:

@@ -35,6 +35,19 @@ EDITS: dict[str, list[Callable[[sheets.Sheet], sheets.Edit]]] = {
         lambda s: sheets.spend(s, "fate"),
         lambda s: sheets.heal(s, "mild"),
     ],
+    "fatecondensed": [
+        lambda s: sheets.hit(s, 3, "mental"),
+        lambda s: sheets.hit(s, 8, aspect="Bruised"),
+        lambda s: sheets.spend(s, "fp"),
+        lambda s: sheets.spend(s, "fate"),
+        lambda s: sheets.heal(s, "physical"),
+    ],
+    "fae": [
+        lambda s: sheets.hit(s, 3),
+        lambda s: sheets.hit(s, 4, aspect="Winded"),
+        lambda s: sheets.spend(s, "fate"),
+        lambda s: sheets.heal(s),
+    ],
 }
 
 
@@ -106,6 +119,20 @@ def _error(text: str) -> sheets.SheetError:
         ('system = "fudge"\nname = "A"\nep = -2\n', 3, 6, "ep is a whole number from 0", None),
         ('system = "fate"\nname = "A"\n[consequences]\nsevere = "x"\n"extra mild" = "y"\n', 5, 1,
          "no consequence 'extra mild' only with Physique or Will at Superb", None),
+        ('system = "fae"\nname = "A"\n[approaches]\nCareful = "Good"\nClever = "Good"\n'
+         'Flashy = "Fair"\nForceful = "Average"\nQuick = "Average"\nSneaky = "Mediocre"\n', 3, 1,
+         "the approaches break the approaches' spread: Good, Good, Fair, Average, Average, "
+         "Mediocre", "set spread = false"),
+        ('system = "fae"\nname = "A"\nspread = false\n[consequences]\n"extra mild" = "y"\n', 5, 1,
+         "no consequence 'extra mild'", "did you mean 'mild'?"),
+        ('system = "fae"\nname = "A"\nspread = false\n[stress]\nphysical = []\n', 5, 1,
+         "no stress track 'physical'", "tracks: stress"),
+        ('system = "fae"\nname = "A"\nspread = false\n[stress]\nstress = [4]\n', 5, 10,
+         "stress stress lists the boxes checked, of [1, 2, 3]", None),
+        ('system = "fae"\nname = "A"\npyramid = false\n', 3, 1,
+         "unknown key 'pyramid' on a fae sheet", "belongs on a fate sheet"),
+        ('system = "fatecondensed"\nname = "A"\n[stress]\nmental = [5]\n', 4, 10,
+         "mental stress lists the boxes checked, of [1, 2, 3]", None),
     ],
 )  # fmt: skip
 def test_a_bad_sheet_says_where_and_what_was_meant(

@@ -60,11 +60,12 @@ FORMS: dict[str, tuple[str, ...]] = {
         "fate: Good reroll vs Great",
     ),
     "fatecondensed": ("fatecondensed: Good vs Superb", "fatecondensed: Average reroll=tie vs Fair"),
+    "fae": ("fae: Fair vs Good", "fae: Average opp Mediocre"),
 }
 """Form families per system: plain, a difficulty, opposed, and each system's own
 options (techniques, advantage, crit rules, ties, damage, reroll invokes)."""
 
-FUDGE_DICE_ONLY = {"fudge", "power", "fate", "fatecondensed"}
+FUDGE_DICE_ONLY = {"fudge", "power", "fate", "fatecondensed", "fae"}
 """Systems whose forms here draw below 6 for Fudge dice alone: the draws that
 show the same face (-1, -1, 0, 0, +1, +1) are followed as one, weighted 2/6."""
 SAMPLED_ONLY = {"3d6fudge: Fair opp Mediocre"}

@@ -52,8 +52,8 @@ def test_pyproject_declares_the_project_s_own_systems_in_the_group() -> None:
 
 
 def test_the_registry_lists_every_system_the_default_first() -> None:
-    assert list(SYSTEMS) == ["fudge", "power", "d6", "fate", "fatecondensed", "3d6fudge"]
-    assert len(SYSTEMS) == 6 and "d6" in SYSTEMS and "gurps" not in SYSTEMS
+    assert list(SYSTEMS) == ["fudge", "power", "d6", "fate", "fatecondensed", "fae", "3d6fudge"]
+    assert len(SYSTEMS) == 7 and "d6" in SYSTEMS and "gurps" not in SYSTEMS
     assert SYSTEMS.get("gurps") is None and object() not in SYSTEMS
     assert fudgedice.SYSTEMS is SYSTEMS
 
@@ -70,7 +70,7 @@ def test_a_declaration_that_is_not_its_system_s_is_refused() -> None:
     wrong = Declaration("nope", "Nope", "-", "fudgedice.systems.fudge.system:POWER_SYSTEM")
     with pytest.raises(TypeError, match="no System called 'nope'"):
         load(wrong)
-    no_sheets = Declaration("fatecondensed", "-", "-", FATE_CONDENSED.system, sheet=True)
+    no_sheets = Declaration("fatecondensed", "-", "-", FATE_CONDENSED.system, sheet=False)
     with pytest.raises(TypeError, match="sheet"):
         load(no_sheets)
 

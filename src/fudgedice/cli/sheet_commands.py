@@ -48,8 +48,9 @@ def sheet() -> None:
 @click.option("--force", is_flag=True, help="Replace a file that is already there.")
 @_friendly
 def new(system: str, name: str, file: str, force: bool) -> None:
-    """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate, ...) for the
-    character NAME to FILE, with the system's defaults."""
+    """Write a new sheet of SYSTEM (fudge, power, 3d6fudge, d6, fate,
+    fatecondensed, fae, ...) for the character NAME to FILE, with the
+    system's defaults."""
     from .. import sheets  # tomlkit: see TYPE_CHECKING above
 
     text = sheets.new_sheet(system, name)
@@ -87,7 +88,11 @@ def raise_(file: str, trait: str) -> None:
 @sheet.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("amount", type=click.IntRange(min=0, max=10_000))
-@click.option("--track", type=click.Choice(["physical", "mental"]), help="Fate: the stress track.")
+@click.option(
+    "--track",
+    type=click.Choice(["physical", "mental", "stress"]),
+    help="Fate: the stress track (physical by default; a Fate Accelerated sheet's is stress).",
+)
 @click.option("--aspect", help="Fate: the text of a consequence taken.")
 @_friendly
 def hit(file: str, amount: int, track: str | None, aspect: str | None) -> None:

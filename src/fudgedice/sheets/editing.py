@@ -30,7 +30,6 @@ from .rules import (
     d6_hit,
     d6_raise_cost,
     mark_wound,
-    pyramid_fault,
 )
 
 
@@ -112,13 +111,15 @@ def raise_trait(sheet: Sheet, name: str) -> Edit:
     elif state == "stress":
         levels = {t.name: t.level.value for t in sheet.traits.values()}
         levels[trait.name] += 1
-        fault = pyramid_fault(levels) if sheet.values.get("pyramid", True) is not False else None
+        stress = sheet.stress_rules
+        checked = sheet.values.get(stress.check_key, True) is not False
+        fault = stress.fault(levels) if checked else None
         if fault:
             raise sheet.document.fail(
-                f"raising {trait.name} would break the pyramid: {fault}",
+                f"raising {trait.name} would break {stress.check}: {fault}",
                 trait.table,
                 trait.name,
-                hint="raise a skill of the level below first",
+                hint=f"{stress.check_hint}; set {stress.check_key} = false to allow it",
             )
         written = written_like(sheet.system, trait.written, trait.level.value + 1)
         new, paid, key, left = level_name(sheet.system, trait.level.value + 1), "a milestone", "", 0
@@ -171,7 +172,7 @@ def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None 
 
         return _change(sheet, d6)
     if sheet.state == "stress":
-        return _fate_hit(sheet, amount, track or "physical", aspect)
+        return _fate_hit(sheet, amount, track or next(iter(sheet.stress_tracks())), aspect)
     marked = mark_wound(sheet.wounds(), sheet.wound_boxes(), amount)
 
     def fudge(toml: TOMLDocument) -> list[str]:
@@ -191,21 +192,28 @@ def hit(sheet: Sheet, amount: int, track: str | None = None, aspect: str | None 
 def _fate_hit(sheet: Sheet, shifts: int, track: str, aspect: str | None) -> Edit:
     tracks = sheet.stress_tracks()
     if track not in tracks:
-        raise SheetError(f"no stress track '{track}'", hint="tracks: physical, mental")
+        raise SheetError(f"no stress track '{track}'", hint=f"tracks: {', '.join(tracks)}")
     checked = sheet.stress()[track]
     free_boxes = tuple(box for box in tracks[track] if box not in checked)
     taken = sheet.consequences()
-    free = {name: value for name, value in sheet.consequence_slots().items() if name not in taken}
-    absorbed = api.FATE_ABSORB(shifts, free_boxes, free)
+    slots = sheet.consequence_slots(track)
+    free = {name: value for name, value in slots.items() if name not in taken}
+    absorbed = api.FATE_ABSORB(shifts, free_boxes, free, sheet.stress_rules.kind)
+    valued = sheet.stress_rules.kind == "valued"
 
     def change(toml: TOMLDocument) -> list[str]:
         if absorbed is None:
             return [f"{sheet.name} took a {shifts}-shift {track} hit: taken out"]
         parts = []
-        if absorbed.box is not None:
+        if absorbed.boxes:
             stress = _table(toml, "stress")
-            stress[track] = sorted([*checked, absorbed.box])
-            parts.append(f"checked the {absorbed.box} {track} stress box")
+            stress[track] = sorted([*checked, *absorbed.boxes])
+            count, named = len(absorbed.boxes), "stress" if track == "stress" else f"{track} stress"
+            parts.append(
+                f"checked the {absorbed.boxes[0]} {named} box"
+                if valued
+                else f"checked {count} {named} box{'es' if count > 1 else ''}"
+            )
         for name in absorbed.consequences:
             _table(toml, "consequences")[name] = aspect or f"(name this {name} consequence)"
             parts.append(f"took a {name} consequence ({free[name]})")
@@ -250,12 +258,13 @@ def heal(sheet: Sheet, what: str | None = None) -> Edit:
 
 
 def _fate_heal(sheet: Sheet, toml: TOMLDocument, key: str) -> list[str]:
-    if key in ("", "stress", "physical", "mental"):
-        tracks = ["physical", "mental"] if key in ("", "stress") else [key]
+    every = list(sheet.stress_tracks())
+    if key in ("", "stress", *every):
+        tracks = every if key in ("", "stress") else [key]
         stress = _table(toml, "stress")
         for track in tracks:
             stress[track] = []
-        cleared = f"{' and '.join(tracks)} stress"
+        cleared = "stress" if tracks == ["stress"] else f"{' and '.join(tracks)} stress"
         if key == "":
             if "consequences" in toml:
                 for name in list(toml["consequences"]):
@@ -263,8 +272,9 @@ def _fate_heal(sheet: Sheet, toml: TOMLDocument, key: str) -> list[str]:
             cleared += " and every consequence"
         return [f"{sheet.name} recovered: {cleared}"]
     if key not in sheet.consequences():
+        named = ", ".join(dict.fromkeys(["stress", *every]))
         raise SheetError(f"{sheet.name} has no '{key}' to heal", source=sheet.source,
-                         hint="stress, physical, mental, or a consequence taken: "
+                         hint=f"{named}, or a consequence taken: "
                          + ", ".join(sheet.consequences()))  # fmt: skip
     toml["consequences"][key] = ""
     return [f"{sheet.name} recovered from the {key} consequence"]

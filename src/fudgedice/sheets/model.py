@@ -4,7 +4,7 @@ real key or word.
 
 The keys every sheet has::
 
-    system = "3d6fudge"        # fudge, power, 3d6fudge, d6, fate
+    system = "3d6fudge"        # fudge, power, 3d6fudge, d6, fate, fatecondensed, fae
     name = "Ashley the Alert"
     [traits]                   # name = level (also [attributes] and [skills])
     Melee = "Good"
@@ -22,19 +22,9 @@ from typing import Any
 from .. import api
 from .document import Document, SheetError
 from .levels import Level, LevelError, read_level, rules_of
-from .rules import (
-    D6_LEVELS,
-    FATE_CONSEQUENCES,
-    FATE_DEFAULT,
-    FATE_TRACKS,
-    WOUND_BOXES,
-    WOUND_LEVELS,
-    consequence_slots,
-    pyramid_fault,
-    stress_boxes,
-)
+from .rules import D6_LEVELS, FATE_CONSEQUENCES, FATE_DEFAULT, WOUND_BOXES, WOUND_LEVELS
 
-TRAIT_TABLES = ("attributes", "skills", "traits")
+TRAIT_TABLES = ("attributes", "skills", "approaches", "traits")
 FREE_TEXT = ("player", "genre", "story", "notes", "description", "created", "equipment")
 """Keys for people: any text (or a list of texts), never read by the rules."""
 SYSTEMS = tuple(name for name, each in api.SYSTEMS.declarations.items() if each.sheet)
@@ -142,15 +132,38 @@ class Sheet:
         found = self.traits.get(name.lower())
         return found.level.value if found else FATE_DEFAULT
 
+    @property
+    def stress_rules(self) -> api.Stress:
+        """How the sheet's stress tracks and consequences work (Fate's sheets)."""
+        stress = self.rules.stress
+        if stress is None:
+            raise SheetError(f"a {self.system} sheet keeps no stress", source=self.source)
+        return stress
+
+    def track_level(self, track: str) -> int:
+        """The level of the skill that sizes ``track`` (Mediocre for a track none sizes)."""
+        skill = self.stress_rules.tracks[track]
+        return self.fate_skill(skill) if skill else FATE_DEFAULT
+
     def stress_tracks(self) -> dict[str, tuple[int, ...]]:
-        return {track: stress_boxes(self.fate_skill(skill)) for track, skill in FATE_TRACKS.items()}
+        """Each track's boxes, numbered."""
+        rules = self.stress_rules
+        return {track: rules.boxes(self.track_level(track)) for track in rules.tracks}
 
     def stress(self) -> dict[str, list[int]]:
+        """Each track's boxes checked."""
         checked = self.values.get("stress", {})
-        return {track: sorted(checked.get(track, [])) for track in FATE_TRACKS}
+        return {track: sorted(checked.get(track, [])) for track in self.stress_rules.tracks}
 
-    def consequence_slots(self) -> dict[str, int]:
-        return consequence_slots(self.fate_skill("Physique"), self.fate_skill("Will"))
+    def consequence_slots(self, track: str | None = None) -> dict[str, int]:
+        """The consequences the character has and what each absorbs; a track's
+        skill at Superb or more adds an extra mild one, which only a hit on
+        that track takes (``track``: the consequences such a hit may take)."""
+        rules = self.stress_rules
+        slots = dict(rules.consequences(FATE_DEFAULT))
+        for each in rules.tracks if track is None else (track,):
+            slots.update(rules.consequences(self.track_level(each)))
+        return slots
 
     def consequences(self) -> dict[str, str]:
         taken = self.values.get("consequences", {})
@@ -243,15 +256,15 @@ def _traits(document: Document, system: str, values: Mapping[str, Any]) -> dict[
         raise document.fail(f"{len(traits)} traits is more than a sheet may hold ({MAX_TRAITS})")
     if rules_of(system).codes:
         traits = _d6_skills(document, traits)
-    if rules_of(system).state == "stress" and values.get("pyramid", True) is not False:
-        fault = pyramid_fault({trait.name: trait.level.value for trait in traits.values()})
+    stress = rules_of(system).stress
+    if stress is not None and values.get(stress.check_key, True) is not False:
+        fault = stress.fault({trait.name: trait.level.value for trait in traits.values()})
         if fault is not None:
-            table = next(iter(traits.values())).table
+            where = next((trait.table for trait in traits.values()), None)
             raise document.fail(
-                f"the skills break the pyramid: {fault}",
-                table,
-                hint="each level above Mediocre needs as many skills at the level below; "
-                "set pyramid = false to allow it",
+                f"the {where or 'traits'} break {stress.check}: {fault}",
+                where,
+                hint=f"{stress.check_hint}; set {stress.check_key} = false to allow it",
             )
     return traits
 
@@ -306,8 +319,9 @@ def _check_state(sheet: Sheet) -> None:
     for key in ("high_concept", "trouble"):
         if not isinstance(values.get(key, ""), str):
             raise document.fail(f"{key} is an aspect's text, in quotes", key=key)
-    if not isinstance(values.get("pyramid", True), bool):
-        raise document.fail("pyramid is true or false", key="pyramid")
+    for key in ("pyramid", "spread"):
+        if not isinstance(values.get(key, True), bool):
+            raise document.fail(f"{key} is true or false", key=key)
     for key in ("gifts", "faults", "aspects", "stunts", *FREE_TEXT):
         value = values.get(key, [])
         if not isinstance(value, str) and not (
@@ -356,7 +370,7 @@ def _check_fate(sheet: Sheet) -> None:
         if track not in tracks:
             raise document.fail(
                 f"no stress track '{track}'", "stress", track, at_value=False,
-                hint=_nearest(track, list(tracks)) or "tracks: physical, mental",
+                hint=_nearest(track, list(tracks)) or f"tracks: {', '.join(tracks)}",
             )  # fmt: skip
         if not isinstance(checked, list) or any(box not in tracks[track] for box in checked):
             raise document.fail(
@@ -368,7 +382,8 @@ def _check_fate(sheet: Sheet) -> None:
     slots = sheet.consequence_slots()
     for name, text in _table(document, values, "consequences").items():
         if name not in slots:
-            why = "only with Physique or Will at Superb" if name in FATE_CONSEQUENCES else ""
+            skills = " or ".join(skill for skill in sheet.stress_rules.tracks.values() if skill)
+            why = f"only with {skills} at Superb" if name in FATE_CONSEQUENCES and skills else ""
             raise document.fail(
                 f"no consequence '{name}' {why}".strip(),
                 "consequences",

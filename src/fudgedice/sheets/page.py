@@ -74,7 +74,8 @@ def _state(sheet: Sheet) -> list[str]:
         for track, boxes in sheet.stress_tracks().items():
             checked = sheet.stress()[track]
             shown = " ".join(f"[{'x' if box in checked else ' '}{box}]" for box in boxes)
-            lines.append(f"{track.capitalize()} stress: {shown}")
+            named = "Stress" if track == "stress" else f"{track.capitalize()} stress"
+            lines.append(f"{named}: {shown}")
         taken = sheet.consequences()
         for name, value in sheet.consequence_slots().items():
             lines.append(f"  {name} ({value}): {taken.get(name, '-')}")

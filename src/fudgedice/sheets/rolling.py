@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import DiceError, DiceValueError
 from .document import SheetError
-from .levels import level_name, level_text
+from .levels import level_name, level_text, rules_of
 from .model import SYSTEMS, Sheet, Trait, points
 from .rules import D6_OPTION, OUT_OF_ACTION, WOUND_PENALTY, worst_wound
 
@@ -72,8 +72,9 @@ def read_spends(words: Sequence[str], system: str) -> tuple[Spend, ...]:
             )
         point = found.group(1) or found.group(4)
         count = int(found.group(2) or 1)
+        # D6 points on a sheet of the D6 System's wounds, invokes on one of Fate's stress
         wanted = "d6" if point in ("cp", "fp") else "fate"
-        if system != wanted:
+        if rules_of(system).state != ("wound level" if wanted == "d6" else "stress"):
             raise DiceValueError(
                 f"'{word}' is spent on a {wanted} roll, not a {system} one",
                 hint="a Fudge Point is spent off the roll: fudgedice sheet spend FILE fudge",

@@ -1,6 +1,6 @@
 """What a sheet's state means for the dice, as pure functions: the Fudge
-wound track, the D6 System's wound levels, Fate's stress, consequences and
-skill pyramid, and the cost of raising a trait.
+wound track, the D6 System's wound levels, and the cost of raising a trait
+(Fate's stress, consequences and spread are its system's ``SheetLevels.stress``).
 
 Sources: docs/contracts/rules.md section 3 and seed 004 (3d6 Fudge's track, EP costs and
 defaults), section 4 and 6 (D6 wounds), section 5 (Fate); the Fudge rules
@@ -119,38 +119,7 @@ def d6_raise_cost(pips: int) -> int:
 # ------------------------------------------------------------------------------ Fate
 
 FATE_CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
-FATE_TRACKS = {"physical": "Physique", "mental": "Will"}
-"""Each stress track and the skill that sizes it."""
+"""Every consequence a Fate sheet may name; its system's stress rules say
+which it has (``SheetLevels.stress``)."""
 FATE_DEFAULT = 0
 """A skill not on a Fate sheet is Mediocre (+0)."""
-
-
-def stress_boxes(skill: int) -> tuple[int, ...]:
-    return tuple(api.FATE_STRESS_BOXES(skill))
-
-
-def consequence_slots(physique: int, will: int) -> dict[str, int]:
-    """The consequences a character has and what each absorbs: Superb or more
-    in Physique or Will adds an extra mild one."""
-    slots = dict(api.FATE_CONSEQUENCES(0))
-    # one "extra mild" slot on the sheet, whichever skill gives it
-    for skill in (physique, will):
-        slots.update(api.FATE_CONSEQUENCES(skill))
-    return slots
-
-
-def pyramid_fault(levels: Mapping[str, int]) -> str | None:
-    """Why Fate skills break the pyramid (each level above Mediocre has no
-    more skills than the level below it), or None."""
-    counts: dict[int, int] = {}
-    for value in levels.values():
-        if value > 0:
-            counts[value] = counts.get(value, 0) + 1
-    for value in sorted(counts):
-        if value > 1 and counts[value] > counts.get(value - 1, 0):
-            ladder = api.LADDERS["fate"]
-            return (
-                f"{counts[value]} skill(s) at {ladder.describe(value)} but "
-                f"{counts.get(value - 1, 0)} at {ladder.describe(value - 1)}"
-            )
-    return None

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # a name for annotations: Fate's stress module loads with Fate's sheets
+    from .fate.stress import BoxKind
 
 FUDGE_KEYS = ("gifts", "faults", "fudge_points", "ep", "ep_costs", "wounds", "wound_boxes")
 """The keys of the Fudge family's sheets: Fudge's, Power Fudge's and 3d6 Fudge's."""
@@ -63,6 +66,60 @@ State = Literal["", "wound track", "wound level", "stress"]
 Fate's stress, consequences and skill pyramid."""
 
 
+class Stress:
+    """What a sheet that keeps Fate's stress (``state = "stress"``) reads:
+    its tracks, their boxes and consequences, and the check of its traits'
+    spread (the skill pyramid, Fate Accelerated's approaches)."""
+
+    __slots__ = (
+        "boxes",
+        "check",
+        "check_hint",
+        "check_key",
+        "consequences",
+        "fault",
+        "kind",
+        "tracks",
+    )
+
+    tracks: Mapping[str, str]
+    """Each stress track and the skill that sizes it ("": none, the track is
+    sized as for a Mediocre skill)."""
+    boxes: Callable[[int], tuple[int, ...]]
+    """A track's boxes, numbered, by the level of its skill."""
+    kind: BoxKind
+    """How the boxes absorb a hit (Fate Core's one box, Condensed's 1-point boxes)."""
+    consequences: Callable[[int], Mapping[str, int]]
+    """The consequences and the shifts each absorbs, by the level of a track's skill."""
+    fault: Callable[[Mapping[str, int]], str | None]
+    """Why the traits' levels (by name) break the spread, or None."""
+    check: str
+    """The spread's name in messages: ``the pyramid``."""
+    check_key: str
+    """The key a sheet sets to false to opt out of the check: ``pyramid``."""
+    check_hint: str
+    """What the spread asks, for the hint of a sheet that breaks it."""
+
+    def __init__(
+        self,
+        tracks: Mapping[str, str],
+        boxes: Callable[[int], tuple[int, ...]],
+        kind: BoxKind,
+        consequences: Callable[[int], Mapping[str, int]],
+        fault: Callable[[Mapping[str, int]], str | None],
+        check: str,
+        check_key: str,
+        check_hint: str,
+    ) -> None:
+        self.tracks, self.boxes, self.kind, self.consequences = tracks, boxes, kind, consequences
+        self.fault, self.check, self.check_key, self.check_hint = (
+            fault,
+            check,
+            check_key,
+            check_hint,
+        )
+
+
 class SheetLevels:
     """A system's character sheets. A plain class, not a dataclass: a roll
     loads its system's, and building a dataclass costs a command milliseconds."""
@@ -78,6 +135,7 @@ class SheetLevels:
         "signed",
         "spendable",
         "state",
+        "stress",
         "template",
         "typical",
         "words",
@@ -112,6 +170,8 @@ class SheetLevels:
     """The points ``sheet spend`` takes, by name, and the key each is kept under."""
     state: State
     """The state of the sheets' rules it keeps (none: its sheets are edited by hand)."""
+    stress: Stress | None
+    """Fate's stress, consequences and spread, for a sheet whose ``state`` is ``stress``."""
     template: str
     """A new sheet's keys after ``system``, ``name`` and ``player``, commented for
     a player to fill in (``fudgedice sheet new``); none: a ``[traits]`` table."""
@@ -132,12 +192,16 @@ class SheetLevels:
         keys: tuple[str, ...] = (),
         spendable: Mapping[str, str] = _NONE,
         state: State = "",
+        stress: Stress | None = None,
         template: str = "",
     ) -> None:
         self.said, self.named, self.written, self.words = said, named, written, words
         self.signed, self.codes, self.typical, self.absent = signed, codes, typical, absent
         self.penalised, self.levels_help, self.keys = penalised, levels_help, keys
         self.spendable, self.state, self.template = spendable, state, template
+        self.stress = stress
+        if (state == "stress") != (stress is not None):
+            raise ValueError("a sheet that keeps Fate's stress says how, and only such a sheet")
 
 
 def numbered(roll: str) -> SheetLevels:

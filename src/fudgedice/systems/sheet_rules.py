@@ -12,6 +12,7 @@ from .fate.ladders import FATE_CORE
 from .fudge.ladders import FUDGE, POWER
 from .fudge3d6.rules import EP_COST
 from .sheet_levels import SheetLevels as SheetLevels  # for the sheets' annotations
+from .sheet_levels import Stress as Stress
 
 LADDERS = MappingProxyType({"fudge": FUDGE, "power": POWER, "fate": FATE_CORE})
 """The ladder each ladder system's levels are named on."""
@@ -19,16 +20,13 @@ THREE_D6_EP_COST = MappingProxyType(dict(EP_COST))
 """Seed 004's Experience Points to raise a skill to each level."""
 D6_WOUNDS = tuple((band.lowest, band.name) for band in D6_WOUND_BANDS)
 """The D6 System's wound levels: (lowest damage over resistance, name)."""
-FATE_STRESS_BOXES = fate_stress.stress_boxes
-FATE_CONSEQUENCES = fate_stress.consequences
 FATE_ABSORB = fate_stress.absorb
+"""How a hit is absorbed, for every Fate sheet: by its boxes' kind (``Stress.kind``)."""
 
 NAMES = (
     "LADDERS",
     "THREE_D6_EP_COST",
     "D6_WOUNDS",
-    "FATE_STRESS_BOXES",
-    "FATE_CONSEQUENCES",
     "FATE_ABSORB",
 )
 """What :mod:`fudgedice.api` re-exports from here."""

@@ -1,5 +1,6 @@
-"""Fate (``fate:``, Fate Core) and Fate Condensed (``fatecondensed:``),
-declared: what the registry lists before :mod:`.system` is loaded."""
+"""Fate (``fate:``, Fate Core), Fate Condensed (``fatecondensed:``) and Fate
+Accelerated (``fae:``, Fate Core's dice and ladder for sheets of six
+approaches), declared: what the registry lists before :mod:`.system` is loaded."""
 
 from __future__ import annotations
 
@@ -38,4 +39,18 @@ FATE_CONDENSED = Declaration(
     forms=FORMS,
     faces="+ 0 - +",
     difficulties=DIFFICULTIES,
+    sheet=True,
+)
+
+FAE = Declaration(
+    name="fae",
+    title="Fate Accelerated",
+    description="Fate Accelerated: Fate Core's dice and ladder, sheets of six approaches",
+    system="fudgedice.systems.fate.system:FAE_SYSTEM",
+    words=FATE.words,
+    examples=EXAMPLES,
+    forms=FORMS,
+    faces="+ 0 - +",
+    difficulties=DIFFICULTIES,
+    sheet=True,
 )

@@ -1,13 +1,19 @@
-"""Fate Core's stress and consequences (docs/contracts/rules.md section 5), as data: what a
+"""Fate's stress and consequences (docs/contracts/rules.md sections 5 and 7), as data: what a
 character can absorb of a hit, by the skill that sets the track (Physique for
 physical stress, Will for mental). Not a roll: the table a player looks up
-beside one, and the rule a hit's shifts are checked against."""
+beside one, and the rule a hit's shifts are checked against.
+
+Fate Core's boxes are worth their number (a 1, a 2, then a 3 and a 4 box), and
+a hit checks one box worth at least what the consequences leave; Fate
+Accelerated's one track is a 1, a 2 and a 3 box, read the same way; Fate
+Condensed's boxes are worth 1 shift each, as many checked as the hit needs."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from ...errors import DiceValueError
 from .ladders import FATE_CORE
@@ -17,6 +23,13 @@ BASE_BOXES = (1, 2)
 CONSEQUENCES = {"mild": 2, "moderate": 4, "severe": 6}
 """Each consequence absorbs this many shifts of a hit."""
 AVERAGE, GOOD, SUPERB = 1, 3, 5
+FAE_BOXES = (1, 2, 3)
+"""Fate Accelerated's one stress track: a 1, a 2 and a 3 box."""
+
+BoxKind = Literal["valued", "points"]
+"""How a track's boxes absorb a hit: ``valued`` (Fate Core, Fate Accelerated),
+one box worth its number and at least what the consequences leave;
+``points`` (Fate Condensed), boxes worth 1 shift each, as many as it needs."""
 
 
 def stress_boxes(level: int) -> tuple[int, ...]:
@@ -27,6 +40,13 @@ def stress_boxes(level: int) -> tuple[int, ...]:
     if level >= AVERAGE:
         return (*BASE_BOXES, 3)
     return BASE_BOXES
+
+
+def condensed_boxes(level: int) -> tuple[int, ...]:
+    """Fate Condensed's track, its boxes numbered from 1 (each worth 1 shift):
+    3 boxes, 4 with the skill at Average or Fair, 6 at Good or more."""
+    count = 6 if level >= GOOD else 4 if level >= AVERAGE else 3
+    return tuple(range(1, count + 1))
 
 
 def consequences(level: int) -> dict[str, int]:
@@ -62,30 +82,41 @@ def absorbs(shifts: int, box: int | None, used: tuple[str, ...], level: int) -> 
 
 @dataclass(frozen=True)
 class Absorbed:
-    """How a hit is absorbed: the stress box checked (None: none) and the
-    consequences taken."""
+    """How a hit is absorbed: the stress boxes checked (none, one, or for
+    1-point boxes as many as it needs) and the consequences taken."""
 
-    box: int | None
+    boxes: tuple[int, ...]
     consequences: tuple[str, ...]
 
 
-def absorb(shifts: int, free_boxes: tuple[int, ...], free: Mapping[str, int]) -> Absorbed | None:
+def boxes_for(left: int, free_boxes: tuple[int, ...], kind: BoxKind) -> tuple[int, ...] | None:
+    """The boxes that absorb the ``left`` shifts the consequences leave: none
+    when nothing is left; the smallest box worth as much (``valued``); that
+    many 1-point boxes, the lowest numbers first (``points``). None: they can't."""
+    if covered(left, None):
+        return ()
+    if kind == "points":
+        return tuple(sorted(free_boxes)[:left]) if left <= len(free_boxes) else None
+    fitting = [each for each in free_boxes if covered(left, each)]
+    return (min(fitting),) if fitting else None
+
+
+def absorb(
+    shifts: int, free_boxes: tuple[int, ...], free: Mapping[str, int], kind: BoxKind = "valued"
+) -> Absorbed | None:
     """How a hit of ``shifts`` is absorbed with the fewest consequences (then
-    the lightest ones, then the smallest box), of the boxes and consequences
-    still free (``free``: each one's shifts). None: the character is taken out."""
-    best: tuple[tuple[int, int, int], Absorbed] | None = None
+    the lightest ones, then the fewest and smallest boxes), of the boxes and
+    consequences still free (``free``: each one's shifts), the boxes read as
+    ``kind`` says. None: the character is taken out."""
+    best: tuple[tuple[int, int, int, int], Absorbed] | None = None
     names = list(free)
     for count in range(len(names) + 1):
         for chosen in combinations(names, count):
             taken = sum(free[name] for name in chosen)
-            left = shifts - taken
-            box = None
-            if not covered(left, None):
-                fitting = [each for each in free_boxes if covered(left, each)]
-                if not fitting:
-                    continue
-                box = min(fitting)
-            key = (count, taken, box or 0)
+            boxes = boxes_for(shifts - taken, free_boxes, kind)
+            if boxes is None:
+                continue
+            key = (count, taken, len(boxes), sum(boxes))
             if best is None or key < best[0]:
-                best = (key, Absorbed(box, chosen))
+                best = (key, Absorbed(boxes, chosen))
     return None if best is None else best[1]

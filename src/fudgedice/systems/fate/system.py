@@ -1,6 +1,6 @@
-"""Fate (``fate:``, Fate Core) and Fate Condensed (``fatecondensed:``):
-4dF on Fate's ladder, passive and active opposition, the four outcomes and
-aspect invokes (docs/contracts/rules.md section 5)."""
+"""Fate (``fate:``, Fate Core), Fate Condensed (``fatecondensed:``) and Fate
+Accelerated (``fae:``): 4dF on Fate's ladder, passive and active opposition,
+the four outcomes and aspect invokes (docs/contracts/rules.md section 5)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from types import MappingProxyType
 
 from ...results.table_spec import TableSpec
 from ..base import System, words_of
+from . import FAE as FAE_DECLARED
 from . import FATE as FATE_DECLARED
 from . import FATE_CONDENSED as FATE_CONDENSED_DECLARED
 from .checking import OPTIONS
 from .ladders import FATE_CONDENSED, FATE_CORE
 from .program import fate_condensed_program, fate_program
-from .sheet import FATE_SHEET
+from .sheet import CONDENSED_SHEET, FAE_SHEET, FATE_SHEET
 from .tables import (
     condensed_ladder_table,
     condensed_outcome_table,
@@ -65,6 +66,24 @@ FATE_CONDENSED_SYSTEM = System(
         }
     ),
     ladder="fatecondensed-ladder",
+    sheet=CONDENSED_SHEET,
 )
 
-__all__ = ["FATE_CONDENSED_SYSTEM", "FATE_SYSTEM"]
+FAE_SYSTEM = System(
+    name=FAE_DECLARED.name,
+    description=FAE_DECLARED.description,
+    compile=fate_program,  # Fate Core's rolls, read on its ladder
+    words=FATE_SYSTEM.words,
+    tables=MappingProxyType(
+        {
+            "fae-ladder": TableSpec(
+                "the Fate Core ladder, which Fate Accelerated uses: Terrible -2 .. Legendary +8",
+                fate_ladder_table,
+            ),
+        }
+    ),
+    ladder="fae-ladder",
+    sheet=FAE_SHEET,
+)
+
+__all__ = ["FAE_SYSTEM", "FATE_CONDENSED_SYSTEM", "FATE_SYSTEM"]
