@@ -150,3 +150,22 @@ def test_every_mistake_is_a_message(ashley: Path, args: tuple[str, ...], message
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_fate_condensed_and_accelerated_sheets_from_the_command_line(tmp_path: Path) -> None:
+    zird, abigail = tmp_path / "zird.toml", tmp_path / "abigail.toml"
+    made = run("sheet", "new", "fatecondensed", "Zird", str(zird))
+    assert made.exit_code == 0, made.output
+    assert run("sheet", "new", "fae", "Abigail", str(abigail)).exit_code == 0
+    hit = run("sheet", "hit", str(zird), "3", "--track", "mental")
+    assert hit.output.strip() == "Zird took a 3-shift mental hit: checked 3 mental stress boxes"
+    shown = run("sheet", "show", str(zird)).output.splitlines()
+    assert "Mental stress: [x1] [x2] [x3] [ 4]" in shown
+    assert "Physical stress: [ 1] [ 2] [ 3] [ 4] [ 5] [ 6]" in shown
+    hit = run("sheet", "hit", str(abigail), "2", "--track", "stress")
+    assert hit.output.strip() == "Abigail took a 2-shift stress hit: checked the 2 stress box"
+    assert "Stress: [ 1] [x2] [ 3]" in run("sheet", "show", str(abigail)).output
+    rolled = run("roll", "--sheet", str(abigail), "Sneaky vs Fair", "--seed", "2")
+    assert rolled.exit_code == 0, rolled.output
+    expected = fudgedice.roll("fae: Average vs Fair # Abigail, Sneaky vs Fair", seed=2)
+    assert expected.text in rolled.output

@@ -26,7 +26,10 @@ SPEND_POINTS: Final = ("cp", "invoke", "reroll")
 """``cp`` (D6: a Character Point die), ``invoke`` (Fate: +2), ``reroll``
 (Fate: the reroll invoke)."""
 
-POINT_SYSTEM: Final = {"cp": "d6", "invoke": "fate", "reroll": "fate"}
+FATE_ROLLS: Final = ("fate", "fatecondensed", "fae")
+"""Fate's systems (Core, Condensed, Accelerated): one program, one reroll invoke."""
+POINT_SYSTEMS: Final = {"cp": ("d6",), "invoke": FATE_ROLLS, "reroll": FATE_ROLLS}
+"""The systems whose rolls each point is spent on (the first names them in messages)."""
 
 _PREFIX = re.compile(r"^\s*([A-Za-z0-9]+)\s*:")
 _CHECK = re.compile(r"(?<![\w.])(vs|opp|dmg)(?![\w.])", re.IGNORECASE)
@@ -47,10 +50,10 @@ def spent_text(text: str, point: str) -> str:
     body, hash_sign, label = text.partition("#")
     prefix = _PREFIX.match(body)
     system = prefix.group(1).lower() if prefix else SYSTEMS.default
-    wanted = POINT_SYSTEM[point]
-    if system != wanted:
+    wanted = POINT_SYSTEMS[point]
+    if system not in wanted:
         raise DiceValueError(
-            f"a {_POINT_NAMES[point]} is spent on a {wanted} roll, not a {system} one"
+            f"a {_POINT_NAMES[point]} is spent on a {wanted[0]} roll, not a {system} one"
         )
     assert prefix is not None
     head, body = body[: prefix.end()], body[prefix.end() :]

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ... import sheets
 from ...errors import DiceError
-from ...log.spends import POINT_SYSTEM
+from ...log.spends import POINT_SYSTEMS
 from ...sheets.model import POINTS, points
 from .. import making, rolling, store
 from ..bodies import MAX_INT, Body, NewRoll
@@ -232,7 +232,7 @@ def spend_on_roll(
         raise Problem(403, "only its roller spends points on a roll")
     if of.result.get("kind") == "sheet":
         raise unprocessable(f"entry {seq} is a sheet's change, not a roll")
-    if body.point not in POINT_SYSTEM:
+    if body.point not in POINT_SYSTEMS:
         raise unprocessable(
             f"'{body.point}' is no point spent on a roll",
             hint="cp (D6: a Character Point die), invoke (Fate: +2), reroll (Fate)",
@@ -241,9 +241,9 @@ def spend_on_roll(
     if stored is None:
         raise unprocessable("attach a sheet first: its points are what a roll spends")
     sheet = checked(stored.text)
-    if sheet.system != POINT_SYSTEM[body.point]:
+    if sheet.system not in POINT_SYSTEMS[body.point]:
         raise unprocessable(
-            f"a {body.point} is spent from a {POINT_SYSTEM[body.point]} sheet, "
+            f"a {body.point} is spent from a {POINT_SYSTEMS[body.point][0]} sheet, "
             f"and {sheet.name}'s is a {sheet.system} one"
         )
     kind = "cp" if body.point == "cp" else "fate"

@@ -12,6 +12,8 @@ const HEAL_HINT = {
   fudge: "a level, or all",
   d6: "to a wound level, or none",
   fate: "stress, a track or a consequence",
+  fatecondensed: "stress, a track or a consequence",
+  fae: "stress or a consequence",
 };
 
 /** The party panel of the GM `seat` in `room`; `load()` reads the sheets again. */

@@ -7,13 +7,18 @@ import { ApiError, api, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
 import { language } from "./language.js";
 
+/** A Fate sheet's points a roll's card offers: Core's, Condensed's and Accelerated's alike. */
+const FATE_SPENDS = [
+  ["invoke", "Invoke +2", "fate_points"],
+  ["reroll", "Reroll invoke", "fate_points"],
+];
+
 /** The points a roll's card offers to spend, by the sheet's system. */
 const SPENDS = {
   d6: [["cp", "Character Point die", "character_points"]],
-  fate: [
-    ["invoke", "Invoke +2", "fate_points"],
-    ["reroll", "Reroll invoke", "fate_points"],
-  ],
+  fate: FATE_SPENDS,
+  fatecondensed: FATE_SPENDS,
+  fae: FATE_SPENDS,
 };
 
 const POINT_NAMES = {
