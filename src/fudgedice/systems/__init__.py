@@ -21,7 +21,7 @@ checkout, or an older version).
 * :mod:`.fudge`: ``fudge:`` (the default) and ``power:``;
 * :mod:`.fudge3d6`: ``3d6fudge:``;
 * :mod:`.d6`: ``d6:``, the D6 System;
-* :mod:`.fate`: ``fate:`` (Fate Core) and ``fatecondensed:``.
+* :mod:`.fate`: ``fate:`` (Fate Core), ``fatecondensed:`` and ``fae:`` (Fate Accelerated).
 """
 
 from __future__ import annotations

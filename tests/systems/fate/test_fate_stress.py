@@ -1,12 +1,20 @@
-"""Fate Core's stress tracks and consequences (docs/contracts/rules.md section 5), each
-rule as the text gives it."""
+"""Fate Core's and Fate Condensed's stress tracks and consequences
+(docs/contracts/rules.md sections 5 and 7), each rule as the text gives it."""
 
 from __future__ import annotations
 
 import pytest
 
 import fudgedice
-from fudgedice.systems.fate.stress import absorbs, consequences, largest_hit, stress_boxes
+from fudgedice.systems.fate.ladders import FATE_CORE
+from fudgedice.systems.fate.stress import (
+    absorb,
+    absorbs,
+    condensed_boxes,
+    consequences,
+    largest_hit,
+    stress_boxes,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +63,25 @@ def test_the_stress_table() -> None:
     )
     assert table.rows[-1] == ("-2 Terrible", "1 2", "mild 2, moderate 4, severe 6", "14")
     assert any("Fate Condensed: boxes absorb 1 each" in note for note in table.notes)
+
+
+@pytest.mark.parametrize(
+    ("level", "count"),
+    [(-2, 3), (0, 3), (1, 4), (2, 4), (3, 6), (4, 6), (5, 6), (8, 6)],
+)
+def test_condensed_tracks_have_3_4_or_6_boxes(level: int, count: int) -> None:
+    assert condensed_boxes(level) == tuple(range(1, count + 1))
+
+
+@pytest.mark.parametrize("level", range(-2, 6))
+def test_the_condensed_stress_table_s_largest_hit_is_the_largest_absorbed(level: int) -> None:
+    row = next(
+        row
+        for row in fudgedice.table("fatecondensed-stress").rows
+        if row[0].startswith(FATE_CORE.describe(level))
+    )
+    free = consequences(level)
+    boxes = condensed_boxes(level)
+    survived = max(n for n in range(40) if absorb(n, boxes, free, "points") is not None)
+    assert row[1] == " ".join(map(str, boxes)) and row[3] == str(survived)
+    assert largest_hit(level, "points") == survived == len(boxes) + sum(free.values())

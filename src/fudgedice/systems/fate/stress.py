@@ -58,9 +58,12 @@ def consequences(level: int) -> dict[str, int]:
     return out
 
 
-def largest_hit(level: int) -> int:
-    """The most shifts one hit can deal without taking the character out: one
-    stress box (the largest) and every consequence at once."""
+def largest_hit(level: int, kind: BoxKind = "valued") -> int:
+    """The most shifts one hit can deal without taking the character out:
+    every consequence at once, and one stress box (the largest) or, 1-point
+    boxes, every box of Fate Condensed's track."""
+    if kind == "points":
+        return len(condensed_boxes(level)) + sum(consequences(level).values())
     return max(stress_boxes(level)) + sum(consequences(level).values())
 
 

@@ -18,6 +18,7 @@ from .sheet import CONDENSED_SHEET, FAE_SHEET, FATE_SHEET
 from .tables import (
     condensed_ladder_table,
     condensed_outcome_table,
+    condensed_stress_table,
     fate_ladder_table,
     fate_outcome_table,
     stress_table,
@@ -62,6 +63,10 @@ FATE_CONDENSED_SYSTEM = System(
             "fatecondensed-ladder": TableSpec(
                 "the Fate Condensed ladder, Horrifying -4 .. Legendary +8",
                 condensed_ladder_table,
+            ),
+            "fatecondensed-stress": TableSpec(
+                "Fate Condensed: 1-point stress boxes and consequences by Physique or Will",
+                condensed_stress_table,
             ),
         }
     ),

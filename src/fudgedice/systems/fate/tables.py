@@ -1,5 +1,6 @@
 """Fate's tables: its two ladders, the chance of each outcome for every
-skill level against every opposition, and Fate Core's stress tracks."""
+skill level against every opposition, and Fate Core's and Fate Condensed's
+stress tracks."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ...results.table import Table, TableMaker, TableOptions
 from .checking import FATE_DICE, NO_REROLL, FateSide
 from .ladders import FATE_CONDENSED, FATE_CORE, LADDER_TITLES, OUTCOMES
 from .measure import outcome_counts, side_dist
-from .stress import SUPERB, consequences, largest_hit, stress_boxes
+from .stress import SUPERB, BoxKind, condensed_boxes, consequences, largest_hit, stress_boxes
 
 SUPERB_AND_UP = SUPERB
 """The stress table's top row stands for Superb and every level above it."""
@@ -77,21 +78,48 @@ fate_outcome_table = outcome_table(FATE_CORE)
 condensed_outcome_table = outcome_table(FATE_CONDENSED)
 
 
-def stress_table(options: TableOptions) -> Table:
+def _stress_rows(kind: BoxKind) -> tuple[tuple[str, ...], ...]:
+    boxes_of = stress_boxes if kind == "valued" else condensed_boxes
     rows = []
     for level in range(SUPERB_AND_UP, FATE_CORE.bands[0][0] - 1, -1):
         named = FATE_CORE.describe(level) + (" or more" if level == SUPERB_AND_UP else "")
-        boxes = " ".join(str(box) for box in stress_boxes(level))
+        boxes = " ".join(str(box) for box in boxes_of(level))
         taken = ", ".join(f"{name} {value}" for name, value in consequences(level).items())
-        rows.append((named, boxes, taken, str(largest_hit(level))))
+        rows.append((named, boxes, taken, str(largest_hit(level, kind))))
+    return tuple(rows)
+
+
+_STRESS_COLUMNS = (
+    "skill",
+    "stress boxes",
+    "consequences (shifts absorbed)",
+    "largest hit survived",
+)
+
+
+def stress_table(options: TableOptions) -> Table:
     return Table(
         "Fate Core: stress boxes and consequences by Physique (physical) or Will (mental)",
-        ("skill", "stress boxes", "consequences (shifts absorbed)", "largest hit survived"),
-        tuple(rows),
+        _STRESS_COLUMNS,
+        _stress_rows("valued"),
         notes=(
             "A hit of N shifts checks one box worth N or more, and consequences take their "
             "share first;",
             "what is left takes the character out. Fate Condensed: boxes absorb 1 each, in "
             "any number.",
+        ),
+    )
+
+
+def condensed_stress_table(options: TableOptions) -> Table:
+    return Table(
+        "Fate Condensed: stress boxes (1 shift each) and consequences by Physique or Will",
+        _STRESS_COLUMNS,
+        _stress_rows("points"),
+        notes=(
+            "A hit checks as many boxes as it needs (each absorbs 1 shift), and consequences "
+            "take their share first;",
+            "what is left takes the character out. The extra mild consequence is for the "
+            "skill's own track.",
         ),
     )
