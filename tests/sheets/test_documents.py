@@ -121,7 +121,7 @@ def _error(text: str) -> sheets.SheetError:
          "no consequence 'extra mild' only with Physique or Will at Superb", None),
         ('system = "fae"\nname = "A"\n[approaches]\nCareful = "Good"\nClever = "Good"\n'
          'Flashy = "Fair"\nForceful = "Average"\nQuick = "Average"\nSneaky = "Mediocre"\n', 3, 1,
-         "the approaches break the approaches' spread: Good, Good, Fair, Average, Average, "
+         "the approaches break the spread: Good, Good, Fair, Average, Average, "
          "Mediocre", "set spread = false"),
         ('system = "fae"\nname = "A"\nspread = false\n[consequences]\n"extra mild" = "y"\n', 5, 1,
          "no consequence 'extra mild'", "did you mean 'mild'?"),

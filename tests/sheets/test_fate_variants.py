@@ -177,7 +177,7 @@ def test_a_sheet_off_the_spread_is_refused_where_it_is_unless_it_says_so() -> No
     error = caught.value
     assert (error.line, error.column) == (12, 1)  # the [approaches] table
     assert error.message == (
-        "abigail.toml:12:1: the approaches break the approaches' spread: "
+        "abigail.toml:12:1: the approaches break the spread: "
         "Good, Fair, Fair, Average, Average, Average"
     )
     assert error.hint is not None and "set spread = false" in error.hint
@@ -209,7 +209,10 @@ def test_fae_stress_checks_one_box_worth_what_is_left() -> None:
 
 def test_fae_raises_an_approach_only_off_the_spread() -> None:
     abigail = sheets.load_text(FAE)
-    with pytest.raises(sheets.SheetError, match="raising Flashy would break the approaches'"):
+    with pytest.raises(
+        sheets.SheetError,
+        match="raising Flashy would break the spread: Good, Fair, Fair, Average, Average, Average",
+    ):
         sheets.raise_trait(abigail, "Flashy")
     free = sheets.load_text(FAE.replace("refresh = 3", "refresh = 3\nspread = false"))
     raised = sheets.raise_trait(free, "Clever")
@@ -232,3 +235,12 @@ def test_approaches_and_condensed_skills_roll_by_name() -> None:
     assert "(Fate Condensed)" in fudgedice.roll(plan.text, seed=1).text
     with pytest.raises(fudgedice.DiceError, match="is spent on a d6 roll, not a fae one"):
         sheets.resolve("Quick", [abigail], ["cp"])
+    with pytest.raises(sheets.SheetError) as caught:
+        sheets.resolve("Fight", [abigail])
+    assert caught.value.hint is not None
+    assert (
+        "an approach not on the sheet is Mediocre (+0): add it to [approaches]" in caught.value.hint
+    )
+    with pytest.raises(sheets.SheetError) as caught:
+        sheets.resolve("Shoot", [zird])
+    assert caught.value.hint is not None and "add it to [skills]" in caught.value.hint

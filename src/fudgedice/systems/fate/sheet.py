@@ -129,7 +129,12 @@ def _pyramid(boxes: Callable[[int], tuple[int, ...]], kind: BoxKind) -> Stress:
     )
 
 
-def _fate_sheet(ladder: Ladder, stress: Stress, template: str, table: str) -> SheetLevels:
+_ABSENT = "a skill not on the sheet is Mediocre (+0): add it to [skills]"
+
+
+def _fate_sheet(
+    ladder: Ladder, stress: Stress, template: str, absent: str = _ABSENT
+) -> SheetLevels:
     return SheetLevels(
         said=str,
         named=ladder.describe,
@@ -137,7 +142,7 @@ def _fate_sheet(ladder: Ladder, stress: Stress, template: str, table: str) -> Sh
         words=MappingProxyType(dict(ladder.words)),
         signed=True,
         typical=" vs Fair",
-        absent=f"a {table[:-1]} not on the sheet is Mediocre (+0): add it to [{table}]",
+        absent=absent,
         levels_help="ladder words (Terrible .. Legendary) or numbers (Mediocre = 0)",
         keys=(*_KEYS, "consequences", stress.check_key),
         spendable=MappingProxyType({"fate": "fate_points", "fp": "fate_points"}),
@@ -147,9 +152,9 @@ def _fate_sheet(ladder: Ladder, stress: Stress, template: str, table: str) -> Sh
     )
 
 
-FATE_SHEET = _fate_sheet(FATE_CORE, _pyramid(stress_boxes, "valued"), FATE_TEMPLATE, "skills")
+FATE_SHEET = _fate_sheet(FATE_CORE, _pyramid(stress_boxes, "valued"), FATE_TEMPLATE)
 CONDENSED_SHEET = _fate_sheet(
-    FATE_CONDENSED, _pyramid(condensed_boxes, "points"), CONDENSED_TEMPLATE, "skills"
+    FATE_CONDENSED, _pyramid(condensed_boxes, "points"), CONDENSED_TEMPLATE
 )
 FAE_SHEET = _fate_sheet(
     FATE_CORE,
@@ -159,10 +164,10 @@ FAE_SHEET = _fate_sheet(
         "valued",
         lambda _level: consequences(0),
         spread_fault,
-        check="the approaches' spread",
+        check="the spread",
         check_key="spread",
         check_hint="one approach each at Good, Fair, Fair, Average, Average, Mediocre",
     ),
     FAE_TEMPLATE,
-    "approaches",
+    "an approach not on the sheet is Mediocre (+0): add it to [approaches]",
 )
