@@ -143,7 +143,7 @@ def _fate_sheet(
         signed=True,
         typical=" vs Fair",
         absent=absent,
-        levels_help="ladder words (Terrible .. Legendary) or numbers (Mediocre = 0)",
+        levels_help=f"ladder words ({ladder.bands[0][1]} .. Legendary) or numbers (Mediocre = 0)",
         keys=(*_KEYS, "consequences", stress.check_key),
         spendable=MappingProxyType({"fate": "fate_points", "fp": "fate_points"}),
         state="stress",
