@@ -58,8 +58,8 @@ class KindChecks:
             raise Failed(position, wrong)
         if fields is None:
             self.ledger.hidden_spend(entry)
-            return
-        self.ledger.spend(position, fields, self._root(int(of)))
+        elif whole(of):  # spend_error found it a roll's
+            self.ledger.spend(position, fields, self._root(of))
 
     def _root(self, seq: int) -> int:
         """The first roll of the chain of the roll ``seq`` (spends follow spends)."""
