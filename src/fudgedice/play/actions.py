@@ -138,8 +138,9 @@ def advantage_free(shifts: int) -> int | None:
 
 def _remove(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
     aspect = find_aspect(state, body.get("aspect"))
-    if not table.gm and aspect.get("by") != table.actor:
-        raise PlayError(f"only the GM or whoever made it removes {aspect['name']}", 403)
+    owner = aspect.get("member") if aspect["kind"] == "consequence" else aspect.get("by")
+    if not table.gm and owner != table.actor:
+        raise PlayError(f"only the GM or its owner removes {aspect['name']}", 403)
     replace_aspect(state, None, aspect["id"])
     line = f"{name_of(table, table.actor)} removes the aspect {aspect['name']}."
     return Played(state, {}, None, {"aspect": aspect["id"], "name": aspect["name"]}, (line,))
@@ -183,7 +184,8 @@ def _compel(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Pla
     compel = {"id": new_id(state, "c"), "member": member, "aspect": aspect, "text": text}
     state["compels"].append(compel)
     line = f"The GM compels {character.name}'s {aspect}" + (f": {text}" if text else ".")
-    return Played(state, {}, None, {"compel": compel["id"], **compel}, (line,))
+    args = {"compel": compel["id"], "member": member, "aspect": aspect, "text": text}
+    return Played(state, {}, None, args, (line,))
 
 
 def _answer(accepted: bool) -> Action:

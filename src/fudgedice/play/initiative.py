@@ -159,7 +159,7 @@ def next_actor(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> 
     """The next actor; past the last, a new round (D6: rolled again)."""
     held = _held(state)
     order, current = held["order"], held["current"]
-    if not order:
+    if not order or (held["mode"] == "perception" and order[0]["score"] is None):
         raise PlayError("nobody is ordered yet: roll initiative and send order")
     acting = order[current]["who"]
     if held["mode"] == "elective":
@@ -228,10 +228,8 @@ def order(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Playe
     tied = {who for group in held["ties"] for who in group}
     for who, rolled in latest.items():
         entry = entries.get(who)
-        if entry is None:
-            name = rolled.label.partition(":")[2].strip() if who not in table.names else None
+        if entry is None:  # an NPC's name is its own
             entries[who] = {**_entry(who, table), "rolls": [], "totals": []}
-            entries[who]["name"] = name or entries[who]["name"]
         elif who not in tied or rolled.seq <= entry["rolls"][-1]:
             continue  # the first roll of the round stands; only the tied roll again
         entries[who]["rolls"].append(rolled.seq)
