@@ -72,8 +72,10 @@ def test_the_gm_sets_aspects_and_boosts() -> None:
     refused(404, state, "g", "no member", action="aspect", name="X", holder="zz")
 
 
-@pytest.mark.parametrize(("shifts", "kind", "free"), [(0, "boost", 1), (2, "situation", 1),
-                                                     (3, "situation", 2), (6, "situation", 2)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("shifts", "kind", "free"),
+    [(0, "boost", 1), (2, "situation", 1), (3, "situation", 2), (6, "situation", 2)],
+)
 def test_an_advantage_follows_its_rolls_shifts(shifts: int, kind: str, free: int) -> None:
     rolled = Rolled(7, "a", None, 4, shifts, "fate")
     played = apply(new_state(), {"action": "advantage", "of": 7, "name": "Cornered"},
@@ -111,8 +113,10 @@ def test_remove_and_rename() -> None:
     refused(404, state, "g", "no aspect 'a9'", action="remove", aspect="a9")
     renamed = play(state, "b", action="rename", aspect="a2", name="Bruised ribs")
     assert renamed.state["aspects"][1]["name"] == "Bruised ribs"
-    assert renamed.args == {"aspect": "a2", "name": "Bruised ribs",
-                            "was": "(name this mild consequence)", "member": "b", "slot": "mild"}  # fmt: skip
+    assert renamed.args == {
+        "aspect": "a2", "name": "Bruised ribs", "was": "(name this mild consequence)",
+        "member": "b", "slot": "mild",
+    }  # fmt: skip
     refused(403, state, "a", "only the GM or its owner", action="rename", aspect="a2", name="X")
     gone = play(state, "a", action="remove", aspect="a1").state
     assert [aspect["id"] for aspect in gone["aspects"]] == ["a2"]
