@@ -92,13 +92,13 @@ class Ledger:
         """A play entry (its fields' shapes checked): its arithmetic."""
         action, args = fields["action"], fields["args"]
         points: dict[str, list[int]] = fields["points"]
-        for member, pair in points.items():
-            _gained(action, args, member, pair)
-            self._moved(member, pair, seq)
         if action in ("award", "accept", "refuse") and list(points) != [args.get("member")]:
             raise PlayFailed(f"a {action} changes the fate points of {args.get('member')!r} alone")
         if action not in ("award", "accept", "refuse", "session") and points:
             raise PlayFailed(f"a {action} changes no fate points")
+        for member, pair in points.items():
+            _gained(action, args, member, pair)
+            self._moved(member, pair, seq)
         self._gm_pool(seq, action, args, fields["gm_pool"])
         if action in ("aspect", "advantage", CONSEQUENCE):
             self._made(seq, action, args, fields, earlier)

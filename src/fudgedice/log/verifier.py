@@ -180,7 +180,7 @@ class _Checker:
         self.kinds.entry(position, entry, fields)
         kind = entry.get("kind", "roll")
         if kind in DRAWLESS:  # draws nothing: its place in the chain is what there is to check
-            self.changes += fields is not None
+            self.changes += fields is not None and kind == "sheet"
             self.pending += fields is None
         elif fields is not None and fields.get("by_hand") is True:
             self._read(position, fields)  # its seed plays no part
