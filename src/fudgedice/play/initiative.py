@@ -1,4 +1,4 @@
-"""The order of a conflict, as each system orders it (RULES.md section 7):
+"""The order of a conflict, as each system orders it (docs/contracts/rules.md section 7):
 
 * ``notice`` / ``empathy`` (Fate Core): by Notice (ties: Athletics, then
   Physique) in a physical conflict, by Empathy (ties: Rapport, then Will) in
