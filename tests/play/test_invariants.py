@@ -188,3 +188,35 @@ def test_any_play_keeps_the_invariants_and_verifies(steps: list[tuple[str, Any]]
     report = fudgedice.verify(document)
     assert report.ok, report
     assert report.played == log.replayed
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 9), st.sampled_from(
+        ["a", "g", "zz", "a1", "c2", "@", "Fog", "notice", "perception", "", "\x00"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(["who", "a", "x"]), inner, max_size=2)),
+    max_leaves=6,
+)  # fmt: skip
+KEYS = ["action", "name", "free", "boost", "holder", "of", "aspect", "member", "count",
+        "why", "compel", "text", "mode", "order", "to", "npcs"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["aspect", "advantage", "remove", "rename", "award", "compel", "accept",
+                     "refuse", "gm_spend", "scene", "session", "initiative", "next", "order",
+                     "end_conflict"]),
+    st.dictionaries(st.sampled_from(KEYS), json_values, max_size=4),
+    ACTORS,
+)  # fmt: skip
+def test_any_body_is_applied_or_refused(name: str, body: dict[str, Any], actor: str) -> None:
+    log, state = Played_(), new_state()
+    state = apply(state, {"action": "aspect", "name": "Fog"}, log.table("g")).state
+    state = apply(state, {"action": "initiative", "mode": "elective"}, log.table("g")).state
+    rolls = {3: Rolled(3, "a", "initiative", 12, 1, "fate")}
+    try:
+        played = apply(state, {**body, "action": name}, log.table(actor, rolls))
+    except PlayError as refused:
+        assert refused.status in (403, 404, 422)
+    else:
+        assert json.loads(json.dumps(played.state)) == played.state
