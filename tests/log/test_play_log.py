@@ -148,6 +148,8 @@ def a_session() -> tuple[Room, dict[str, int]]:
     at["rename"] = room.play("b", action="rename", aspect="a4", name="Cracked ribs")
     at["remove"] = room.play("g", action="remove", aspect="a1")
     at["gm_spend"] = room.play("g", action="gm_spend")
+    at["gm_roll"] = room.roll("fate: Good vs Fair # an NPC", "g")
+    at["gm_invoke"] = room.invoke(at["gm_roll"], "Hot-headed", False)  # from the GM's pool
     at["init"] = room.play("g", action="initiative", mode="perception")
     at["roll_a"] = room.roll("d6: 3D # initiative", "a")
     at["roll_b"] = room.roll("d6: 3D+20 # initiative", "b")
@@ -166,8 +168,8 @@ def test_a_sessions_play_verifies() -> None:
     room, at = a_session()
     report = fudgedice.verify(room.document())
     assert report.ok and report.complete, report
-    # 12 play entries and 4 named invokes (the hidden one is opened); 1 sheet change
-    assert (report.played, report.waiting) == (16, 0), report
+    # 12 play entries and 5 named invokes (the hidden one is opened); 1 sheet change
+    assert (report.played, report.waiting) == (17, 0), report
     assert "their fate points and free invokes add up" in str(report) and report.changes == 1
     entry = room.entries[at["advantage"] - 1]
     assert entry["args"]["free"] == 2 and entry["kind"] == "play" and entry["nonce"] is None
@@ -222,6 +224,8 @@ def tampered(rechained: Rechain, at: int, **fields: Any) -> tuple[int | None, st
         ("gm_spend", {"gm_pool": [3, 2]}, "starts the GM's pool at 3, and seq 1 left it at 2"),
         ("gm_spend", {"gm_pool": [2, 0]}, "takes its count off the GM's pool"),
         ("aspect", {"gm_pool": [2, 1]}, "a aspect does not change the GM's pool"),
+        ("gm_invoke", {"gm_pool": [2, 1]}, "starts the GM's pool at 2, and seq 17 left it at 1"),
+        ("gm_invoke", {"gm_pool": [0, 0]}, "spend without a point"),
         ("hurt", {"args": {"free": 2}}, "a consequence is an aspect with 1 free invoke"),
         ("remove", {"args": {"aspect": "a2x"}}, "names the aspect 'a2x', which the log has not"),
         ("rename", {"args": {"aspect": ["a4"]}}, "names the aspect ['a4']"),

@@ -69,7 +69,7 @@ steps = st.one_of(st.tuples(ACTORS, actions), st.tuples(st.just("@"), answers))
 follow a compel."""
 
 
-class Played_:
+class Run:
     """The log and the sheets' points of a run of actions."""
 
     def __init__(self) -> None:
@@ -121,7 +121,7 @@ class Played_:
         self.replayed += 1
 
 
-def step(log: Played_, state: dict[str, Any], actor: str, action: Any) -> Played:
+def step(log: Run, state: dict[str, Any], actor: str, action: Any) -> Played:
     """One action (a roll first, for an advantage or an invoke)."""
     if isinstance(action, dict):
         action = {key: _latest(state, key, value) for key, value in action.items()}
@@ -161,7 +161,7 @@ def _latest(state: dict[str, Any], key: str, value: Any) -> Any:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(steps, min_size=5, max_size=40))
 def test_any_play_keeps_the_invariants_and_verifies(steps: list[tuple[str, Any]]) -> None:
-    log, state = Played_(), new_state()
+    log, state = Run(), new_state()
     for actor, action in steps:
         kept = copy.deepcopy(state)
         try:
@@ -210,7 +210,7 @@ KEYS = ["action", "name", "free", "boost", "holder", "of", "aspect", "member", "
     ACTORS,
 )  # fmt: skip
 def test_any_body_is_applied_or_refused(name: str, body: dict[str, Any], actor: str) -> None:
-    log, state = Played_(), new_state()
+    log, state = Run(), new_state()
     state = apply(state, {"action": "aspect", "name": "Fog"}, log.table("g")).state
     state = apply(state, {"action": "initiative", "mode": "elective"}, log.table("g")).state
     rolls = {3: Rolled(3, "a", "initiative", 12, 1, "fate")}
