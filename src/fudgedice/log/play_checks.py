@@ -94,9 +94,11 @@ class Ledger:
         action, args = fields["action"], fields["args"]
         points: dict[str, list[int]] = fields["points"]
         if action in ("award", "accept", "refuse") and list(points) != [args.get("member")]:
-            raise PlayFailed(f"a {action} changes the fate points of {args.get('member')!r} alone")
+            raise PlayFailed(
+                f"{_an(action)} changes the fate points of {args.get('member')!r} alone"
+            )
         if action not in ("award", "accept", "refuse", "session") and points:
-            raise PlayFailed(f"a {action} changes no fate points")
+            raise PlayFailed(f"{_an(action)} changes no fate points")
         for member, pair in points.items():
             _gained(action, args, member, pair)
             self._moved(member, pair, seq)
@@ -135,7 +137,7 @@ class Ledger:
                 raise PlayFailed("a GM's spend takes its count off the GM's pool")
             self._pool(pool, seq)
         elif pool is not None:
-            raise PlayFailed(f"a {action} does not change the GM's pool")
+            raise PlayFailed(f"{_an(action)} does not change the GM's pool")
 
     def _made(
         self,
@@ -226,6 +228,11 @@ class Ledger:
             self._pool(pool, seq)
 
 
+def _an(action: str) -> str:
+    """``an accept``, ``a compel``: an action named in a sentence."""
+    return f"{'an' if action[0] in 'aeiou' else 'a'} {action}"
+
+
 def _pair(value: object) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(whole(n) and n >= 0 for n in value)
 
@@ -241,7 +248,7 @@ def _gained(action: str, args: Mapping[str, Any], member: str, pair: list[int]) 
         return
     count = args.get("count") if action == "award" else GAINS.get(action)
     if not whole(count) or after != before + count:
-        raise PlayFailed(f"its points of {member} go from {before} to {after} on a {action}")
+        raise PlayFailed(f"its points of {member} go from {before} to {after} on {_an(action)}")
 
 
 def _advantage(
