@@ -30,7 +30,8 @@ from typing import Any
 import tomlkit
 
 from .document import MAX_SHEET_BYTES, SheetError, parse
-from .fari_format import FariError, dumps, read
+from ..errors import LimitError
+from .fari_format import MAX_FARI_BYTES, FariError, dumps, read
 from .fari_mapping import (
     SYSTEM_OF,
     TEMPLATE_OF,
@@ -48,7 +49,7 @@ from .levels import rules_of
 from .model import SYSTEMS, Sheet, load
 from .rules import pyramid_fault
 
-__all__ = ["FariError", "export_fari", "import_fari"]
+__all__ = ["MAX_FARI_BYTES", "FariError", "export_fari", "import_fari", "read_fari_file"]
 
 
 def import_fari(text: str, source: str = "character.fari.json") -> str:
@@ -76,6 +77,22 @@ def import_fari(text: str, source: str = "character.fari.json") -> str:
             continue
         return sheet_text
     raise AssertionError("unreachable: the last try returns or raises")
+
+
+def read_fari_file(path: str) -> str:
+    """A ``.fari.json`` file's text, read within :data:`MAX_FARI_BYTES`."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_FARI_BYTES + 1)
+    except OSError as error:
+        raise FariError(f"can't read the file: {error.strerror or error}", source=path) from None
+    if len(data) > MAX_FARI_BYTES:
+        raise LimitError(f"{path}: a Fari file of more than {MAX_FARI_BYTES:,} bytes is refused")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark is no mistake
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise FariError("not UTF-8 text", source=path, line=line) from None
 
 
 def export_fari(
