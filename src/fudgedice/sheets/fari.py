@@ -29,8 +29,8 @@ from typing import Any
 
 import tomlkit
 
-from .document import MAX_SHEET_BYTES, SheetError, parse
 from ..errors import LimitError
+from .document import MAX_SHEET_BYTES, SheetError, parse
 from .fari_format import MAX_FARI_BYTES, FariError, dumps, read
 from .fari_mapping import (
     SYSTEM_OF,
@@ -127,7 +127,9 @@ def _values(data: dict[str, Any], found: Found, source: str) -> dict[str, Any]:
     name = data.get("name", "")
     if not name.strip():
         raise FariError(
-            "the Fari character has no name", source=source, hint="name it in Fari and export it again"
+            "the Fari character has no name",
+            source=source,
+            hint="name it in Fari and export it again",
         )
     skills: dict[str, int] = {}
     for place in found.skills:
@@ -187,14 +189,18 @@ def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str
         f"aspects = [{', '.join(map(_string, values['aspects']))}]",
         f"stunts = [{', '.join(map(_string, values['stunts']))}]",
     ]
-    lines += [f"{key} = {values[key]}" for key in ("refresh", "fate_points") if values[key] is not None]
+    lines += [
+        f"{key} = {values[key]}" for key in ("refresh", "fate_points") if values[key] is not None
+    ]
     if values["notes"]:
         lines.append(f"notes = {_string(values['notes'])}")
     skills = values["skills"]
     if pyramid_fault(skills) is not None:
         lines.append("pyramid = false      # Fari's skills break the pyramid")
     lines += ["", "[skills]"]
-    lines += [f"{_key(name)} = {_string(str(rules.written(level)))}" for name, level in skills.items()]
+    lines += [
+        f"{_key(name)} = {_string(str(rules.written(level)))}" for name, level in skills.items()
+    ]
     if values["stress"]:
         lines += ["", "[stress]             # the boxes checked"]
         lines += [f"{track} = {boxes}" for track, boxes in values["stress"].items()]
@@ -212,6 +218,6 @@ def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str
             f"the sheet made from it would be {len(text.encode('utf-8')):,} bytes, "
             f"more than a sheet's {MAX_SHEET_BYTES:,}",
             source="character",
-            hint="Fari's file holds more than a sheet keeps (images, long texts): remove them in Fari",
+            hint="Fari's file holds more than a sheet keeps (images, long texts)",
         )
     return text

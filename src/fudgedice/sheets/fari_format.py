@@ -126,8 +126,8 @@ def _check_depth(data: object, source: str) -> None:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise FariError(f"not a Fari character: nested {depth} deep", source=source)
-        children = item.values() if isinstance(item, dict) else item
-        if isinstance(item, dict | list):
+        children = list(item.values()) if isinstance(item, dict) else item
+        if isinstance(children, list):
             stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
 
 

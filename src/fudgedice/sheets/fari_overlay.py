@@ -7,7 +7,7 @@ fate points and refresh too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .fari_format import FariError, Place
@@ -28,7 +28,7 @@ def overlay(data: dict[str, Any], found: Found, sheet: Sheet, new_id: NewId) -> 
     _put(found.notes, "\n".join(sheet.texts("notes")))
     home = _home([found.high_concept, found.trouble, *found.aspects], data, sheet)
     _fill(found.aspects, sheet.texts("aspects"), home, lambda n: text_block(new_id, "OTHER ASPECT"))
-    stunts = _home(found.stunts, data, sheet) if found.stunts else home
+    stunts = _home([*found.stunts], data, sheet) if found.stunts else home
     _fill(found.stunts, sheet.texts("stunts"), stunts,
           lambda n: text_block(new_id, f"STUNT #{n}"))  # fmt: skip
     _points(found, sheet)
@@ -43,7 +43,7 @@ def _put(place: Place | None, value: str) -> None:
         place.block["value"] = value
 
 
-def _home(places: list[Place | None], data: dict[str, Any], sheet: Sheet) -> list[Any]:
+def _home(places: Sequence[Place | None], data: dict[str, Any], sheet: Sheet) -> list[Any]:
     """The blocks of the section that holds the first of ``places`` (or of the
     first section of the character), where new blocks go."""
     for place in places:
@@ -110,7 +110,7 @@ def _stress(found: Found, sheet: Sheet) -> None:
         if box_values(place) == list(boxes):
             for slot, box in zip(place.block["value"], boxes, strict=True):
                 slot["checked"] = box in ticked
-        else:  # the sheet's rules give the track other boxes: Fari's slots, as its template writes them
+        else:  # the rules give the track other boxes: slots as Fari's template writes them
             place.block["value"] = [{"checked": box in ticked, "label": str(box)} for box in boxes]
 
 
@@ -126,4 +126,3 @@ def _consequences(found: Found, sheet: Sheet, data: dict[str, Any], new_id: NewI
         block = text_block(new_id, name.title(), checked=False)
         block["value"] = taken.get(name, "")
         _home(places, data, sheet).append(block)
-

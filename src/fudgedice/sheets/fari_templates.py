@@ -24,6 +24,8 @@ FATE_SKILLS = (
 """Fari's Fate Core and Fate Condensed templates list the same skills."""
 APPROACHES = ("Careful", "Clever", "Forceful", "Flashy", "Quick", "Sneaky")
 CORE, CONDENSED, ACCELERATED = "FateCore", "FateCondensed", "FateAccelerated"
+EVIL_HAT = "https://www.evilhat.com/home/"
+"""The link of the templates' credits section."""
 STRESS_BOXES = {CORE: ("1", "2"), CONDENSED: ("1", "1", "1"), ACCELERATED: ("1", "2", "3")}
 """The boxes of a new character's stress tracks in each template."""
 
@@ -65,7 +67,7 @@ def _left(new_id: NewId) -> list[Block]:
     points = {"id": new_id(), "meta": {"isMainPointCounter": True, "max": "3"},
               "type": "PointCounter", "label": "FATE POINTS", "value": "3"}  # fmt: skip
     credits = {"id": new_id(), "label": "Evil Hat Productions", "type": "Link",
-               "meta": {"hasDisplayName": True}, "value": "https://www.evilhat.com/home/"}  # fmt: skip
+               "meta": {"hasDisplayName": True}, "value": EVIL_HAT}  # fmt: skip
     return [
         section(new_id, "ASPECTS", [text_block(new_id, each) for each in aspects], card=True),
         section(new_id, "STUNTS & EXTRAS", [text_block(new_id, f"STUNT #{n}") for n in (1, 2, 3)]),
@@ -77,7 +79,9 @@ def _left(new_id: NewId) -> list[Block]:
 
 def _right(new_id: NewId, template: str) -> list[Block]:
     tracks = ("STRESS",) if template == ACCELERATED else ("PHYSICAL", "MENTAL")
-    skills, title = (APPROACHES, "APPROACHES") if template == ACCELERATED else (FATE_SKILLS, "SKILLS")
+    skills, title = (
+        (APPROACHES, "APPROACHES") if template == ACCELERATED else (FATE_SKILLS, "SKILLS")
+    )
     consequences = ("MILD", "MODERATE", "SEVERE")
     return [
         section(new_id, "STRESS", [stress_block(new_id, each, template) for each in tracks]),
