@@ -22,6 +22,7 @@ name = "Cynere"
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -66,11 +67,12 @@ def import_fari(text: str, source: str = "character.fari.json") -> str:
     for each in tried:
         sheet_text = _toml(each, values, found, layout)
         try:
-            load(parse(sheet_text, f"{source} as a sheet"))
+            load(parse(sheet_text, "sheet"))
         except SheetError as error:
-            if each == tried[-1]:
+            if each == tried[-1]:  # the sheet's place says nothing of the file's: the why alone
+                why = re.sub(r"^sheet(:\d+:\d+)?: ", "", error.message)
                 raise FariError(
-                    f"the sheet made from it is refused: {error.message}",
+                    f"the sheet made from it is refused: {why}",
                     source=source,
                     hint=error.hint,
                 ) from None
