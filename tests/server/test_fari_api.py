@@ -1,6 +1,6 @@
 """Characters from Fari at the table: ``PUT .../sheet`` with ``"format":
 "fari"`` attaches a Fate character's ``.fari.json`` (kept as the sheet's TOML,
-as ``fudgedice sheet import`` makes it), and ``GET .../sheet/fari`` gives the
+as ``fudgedice sheet import`` makes it), and ``GET .../sheet?format=fari`` gives the
 file back, as Fari imports it. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_a_fari_character_is_attached_and_given_back(served: Any) -> None:
     ]
 
     for reader in (ann, gm):
-        given = served.get(_path(room, ann) + "/fari", reader["token"])
+        given = served.get(_path(room, ann), reader["token"], format="fari")
         assert given.status_code == 200, given.text
         assert given.text == golden
         assert given.headers["content-type"].startswith("application/json")
@@ -52,9 +52,11 @@ def test_a_fari_character_is_attached_and_given_back(served: Any) -> None:
             "attachment; filename=\"character.fari.json\"; filename*=UTF-8''"
             + quote("Cynere.fari.json", safe="")
         )
-    assert served.get(_path(room, ann) + "/fari", bob["token"]).status_code == 403
-    assert served.get(_path(room, bob) + "/fari", bob["token"]).status_code == 404
-    assert served.get(_path(room, ann) + "/fari").status_code == 401
+    assert served.get(_path(room, ann), bob["token"], format="fari").status_code == 403
+    assert served.get(_path(room, ann), ann["token"], format="toml").status_code == 422
+    assert served.get(_path(room, ann), ann["token"]).json()["text"] == body["text"]
+    assert served.get(_path(room, bob), bob["token"], format="fari").status_code == 404
+    assert served.get(_path(room, ann), format="fari").status_code == 401
 
     # a change made at the table goes to Fari with the rest as it was
     hit = served.client.post(
@@ -69,7 +71,7 @@ def test_a_fari_character_is_attached_and_given_back(served: Any) -> None:
             for block in section["blocks"]:
                 if block["label"] == "MENTAL":  # box 1 was checked: a 1-shift hit checks box 2
                     block["value"][1]["checked"] = True
-    given = served.get(_path(room, ann) + "/fari", ann["token"]).text
+    given = served.get(_path(room, ann), ann["token"], format="fari").text
     assert given == json.dumps(expected, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -92,7 +94,7 @@ def test_bad_fari_files_are_422_with_a_clear_error(served: Any) -> None:
     assert _put(served, room, ann, {"text": golden, "format": "yaml"}).status_code == 422
     # as TOML, the same text is no sheet
     assert _put(served, room, ann, {"text": golden}).status_code == 422
-    assert served.get(_path(room, ann) + "/fari", ann["token"]).status_code == 404
+    assert served.get(_path(room, ann), ann["token"], format="fari").status_code == 404
 
 
 def test_only_a_fate_sheet_is_given_as_fari(served: Any) -> None:
@@ -101,6 +103,6 @@ def test_only_a_fate_sheet_is_given_as_fari(served: Any) -> None:
     ann = served.join(room, "Ann")
     jax = sheets.new_sheet("d6", "Jax")
     assert _put(served, room, ann, {"text": jax, "version": 0}).status_code == 200
-    refused = served.get(_path(room, ann) + "/fari", ann["token"])
+    refused = served.get(_path(room, ann), ann["token"], format="fari")
     assert refused.status_code == 422
     assert "a d6 sheet has no Fari character: only Fate sheets do" in refused.json()["error"]
