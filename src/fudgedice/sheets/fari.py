@@ -14,8 +14,8 @@ from Fari is written into a new character of Fari's Fate template.
 >>> from fudgedice import sheets
 >>> cynere = sheets.load_text(sheets.new_sheet("fate", "Cynere"))
 >>> text = export_fari(cynere, now=1700000000, new_id=iter(map(str, range(100))).__next__)
->>> text[:60]
-'{"id":"0","name":"Cynere","lastUpdated":1700000000,"wide":fal'
+>>> text[:52]
+'{"id":"0","name":"Cynere","lastUpdated":1700000000,"'
 >>> print(import_fari(text).splitlines()[3])
 name = "Cynere"
 """

@@ -121,8 +121,8 @@ def _consequences(found: Found, sheet: Sheet, data: dict[str, Any], new_id: NewI
     for name, place in found.consequences.items():
         place.block["value"] = taken.get(name, "")
     places: list[Place | None] = list(found.consequences.values())
-    missing = [n for n in sheet.consequence_slots() if n not in found.consequences]
-    for name in missing:
-        block = text_block(new_id, name.title(), checked=False)
-        block["value"] = taken.get(name, "")
-        _home(places, data, sheet).append(block)
+    for name, text in taken.items():  # taken where the character has no block for it
+        if name not in found.consequences:
+            block = text_block(new_id, name.title(), checked=False)
+            block["value"] = text
+            _home(places, data, sheet).append(block)
