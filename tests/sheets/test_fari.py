@@ -243,3 +243,30 @@ def test_the_commands_import_and_export(tmp_path: Path) -> None:
         assert "Traceback" not in refused.output
     assert "fudgedice sheet import Cynere.fari.json" in run("sheet", "import", "--help").output
     assert "--to [fari]" in run("sheet", "export", "--help").output
+
+
+ODD_VALUES = (None, 2.5, "\ud800", [], {"a": 1}, "-3")
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES, ids=repr)
+def test_odd_values_anywhere_are_refused_or_read_never_a_traceback(odd: object) -> None:
+    golden = json.loads(_text(CORE))
+    blocks = _blocks(golden)
+    # one block of each type, its value, its meta and its label made odd
+    for label in (
+        "HIGH CONCEPT",
+        "FATE POINTS",
+        "PHYSICAL",
+        "FIGHT",
+        "MILD",
+        "Evil Hat Productions",
+    ):
+        for key in ("value", "meta", "label"):
+            kept = blocks[label][key]
+            blocks[label][key] = odd
+            try:
+                sheet = sheets.load_text(import_fari(json.dumps(golden)))
+                json.loads(export_fari(sheet))
+            except (FariError, LimitError, sheets.SheetError):
+                pass
+            blocks[label][key] = kept

@@ -57,8 +57,7 @@ def find(data: dict[str, Any], source: str) -> Found:
         elif place.kind in ("PointCounter", "Numeric") and place.label == "refresh":
             found.refresh = found.refresh or place
         elif place.kind == "PointCounter" and (
-            place.block.get("meta", {}).get("isMainPointCounter") is True
-            or place.label == "fate points"
+            meta_of(place).get("isMainPointCounter") is True or place.label == "fate points"
         ):
             found.points = found.points or place
         elif place.kind == "SlotTracker":
@@ -108,6 +107,12 @@ def _template(data: dict[str, Any], found: Found) -> str:
     return CORE
 
 
+def meta_of(place: Place) -> dict[str, Any]:
+    """A block's ``meta`` (none: empty)."""
+    meta = place.block.get("meta")
+    return meta if isinstance(meta, dict) else {}
+
+
 def _slots(place: Place) -> list[dict[str, Any]]:
     value = place.block.get("value")
     return [slot for slot in value if isinstance(slot, dict)] if isinstance(value, list) else []
@@ -116,8 +121,11 @@ def _slots(place: Place) -> list[dict[str, Any]]:
 def box_values(place: Place) -> list[int] | None:
     """A track's boxes by what each is worth (Fate Core's ``1``, ``2``), or
     None when its labels don't say (Fate Condensed's boxes are all ``1``)."""
+    value = place.block.get("value")
     labels = [str(slot.get("label", "")).strip() for slot in _slots(place)]
-    if len(labels) != len(_slots(place)) or not all(label.isdigit() for label in labels):
+    if not isinstance(value, list) or len(labels) != len(value):
+        return None
+    if not all(label.isascii() and label.isdigit() for label in labels):
         return None
     values = [int(label) for label in labels]
     return values if len(set(values)) == len(values) and len(values) <= 20 else None
@@ -145,8 +153,7 @@ def number_of(place: Place | None, source: str, key: str = "value") -> int | Non
     """A point counter's or a skill's number (``"3"``, ``"+3"``), None when blank."""
     if place is None:
         return None
-    where = place.block if key == "value" else place.block.get("meta", {})
-    value = where.get(key) if isinstance(where, dict) else None
+    value = (place.block if key == "value" else meta_of(place)).get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, int) and not isinstance(value, bool):

@@ -75,8 +75,8 @@ def _points(found: Found, sheet: Sheet) -> None:
     points, refresh = sheet.values.get("fate_points"), sheet.values.get("refresh")
     if found.points is not None:
         found.points.block["value"] = "" if points is None else str(points)
-        meta = found.points.block.setdefault("meta", {})
-        if refresh is not None and found.refresh is None:
+        meta = found.points.block.get("meta")
+        if refresh is not None and found.refresh is None and isinstance(meta, dict):
             meta["max"] = str(refresh)
     if found.refresh is not None:
         found.refresh.block["value"] = "" if refresh is None else str(refresh)
