@@ -157,11 +157,21 @@ def test_condensed_and_accelerated_characters() -> None:
     assert zird.system == ("fatecondensed" if "fatecondensed" in has else "fate")
     assert reth.system == ("fae" if "fae" in has else "fate")
     assert zird.trait("Lore").level.value == 4 and reth.trait("Quick").level.value == 3
+    assert [t.name for t in reth.traits.values()] == [
+        "Careful", "Clever", "Forceful", "Flashy", "Quick", "Sneaky",
+    ]  # fmt: skip
     assert zird.consequences() == {"moderate": "Singed Eyebrows"}
     if zird.system == "fate":  # 1-point boxes have no place on a Fate Core sheet: Fari keeps them
         assert zird.stress() == {"physical": [], "mental": []}
         assert '"checked":true' in zird.values["fari"]["layout"]
         assert "the stress track 'MENTAL' is Fari's alone" in zird.document.text
+    else:  # Fate Condensed's own sheet: its boxes numbered from 1
+        assert zird.stress() == {"physical": [], "mental": [1]}
+        assert '"checked":true' not in zird.values["fari"]["layout"]
+    if reth.system == "fate":  # one track of 1, 2, 3 boxes: no Fate Core track
+        assert "the stress track 'STRESS' is Fari's alone" in reth.document.text
+    else:
+        assert reth.stress() == {"stress": [2]} and "[approaches]" in reth.document.text
 
 
 def _refusal(text: str) -> str:
@@ -200,7 +210,7 @@ def test_skills_that_break_the_pyramid_are_kept_and_said() -> None:
     text = _text(CORE).replace('"label":"DRIVE","value":""', '"label":"DRIVE","value":"6"')
     sheet = sheets.load_text(import_fari(text))
     assert sheet.values["pyramid"] is False and sheet.trait("Drive").level.value == 6
-    assert "pyramid = false      # Fari's skills break the pyramid" in sheet.document.text
+    assert "pyramid = false      # Fari's skills break the pyramid\n" in sheet.document.text
 
 
 def test_only_fate_sheets_go_to_fari() -> None:

@@ -40,6 +40,7 @@ from .fari_mapping import (
     Found,
     checked_boxes,
     find,
+    match_tracks,
     number_of,
     skill_name,
     text_of,
@@ -48,7 +49,6 @@ from .fari_overlay import overlay
 from .fari_templates import new_character
 from .levels import rules_of
 from .model import SYSTEMS, Sheet, load
-from .rules import pyramid_fault
 
 __all__ = ["MAX_FARI_BYTES", "FariError", "export_fari", "import_fari", "read_fari_file"]
 
@@ -58,27 +58,34 @@ def import_fari(text: str, source: str = "character.fari.json") -> str:
     file's text: a :class:`FariError` (``source``'s place in it) when it is
     not one a sheet can hold."""
     data = read(text, source)
+    system = SYSTEM_OF[find(data, source).template]
+    tried = [system, "fate"] if system in SYSTEMS and system != "fate" else ["fate"]
+    refused: SheetError | None = None
+    for each in tried:
+        for opt_out in (False, True):  # skills off the pyramid (the spread) are Fari's to allow
+            sheet_text = _sheet_of(read(text, source), each, source, opt_out)
+            try:
+                load(parse(sheet_text, "sheet"))
+            except SheetError as error:
+                refused = refused or error
+                continue
+            return sheet_text
+    assert refused is not None
+    # the sheet's place says nothing of the file's: the why alone
+    why = re.sub(r"^sheet(:\d+:\d+)?: ", "", refused.message)
+    raise FariError(f"the sheet made from it is refused: {why}", source=source, hint=refused.hint)
+
+
+def _sheet_of(data: dict[str, Any], system: str, source: str, opt_out: bool) -> str:
+    """The text of a ``system`` sheet of the character ``data`` (``opt_out``:
+    with its skills' check turned off)."""
     found = find(data, source)
+    match_tracks(found, system)
     values = _values(data, found, source)
     _blank(found)
-    layout = dumps(data)
-    system = SYSTEM_OF[found.template]
-    tried = [system, "fate"] if system in SYSTEMS and system != "fate" else ["fate"]
-    for each in tried:
-        sheet_text = _toml(each, values, found, layout)
-        try:
-            load(parse(sheet_text, "sheet"))
-        except SheetError as error:
-            if each == tried[-1]:  # the sheet's place says nothing of the file's: the why alone
-                why = re.sub(r"^sheet(:\d+:\d+)?: ", "", error.message)
-                raise FariError(
-                    f"the sheet made from it is refused: {why}",
-                    source=source,
-                    hint=error.hint,
-                ) from None
-            continue
-        return sheet_text
-    raise AssertionError("unreachable: the last try returns or raises")
+    stress = getattr(rules_of(system), "stress", None)
+    check = str(getattr(stress, "check_key", "pyramid")) if opt_out else None
+    return _toml(system, values, found, dumps(data), check)
 
 
 def read_fari_file(path: str) -> str:
@@ -120,7 +127,9 @@ def export_fari(
         data = new_character(TEMPLATE_OF[sheet.system], sheet.name, stamp, made)
     else:
         data = read(layout, where)
-    overlay(data, find(data, where), sheet, new_id or (lambda: str(uuid.uuid4())))
+    found = find(data, where)
+    match_tracks(found, sheet.system)
+    overlay(data, found, sheet, new_id or (lambda: str(uuid.uuid4())))
     return dumps(data)
 
 
@@ -150,7 +159,9 @@ def _values(data: dict[str, Any], found: Found, source: str) -> dict[str, Any]:
         if found.refresh is not None
         else number_of(found.points, source, "max"),
         "skills": skills,
-        "stress": {track: checked_boxes(place) for track, place in found.stress.items()},
+        "stress": {
+            track: checked_boxes(place, found.kinds[track]) for track, place in found.stress.items()
+        },
         "consequences": {n: text_of(p, source) for n, p in found.consequences.items()},
     }
 
@@ -178,7 +189,7 @@ def _key(name: str) -> str:
     return name if bare.isascii() and bare.isalnum() else _string(name)
 
 
-def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str:
+def _toml(system: str, values: dict[str, Any], found: Found, layout: str, check: str | None) -> str:
     """The sheet's text: its keys in the order of a new sheet's, then ``[fari]``."""
     rules = rules_of(system)
     lines = [
@@ -197,9 +208,10 @@ def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str
     if values["notes"]:
         lines.append(f"notes = {_string(values['notes'])}")
     skills = values["skills"]
-    if pyramid_fault(skills) is not None:
-        lines.append("pyramid = false      # Fari's skills break the pyramid")
-    lines += ["", "[skills]"]
+    if check is not None:
+        lines.append(f"{check} = false".ljust(21) + f"# Fari's skills break the {check}")
+    table = "approaches" if system == "fae" else "skills"
+    lines += ["", f"[{table}]"]
     lines += [
         f"{_key(name)} = {_string(str(rules.written(level)))}" for name, level in skills.items()
     ]

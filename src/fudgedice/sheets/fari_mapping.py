@@ -12,6 +12,7 @@ from typing import Any
 
 from .fari_format import FariError, Place, places
 from .fari_templates import ACCELERATED, APPROACHES, CONDENSED, CORE
+from .levels import rules_of
 
 CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
 TRACKS = ("physical", "mental")
@@ -37,7 +38,9 @@ class Found:
     stress: dict[str, Place] = field(default_factory=dict)
     consequences: dict[str, Place] = field(default_factory=dict)
     tracks: list[Place] = field(default_factory=list)
-    """Every stress track (a slot tracker), the sheet's or not."""
+    """Every slot tracker: the sheet's stress tracks among them (:func:`match_tracks`)."""
+    kinds: dict[str, str] = field(default_factory=dict)
+    """The sheet's stress tracks and how their boxes count."""
     kept: list[str] = field(default_factory=list)
     """What the sheet can't hold and Fari keeps: said in the sheet's comments."""
 
@@ -61,7 +64,7 @@ def find(data: dict[str, Any], source: str) -> Found:
         ):
             found.points = found.points or place
         elif place.kind == "SlotTracker":
-            _track(found, place)
+            found.tracks.append(place)
     found.template = _template(data, found)
     return found
 
@@ -83,14 +86,31 @@ def _text(found: Found, place: Place, in_aspects: bool) -> None:
         found.stunts.append(place)
 
 
-def _track(found: Found, place: Place) -> None:
-    found.tracks.append(place)
-    if box_values(place) is not None:  # a Fate Core track: its boxes say what each is worth
-        for track in TRACKS:
-            if track in place.label and track not in found.stress:
+def track_kinds(system: str) -> dict[str, str]:
+    """The stress tracks of ``system``'s sheets and how their boxes count:
+    ``valued`` (Fate Core's 1, 2, 3 boxes, each worth its number), or
+    ``points`` (Fate Condensed's 1-point boxes, numbered on the sheet)."""
+    stress = getattr(rules_of(system), "stress", None)
+    if stress is None:  # sheets that say nothing of their tracks: Fate Core's
+        return dict.fromkeys(TRACKS, "valued")
+    return {str(track): str(stress.kind) for track in stress.tracks}
+
+
+def match_tracks(found: Found, system: str) -> None:
+    """Which of the character's slot trackers are the stress tracks of a
+    ``system`` sheet: one whose label names the track and whose boxes read as
+    the sheet's do (a track of 1-point boxes is no Fate Core track)."""
+    found.kinds, found.stress = track_kinds(system), {}
+    found.kept = [each for each in found.kept if not each.startswith("the stress track")]
+    for place in found.tracks:
+        for track, kind in found.kinds.items():
+            fits = box_values(place) is not None if kind == "valued" else bool(_slots(place))
+            fits = fits and isinstance(place.block.get("value"), list)
+            if track in place.label and track not in found.stress and fits:
                 found.stress[track] = place
-                return
-    found.kept.append(f"the stress track {place.block.get('label')!r}")
+                break
+        else:
+            found.kept.append(f"the stress track {place.block.get('label')!r}")
 
 
 def _template(data: dict[str, Any], found: Found) -> str:
@@ -131,10 +151,12 @@ def box_values(place: Place) -> list[int] | None:
     return values if len(set(values)) == len(values) and len(values) <= 20 else None
 
 
-def checked_boxes(place: Place) -> list[int]:
-    """The boxes of a Fate Core track that are checked, by their worth."""
-    values = box_values(place) or []
-    return [value for value, slot in zip(values, _slots(place), strict=True) if slot.get("checked")]
+def checked_boxes(place: Place, kind: str) -> list[int]:
+    """The boxes of a track that are checked, as the sheet numbers them: by
+    their worth (``valued``), or by their place from 1 (``points``)."""
+    slots = _slots(place)
+    values = (box_values(place) or []) if kind == "valued" else range(1, len(slots) + 1)
+    return [value for value, slot in zip(values, slots, strict=False) if slot.get("checked")]
 
 
 def text_of(place: Place | None, source: str) -> str:

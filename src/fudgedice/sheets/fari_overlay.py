@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .fari_format import FariError, Place
-from .fari_mapping import TEMPLATE_OF, Found, box_values
+from .fari_mapping import TEMPLATE_OF, Found
 from .fari_templates import skill_block, text_block
 from .model import Sheet
 
@@ -107,11 +107,17 @@ def _stress(found: Found, sheet: Sheet) -> None:
         if boxes is None:
             continue
         ticked = set(checked.get(track, []))
-        if box_values(place) == list(boxes):
-            for slot, box in zip(place.block["value"], boxes, strict=True):
+        points = found.kinds.get(track) == "points"  # 1-point boxes: Fari labels each "1"
+        labels = ["1" if points else str(box) for box in boxes]
+        slots = place.block["value"]
+        if [slot.get("label") if isinstance(slot, dict) else None for slot in slots] == labels:
+            for slot, box in zip(slots, boxes, strict=True):
                 slot["checked"] = box in ticked
         else:  # the rules give the track other boxes: slots as Fari's template writes them
-            place.block["value"] = [{"checked": box in ticked, "label": str(box)} for box in boxes]
+            place.block["value"] = [
+                {"checked": box in ticked, "label": label}
+                for box, label in zip(boxes, labels, strict=True)
+            ]
 
 
 def _consequences(found: Found, sheet: Sheet, data: dict[str, Any], new_id: NewId) -> None:
