@@ -195,6 +195,12 @@ def test_what_is_no_fari_character_is_refused_clearly() -> None:
     assert "more than 65,536 bytes" in _refusal(json.dumps({**golden, "x": "a" * 70_000}))
     assert "NaN is no number" in _refusal('{"x": NaN}')
     assert "has no name" in _refusal(json.dumps({**golden, "name": " "}))
+    # a character of another game (Fari's D&D 5e template: Text and 1d20 skills)
+    other = {**golden, "pages": [{"id": "p", "label": "CHARACTER", "rows": [{"columns": [
+        {"sections": [{"id": "s", "label": "ABILITIES", "blocks": [
+            {"id": "b", "type": "Skill", "meta": {"commands": ["1d20"]}, "label": "STRENGTH",
+             "value": "3"}]}]}]}]}]}  # fmt: skip
+    assert "this Fari character is no Fate character" in _refusal(json.dumps(other))
     fight = _text(CORE).replace('"label":"FIGHT","value":"4"', '"label":"FIGHT","value":"four"')
     assert re.search(r"pages\[0\]\.rows\[0\]\.columns\[1\]\.sections\[2\]\.blocks\[\d+\] "
                      r"\(FIGHT\): 'four' is not a skill's level", _refusal(fight))  # fmt: skip
@@ -255,7 +261,7 @@ def test_the_commands_import_and_export(tmp_path: Path) -> None:
     assert "--to [fari]" in run("sheet", "export", "--help").output
 
 
-ODD_VALUES = (None, 2.5, "\ud800", [], {"a": 1}, "-3")
+ODD_VALUES: tuple[object, ...] = (None, 2.5, "\ud800", [], {"a": 1}, "-3")
 
 
 @pytest.mark.parametrize("odd", ODD_VALUES, ids=repr)

@@ -40,6 +40,7 @@ from .fari_mapping import (
     Found,
     checked_boxes,
     find,
+    is_fate,
     match_tracks,
     number_of,
     skill_name,
@@ -58,7 +59,15 @@ def import_fari(text: str, source: str = "character.fari.json") -> str:
     file's text: a :class:`FariError` (``source``'s place in it) when it is
     not one a sheet can hold."""
     data = read(text, source)
-    system = SYSTEM_OF[find(data, source).template]
+    found = find(data, source)
+    if not is_fate(found):
+        raise FariError(
+            "this Fari character is no Fate character: it has no High Concept and no "
+            "skill rolled with 4dF",
+            source=source,
+            hint="a character made from Fari's Fate Core, Condensed or Accelerated template",
+        )
+    system = SYSTEM_OF[found.template]
     tried = [system, "fate"] if system in SYSTEMS and system != "fate" else ["fate"]
     refused: SheetError | None = None
     for each in tried:

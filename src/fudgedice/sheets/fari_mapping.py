@@ -127,6 +127,15 @@ def _template(data: dict[str, Any], found: Found) -> str:
     return CORE
 
 
+def is_fate(found: Found) -> bool:
+    """Whether the character is one of Fate's: Fari's Fate templates give it a
+    High Concept, and skills (approaches) that roll 4dF."""
+    rolled = (meta_of(place).get("commands") for place in found.skills)
+    return found.high_concept is not None or any(
+        isinstance(commands, list) and "4dF" in commands for commands in rolled
+    )
+
+
 def meta_of(place: Place) -> dict[str, Any]:
     """A block's ``meta`` (none: empty)."""
     meta = place.block.get("meta")
