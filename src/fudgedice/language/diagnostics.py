@@ -4,6 +4,7 @@ expected, and the nearest real word."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Container, Iterable, Mapping
 
 from ..errors import DiceError, DiceSyntaxError
@@ -29,6 +30,7 @@ _EXPECTED_NAMES = {
     "VS": "'vs'",
     "OPP": "'opp'",
     "DMG": "'dmg'",
+    "PART": "'weapon' or 'armor' and its dice",
     "LABEL": "'# label'",
     "TECHNIQUE": "'@' and a technique",
     "SETTING": "an option=value",
@@ -189,3 +191,19 @@ def another_systems_word(
     # the very word of another system says more than the nearest word of this one
     whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
     return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
+
+
+def check_ascii(text: str) -> None:
+    """Words and numbers are ASCII: Python's case folding would read the Kelvin
+    sign as ``k`` and ``int`` reads an Arabic-Indic or fullwidth six as 6, so a look-alike could
+    pass for a keyword or a digit. A label (after ``#``) is the player's own text."""
+    body = text.split("#", 1)[0]
+    for position, char in enumerate(body):
+        if not char.isascii():
+            name = unicodedata.name(char, "an unnamed character")
+            raise DiceSyntaxError(
+                f"'{char}' ({name}, U+{ord(char):04X}) is not a character of the roll "
+                "language: words and numbers are written in plain ASCII",
+                text=text,
+                position=position,
+            )

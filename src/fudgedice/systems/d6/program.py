@@ -37,6 +37,7 @@ from ...language.tree import (
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.roll import Roll
+from .faces import TossSources, split_hand
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, EXPLODES, SIDES, depth_for, side_dist
 from .options import Ties
@@ -52,7 +53,7 @@ from .outcomes import (
     result_points_text,
     wound,
 )
-from .rolling import SideRoll, TossSources, roll_side
+from .rolling import SideRoll, roll_side
 from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
@@ -160,7 +161,9 @@ class D6Program(Program):
         right_tokens: list[str] | None = None
         if roller.by_hand:
             assert isinstance(roller, HandRoller)
-            left_tokens, right_tokens = self._split_hand(roller.take_rest())
+            left_tokens, right_tokens = split_hand(
+                roller.take_rest(), self.right is not None, self.damage
+            )
         left = roll_side(self.left, TossSources(roller, left_tokens))
         if self.right is None:
             return self._single(left, seed)
@@ -250,31 +253,6 @@ class D6Program(Program):
             details=side.details,
             title=str(rules.code),
         )
-
-    def _split_hand(self, tokens: list[str]) -> tuple[list[str], list[str] | None]:
-        """Dice read by hand: the other side's faces follow the word ``opp``
-        (or, in a damage roll, ``dmg``, the word that introduces it)."""
-        marks = [i for i, token in enumerate(tokens) if token.strip().lower() in ("opp", "dmg")]
-        if self.right is None:
-            if marks:
-                raise DiceValueError(
-                    f"'{tokens[marks[0]].strip()}' separates the two sides of an opposed or "
-                    "damage roll only"
-                )
-            return tokens, None
-        if len(marks) != 1:
-            if self.damage:
-                raise DiceValueError(
-                    "a damage roll read by hand gives the damage dice, then 'dmg' (or 'opp'), "
-                    "then the resistance's",
-                    hint="fudgedice read 'd6: 4D dmg 3D' 4 2 3 w5 dmg 3 2 w6 w1",
-                )
-            raise DiceValueError(
-                "an opposed roll read by hand gives the initiator's dice, then 'opp', "
-                "then the opponent's",
-                hint="fudgedice read 'd6: 3D opp 2D' 4 2 w5 opp 3 w6 w1",
-            )
-        return tokens[: marks[0]], tokens[marks[0] + 1 :]
 
     # measuring --------------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ from typing import Literal, NoReturn
 from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
-from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
+from ...language.tree import Expression, Node, Pool, Side, Word
+from .codes import Code, code_parts
 from .measure import CritRule, SideShape
 from .options import (
     ALLOW_BOTH,
@@ -55,23 +56,6 @@ def bonus_5d(dice: int) -> int:
 def bonus_wild(dice: int) -> int:
     """The chart's "Wild Die" column: the bonus for rolling the Wild Die alone."""
     return max(0, _ceil_half(dice - 1))
-
-
-@dataclass(frozen=True, slots=True)
-class Code:
-    """A die code ``ND+P`` with 0 <= P < 3: three pips make a die."""
-
-    dice: int
-    pips: int
-
-    @staticmethod
-    def of(dice: int, pips: int) -> Code:
-        # Pips below zero borrow a die, as on a character sheet: 4D-1 is 3D+2.
-        whole, rest = divmod(3 * dice + pips, 3)
-        return Code(whole, rest)
-
-    def __str__(self) -> str:
-        return f"{self.dice}D" + (f"+{self.pips}" if self.pips else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,46 +137,6 @@ def _fail(
     return DiceValueError(message, text=expression.text, position=position, hint=hint)
 
 
-def _code_parts(expression: Expression, node: Node) -> tuple[int, int]:
-    """(dice, pips) of an expression of die codes and pips: ``4D+2 +1D``."""
-    if isinstance(node, Number):
-        return 0, node.value
-    if isinstance(node, Pool):
-        if not node.die_code:
-            raise _fail(
-                expression,
-                f"the D6 System rolls die codes, not {node.source}",
-                node.position,
-                f"write {node.count}D for {node.count} six-sided dice",
-            )
-        if node.reroll or node.explode or node.keep or node.counting or node.technique:
-            raise _fail(
-                expression,
-                f"{node.source}: a die code takes no dice modifiers; the Wild Die, "
-                "Character Points and Fate Points are options (nowild, cp2, fp)",
-                node.position,
-            )
-        return node.count, 0
-    if isinstance(node, Group):
-        return _code_parts(expression, node.inner)
-    if isinstance(node, Neg):
-        dice, pips = _code_parts(expression, node.operand)
-        return -dice, -pips
-    if isinstance(node, Word):
-        hint = "difficulty words go after 'vs': d6: 4D+2 vs Moderate"
-        raise _fail(expression, f"'{node.text}' is not part of a die code", node.position, hint)
-    if node.op in "+-":
-        left = _code_parts(expression, node.left)
-        right = _code_parts(expression, node.right)
-        sign = 1 if node.op == "+" else -1
-        return left[0] + sign * right[0], left[1] + sign * right[1]
-    raise DiceValueError(
-        f"die codes are added and subtracted, not {'multiplied' if node.op == '*' else 'divided'}",
-        text=expression.text,
-        hint="a Fate Point doubles a code: d6: 4D+2 fp",
-    )
-
-
 Role = Literal["skill", "damage", "resistance"]
 """What a side rolls: a skill or attribute (a check, either side of ``opp``),
 or the damage and the resistance of ``dmg``, which multiple actions never reduce."""
@@ -220,7 +164,7 @@ def side_rules(
             None,
             f"such as 'd6: 4D+2 {expression.text.split(':', 1)[-1].strip()}'",
         )
-    dice, pips = _code_parts(expression, side.expr)
+    dice, pips = code_parts(expression, side.expr)
     written = Code.of(dice, pips)
     if written.dice < 1:
         raise _fail(
