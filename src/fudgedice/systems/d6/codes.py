@@ -26,6 +26,10 @@ class Code:
         return f"{self.dice}D" + (f"+{self.pips}" if self.pips else "")
 
 
+NO_CODE = Code(0, 0)
+"""No dice and no pips: what a side without a weapon's or armor's code adds."""
+
+
 def _fail(
     expression: Expression, message: str, position: int | None, hint: str | None = None
 ) -> DiceValueError:

@@ -53,8 +53,9 @@ from .outcomes import (
     result_points_text,
     wound,
 )
+from .parts import Role, bonus_text, check_bonus, result_point_bonus
 from .rolling import SideRoll, roll_side
-from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
+from .rules import Inherited, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
@@ -78,6 +79,8 @@ class D6Program(Program):
     damage: bool
     """``dmg``: the left side is damage, the right side resistance."""
     ties: Ties
+    shows_bonus: bool
+    """``rpb``: a success shows its result point bonus (and the odds name it)."""
 
     def _check(self) -> None:
         expression = self.expression
@@ -89,6 +92,7 @@ class D6Program(Program):
         self.right = None
         self.difficulty = None
         asked = [(left.ties, left.seen.get("ties"))]
+        right = None
         if isinstance(check, Opposed | Damage):
             # The GM's rules, stated on the left, hold for both sides.
             inherited = Inherited(self.left.crit, left.cp_cap, left.cp_cap_given)
@@ -113,6 +117,9 @@ class D6Program(Program):
                 position=given[1][1].position if given[1][1] else None,
             )
         self.ties = given[0][0] if given else "initiator"
+        kind = {Versus: "vs", Opposed: "opp", Damage: "dmg"}.get(type(check), "code")
+        check_bonus(expression, left, right, kind)
+        self.shows_bonus = left.shows_bonus
 
     @property
     def _others(self) -> str:
@@ -187,6 +194,10 @@ class D6Program(Program):
             left.steps.append(f"{level}: {effect}")
         else:
             result = self._opposed(margin, verdict == "success")
+            if self.shows_bonus and verdict == "success":
+                result += f", {bonus_text(margin)}"
+                bonus = result_point_bonus(margin)
+                details = replace(left.details, result_point_bonus=bonus)
         return Roll(
             expression.text,
             SYSTEM,
@@ -239,6 +250,10 @@ class D6Program(Program):
             if margin >= 0:
                 roll.result += f": {result_points_text(margin)}"
                 roll.details = replace(roll.details, result_points=margin, degree=degree(margin))
+                if self.shows_bonus:
+                    roll.result += f", {bonus_text(margin)}"
+                    bonus = result_point_bonus(margin)
+                    roll.details = replace(roll.details, result_point_bonus=bonus)
         return roll
 
     def _side(self, side: SideRoll, rules: SideRules) -> Roll:
@@ -281,8 +296,16 @@ class D6Program(Program):
             events,
             value_title=title,
             uncertain=uncertain,
-            value_name=wound if self.damage else None,
+            value_name=wound if self.damage else self._bonus_name if self.shows_bonus else None,
         ).checked(self._check_line())
+
+    def _bonus_name(self, value: int) -> str:
+        """A total's (a margin's) result point bonus, for a check with ``rpb``."""
+        threshold = self.difficulty if self.difficulty is not None else 0
+        floor = threshold + int(self.right is not None and self.ties == "meet")
+        if value < floor:
+            return "no bonus"
+        return f"bonus +{result_point_bonus(value - threshold)}"
 
     def _check_line(self) -> Check | None:
         """Where a chart of these odds draws the difficulty, if any."""

@@ -46,6 +46,9 @@ class D6Details:
     wound: str | None = None
     """For damage rolled against resistance (``dmg``): the wound it deals."""
     actions: int = 1
+    result_point_bonus: int | None = None
+    """The result point bonus a check's success shows (``rpb``), or a damage or
+    effect roll adds (``rp=N``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -114,11 +117,7 @@ def _layout_notes(rules: SideRules) -> list[str]:
         costs.append(f"wound={rules.wound}: -{taken}D ({wound_name(rules.wound)})")
     if costs:
         details.append(f"{'; '.join(costs)}, {rules.written} rolls as {rules.acting}")
-    if rules.fate_point:
-        acting = rules.acting
-        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
-        same = "" if doubled == str(code) else f" = {code}"
-        details.append(f"Fate Point: {acting} doubled to {doubled}{same}")
+    details += _owner_notes(rules)
     if rules.reduction == "fast" and rules.bonus:
         details.append(
             f"fast: {rules.rolled} of {code.dice}D rolled, "
@@ -129,7 +128,29 @@ def _layout_notes(rules: SideRules) -> list[str]:
             f"wildonly: the Wild Die alone for {code.dice}D, +{rules.bonus} from the chart's "
             "Wild Die column"
         )
+    if rules.result_points is not None:
+        points = rules.result_points
+        details.append(
+            f"result point bonus: +{rules.rp_bonus} (rp={points}: {points} result "
+            f"point{'' if points == 1 else 's'} halved, rounded up)"
+        )
     return details
+
+
+def _owner_notes(rules: SideRules) -> list[str]:
+    """What a Fate Point doubled, and the weapon's or armor's dice that stayed."""
+    code, added = rules.code, rules.added
+    whose = f"the {rules.added_name}'s {added}"
+    if rules.fate_point:
+        acting = rules.acting
+        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
+        if rules.added_name is not None:
+            return [f"Fate Point: {acting} doubled to {doubled}; {whose} stays, {code} in all"]
+        same = "" if doubled == str(code) else f" = {code}"
+        return [f"Fate Point: {acting} doubled to {doubled}{same}"]
+    if rules.added_name is not None:
+        return [f"{rules.acting} and {whose}: {code}"]
+    return []
 
 
 def _work_out_layout(rules: SideRules, prefix: str) -> _Layout:
@@ -142,7 +163,7 @@ def _work_out_layout(rules: SideRules, prefix: str) -> _Layout:
     if rules.character_points:
         count = rules.character_points
         cp = Pool(count, D6, f"{prefix}cp {count}D", die_code=True)
-    numbers = tuple(number for number in (code.pips, rules.bonus) if number)
+    numbers = tuple(number for number in (code.pips, rules.bonus, rules.rp_bonus) if number)
     nodes: list[Node] = [pool for pool in (plain, wild, cp) if pool is not None]
     nodes += [Number(number) for number in numbers]
     sums: list[BinOp] = []
@@ -210,6 +231,8 @@ def roll_side(rules: SideRules, faces: TossSources, prefix: str = "") -> SideRol
     events = list(critical_events(shape.crit)) if critical else []
     part = _summed(layout, plain, wild, cp_chains)
     figures = D6Details(str(rules.code), critical, "complication" in events, actions=rules.actions)
+    if rules.result_points is not None:
+        figures.result_point_bonus = rules.rp_bonus
     return SideRoll(part.total, part, events, details, figures)
 
 
