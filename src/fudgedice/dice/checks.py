@@ -44,6 +44,12 @@ def refuse_check(expression: Expression) -> None:
         raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
 
 
+_PART_DICE = {
+    "weapon": "a weapon's dice to a D6 System damage roll",
+    "armor": "armor's dice to a D6 System resistance roll",
+}
+
+
 def refuse_damage(expression: Expression) -> None:
     """Refuse the D6 System's damage roll (``dmg``) and the parts of a side
     that are not the character's own (``weapon 2D``, ``armor 1D``) in a
@@ -61,7 +67,7 @@ def refuse_damage(expression: Expression) -> None:
     for side in (expression.side, other):
         for part in side.parts if side is not None else ():
             raise DiceValueError(
-                f"'{part.name}' adds a {part.name}'s dice to a D6 System damage or resistance roll",
+                f"'{part.name}' adds {_PART_DICE[part.name]}",
                 text=text,
                 position=part.position,
                 hint="write it with the d6: prefix, such as 'd6: 3D+1 weapon 2D dmg 3D+2 armor 1D'",

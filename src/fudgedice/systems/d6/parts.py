@@ -136,9 +136,10 @@ def check_bonus(
             option = right.seen.get(key)
             if option is not None:
                 whose = "resistance" if kind == "dmg" else "opponent"
+                written = option.name + ("" if option.value is None else f"={option.value}")
                 raise _fail(
                     expression,
-                    f"{option.name} is the acting character's, on the left side: the "
+                    f"{written} is the acting character's, on the left side: the "
                     f"{whose} takes no result point bonus",
                     option.position,
                 )
