@@ -10,11 +10,12 @@ from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...memory import USED, VALUE, SizedCache, estimate
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
+from .codes import Code
 from .faces import TossSources
 from .measure import SideShape
 from .options import wound_name
 from .outcomes import critical_events
-from .rules import Code, SideRules
+from .rules import SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
 
