@@ -30,7 +30,7 @@ _EXPECTED_NAMES = {
     "VS": "'vs'",
     "OPP": "'opp'",
     "DMG": "'dmg'",
-    "PART": "'weapon' or 'armor' and its dice",
+    "PART": "'weapon' or 'armor'",
     "LABEL": "'# label'",
     "TECHNIQUE": "'@' and a technique",
     "SETTING": "an option=value",
