@@ -247,6 +247,7 @@ def test_the_bonus_is_half_the_result_points_rounded_up(points: int, bonus: int)
     rolled = fudgedice.read(f"d6: 4D nowild rpb vs {24 - points}", "6 6 6 6")
     assert rolled.margin == points
     assert str(rolled.result).endswith(f", result point bonus +{bonus}")
+    assert rolled.events[-1] == (f"bonus +{bonus}" if bonus < 9 else "bonus +9 or more")
     assert rolled.to_dict()["details"]["result_point_bonus"] == bonus
     added = fudgedice.read(f"d6: 1D nowild rp={points}", "3")
     assert added.total == 3 + bonus
@@ -275,36 +276,32 @@ def test_an_effect_with_a_bonus_matches_brute_force(wild: bool) -> None:
 
 
 def _bonus_chances(totals: Chances, threshold: int, floor: int) -> dict[str, Fraction]:
-    grouped: dict[str, Fraction] = defaultdict(Fraction)
+    """Each bonus's chance, from the rule afresh: a success's result points
+    halved, rounded up; from +9 (17 result points, Incredible) one event."""
+    grouped: dict[str, Fraction] = {f"bonus +{bonus}": Fraction(0) for bonus in range(9)}
+    grouped["bonus +9 or more"] = Fraction(0)
     for value, p in totals.items():
-        name = "no bonus" if value < floor else f"bonus +{-(-(value - threshold) // 2)}"
-        grouped[name] += p
-    return dict(grouped)
-
-
-def _named(odds: fudgedice.Odds) -> dict[str, Fraction]:
-    named: dict[str, Fraction] = defaultdict(Fraction)
-    assert odds.value_name is not None
-    for outcome in odds.outcomes:
-        named[odds.value_name(outcome.value)] += outcome.p
-    for tail in odds.tails:  # past every bonus listed
-        named["tail"] += tail.p
-    return dict(named)
+        if value >= floor:
+            bonus = -(-(value - threshold) // 2)
+            grouped[f"bonus +{bonus}" if bonus < 9 else "bonus +9 or more"] += p
+    return grouped
 
 
 def _assert_bonuses(odds: fudgedice.Odds, counted: Chances, threshold: int, floor: int) -> None:
     missing = 1 - sum(counted.values())
-    named = _named(odds)
-    for name, p in _bonus_chances(counted, threshold, floor).items():
-        assert p <= named.get(name, Fraction(0)) <= p + missing, name
+    expected = _bonus_chances(counted, threshold, floor)
+    for name, p in expected.items():
+        assert p <= odds.events[name] <= p + missing, name
+    assert sum(odds.events[name] for name in expected) == odds.events["success"]
 
 
-def test_a_checks_odds_name_each_totals_bonus_as_brute_force_does() -> None:
+def test_a_checks_odds_have_each_bonus_as_brute_force_does() -> None:
     odds = fudgedice.odds("d6: 3D+1 rpb vs 12")
     totals = side((3, 1))
     _assert_bonuses(odds, totals, 12, 12)
     exact = fudgedice.odds("d6: 3D+1 nowild rpb vs 12")
-    assert _named(exact) == _bonus_chances(side((3, 1), wild=False), 12, 12)
+    expected = _bonus_chances(side((3, 1), wild=False), 12, 12)
+    assert {name: exact.events[name] for name in expected} == expected
     # P(bonus >= b) is the chance of beating the difficulty by 2b - 1 or more
     missing = 1 - sum(totals.values())
     for bonus in range(1, 8):
@@ -312,7 +309,8 @@ def test_a_checks_odds_name_each_totals_bonus_as_brute_force_does() -> None:
             (p for total, p in totals.items() if -(-(total - 12) // 2) >= bonus), Fraction(0)
         )
         assert counted <= odds.at_least(12 + 2 * bonus - 1) <= counted + missing
-    assert odds.events == fudgedice.odds("d6: 3D+1 vs 12").events
+    plain = fudgedice.odds("d6: 3D+1 vs 12").events
+    assert {name: p for name, p in odds.events.items() if name in plain} == plain
 
 
 @pytest.mark.parametrize(("ties", "floor"), [("", 0), (" ties=meet", 1)])
@@ -321,6 +319,7 @@ def test_an_opposed_rolls_bonus_is_the_initiators(ties: str, floor: int) -> None
     _assert_bonuses(odds, margins(side((2, 0)), side((1, 1))), 0, floor)
     tie = fudgedice.read(f"d6: 1D nowild rpb opp 1D nowild{ties}", "3 opp 3")
     assert str(tie.result).endswith(", result point bonus +0") == (floor == 0)
+    assert ("bonus +0" in tie.events) == (floor == 0)
 
 
 def test_samples_roll_the_same_code_and_bonus() -> None:

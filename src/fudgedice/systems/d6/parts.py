@@ -168,3 +168,19 @@ def check_bonus(
 def bonus_text(result_points: int) -> str:
     """``result point bonus +4``."""
     return f"result point bonus +{result_point_bonus(result_points)}"
+
+
+BONUS_EVENTS = 9
+"""A check with ``rpb`` has an event for each bonus up to ``bonus +9 or more``:
+9 is the bonus of 17 result points, where the degrees end at Incredible."""
+
+
+def bonus_bands(threshold: int) -> list[tuple[str, int, int | None]]:
+    """Each bonus's event and the totals (margins) that earn it, against
+    ``threshold``: +0 at the threshold, +b from ``2b - 1`` to ``2b`` above it."""
+    bands: list[tuple[str, int, int | None]] = [("bonus +0", threshold, threshold)]
+    for bonus in range(1, BONUS_EVENTS):
+        bands.append((f"bonus +{bonus}", threshold + 2 * bonus - 1, threshold + 2 * bonus))
+    top = BONUS_EVENTS
+    bands.append((f"bonus +{top} or more", threshold + 2 * top - 1, None))
+    return bands

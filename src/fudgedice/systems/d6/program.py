@@ -53,7 +53,7 @@ from .outcomes import (
     result_points_text,
     wound,
 )
-from .parts import Role, bonus_text, check_bonus, result_point_bonus
+from .parts import Role, bonus_bands, bonus_text, check_bonus, result_point_bonus
 from .rolling import SideRoll, roll_side
 from .rules import Inherited, SideRules, difficulty_of, side_rules
 
@@ -80,7 +80,7 @@ class D6Program(Program):
     """``dmg``: the left side is damage, the right side resistance."""
     ties: Ties
     shows_bonus: bool
-    """``rpb``: a success shows its result point bonus (and the odds name it)."""
+    """``rpb``: a success shows its result point bonus (an event of each bonus)."""
 
     def _check(self) -> None:
         expression = self.expression
@@ -296,16 +296,8 @@ class D6Program(Program):
             events,
             value_title=title,
             uncertain=uncertain,
-            value_name=wound if self.damage else self._bonus_name if self.shows_bonus else None,
+            value_name=wound if self.damage else None,
         ).checked(self._check_line())
-
-    def _bonus_name(self, value: int) -> str:
-        """A total's (a margin's) result point bonus, for a check with ``rpb``."""
-        threshold = self.difficulty if self.difficulty is not None else 0
-        floor = threshold + int(self.right is not None and self.ties == "meet")
-        if value < floor:
-            return "no bonus"
-        return f"bonus +{result_point_bonus(value - threshold)}"
 
     def _check_line(self) -> Check | None:
         """Where a chart of these odds draws the difficulty, if any."""
@@ -353,6 +345,10 @@ class D6Program(Program):
             for tier, lowest, highest in ranges(DEGREES):
                 top = None if highest is None else threshold + highest
                 bands.append(Band(event(tier.name), max(floor, threshold + lowest), top))
+            if self.shows_bonus:
+                bands += [
+                    Band(name, max(floor, low), high) for name, low, high in bonus_bands(threshold)
+                ]
         facts: list[Fact] = []
         sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
         for prefix, rules in sides:
