@@ -100,8 +100,12 @@ def check_owner(
     if read.unarmed and role != "damage":
         raise _fail(
             expression,
-            "unarmed says a damage code is all the character's own, and this side is "
-            f"{'the resistance' if role == 'resistance' else 'no damage'}",
+            "unarmed says a damage code is all the character's own, and "
+            + (
+                "this side is the resistance"
+                if role == "resistance"
+                else "this roll deals no damage"
+            ),
             seen["unarmed"].position,
             "write it left of dmg: d6: 3D+1 unarmed fp dmg 3D+2",
         )
@@ -115,10 +119,10 @@ def check_owner(
     if read.fate_point and role == "damage" and part is None and not read.unarmed:
         raise _fail(
             expression,
-            f"a Fate Point doubles only the character's own dice, and the damage code "
+            "a Fate Point doubles only the character's own dice, and the damage code "
             f"{written} is all the weapon's",
             seen["fp"].position,
-            f"write the character's own dice first and the weapon's after 'weapon' "
+            "write the character's own dice first and the weapon's after 'weapon' "
             f"(d6: 3D+1 weapon 2D fp dmg ...); if {written} is all the character's own "
             "(Strength Damage, unarmed), add unarmed",
         )
