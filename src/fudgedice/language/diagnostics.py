@@ -138,6 +138,19 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
         hint = suggest_other(word_before.group(1), vocabulary)
+    part = word_before.group(1).lower() if word_before else ""
+    if hint is None and part in ("weapon", "armor"):
+        # a part begins a side: "d6: weapon 5D dmg 3D"
+        whose = "the weapon's" if part == "weapon" else "armor's"
+        hint = (
+            f"'{part}' adds {whose} dice after the character's own, as in "
+            "'d6: 3D+1 weapon 2D dmg 3D+2 armor 1D'"
+            + (
+                "; a damage code alone is all the weapon's: 'd6: 5D dmg 3D'"
+                if part == "weapon"
+                else ""
+            )
+        )
     if hint is None and word_here:
         check = re.search(r"\b(vs|opp|dmg)\b", text[:position], re.IGNORECASE)
         if word_here.group(0).lower() in ("vs", "opp", "dmg"):

@@ -237,6 +237,8 @@ def test_a_part_cannot_begin_a_side() -> None:
     with pytest.raises(fudgedice.DiceSyntaxError) as raised:
         fudgedice.roll("d6: weapon 2D dmg 3D")
     assert raised.value.position == len("d6: weapon ")
+    assert raised.value.hint is not None
+    assert "a damage code alone is all the weapon's: 'd6: 5D dmg 3D'" in raised.value.hint
 
 
 @pytest.mark.parametrize(
