@@ -310,7 +310,23 @@ class RollGrammar:
             text += f" {self.case('vs')} {target}"
         elif roll < 0.5:
             text += f" {self.case('opp')} {self.d6_code()}{self.d6_options()}"
+        elif roll < 0.65:
+            # damage against resistance: a weapon's dice on the left, armor's on the right
+            # (and now and then where they do not belong)
+            text += self.d6_part("weapon")
+            text += f" {self.case('dmg')} {self.d6_code()}{self.d6_options()}"
+            text += self.d6_part("armor")
+        else:
+            text += self.d6_part(self.pick(("weapon", "armor")), 0.05)
         return text
+
+    def d6_part(self, name: str, chance: float = 0.5) -> str:
+        """``weapon 2D``, ``armor 1``: dice that are not the character's own,
+        with an option after them now and then."""
+        if not self.chance(chance):
+            return ""
+        code = self.d6_code() if self.chance(0.7) else str(self.rng.randint(-1, 3))
+        return f" {self.case(name)} {code}{self.d6_options()}"
 
     def d6_code(self) -> str:
         def dice() -> str:
@@ -347,6 +363,11 @@ class RollGrammar:
             "allow=cpfp",
             "crit=bogus",
             "allow=all",
+            "unarmed",
+            "rpb",
+            f"rp={self.rng.randint(0, 20)}",
+            "rp=",
+            "rpb=3",
         )
         options = [self.pick(choices) for _ in range(self.rng.choice((0, 0, 1, 1, 2, 3)))]
         return "".join(" " + self.case(option) for option in options)

@@ -41,6 +41,8 @@ KEPT = [
     "d6: 4D+1 crit=cancel",
     "d6: 4D cp=1",
     "d6: 1D",
+    "d6: 3D+1 rpb vs 12",
+    "d6: 2D rp=5",
     "fate: 4dF+3 vs 2",
     "fatecondensed: 4dF+1 vs 2",
     "fae: 4dF+2 vs 1",
@@ -62,6 +64,7 @@ LONG_WAY = [
     "power: Good take0 vs Great",
     "d6: 4D opp 3D+1",
     "d6: 5D dmg 3D",
+    "d6: 2D+1 weapon 1D fp dmg 2D armor 1",
     "fate: Good vs Great",
     "fate: Good reroll vs Great",
 ]

@@ -9,7 +9,6 @@ first call from any thread finds it complete.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -18,11 +17,12 @@ from . import arguments
 from .budget import current as current_budget
 from .budget import within_budget
 from .dice import measure, pools
+from .dice.checks import refuse_damage
 from .dice.program import Program
 from .errors import DiceError, DiceSyntaxError, DiceTypeError, DiceValueError, LimitError
 from .language import parser
 from .language.diagnostics import another_systems_word, suggest, system_without_colon
-from .language.tree import Damage, Expression
+from .language.tree import Expression
 from .language.words import KEYWORDS, LateWords, Vocabulary
 from .limits import DEFAULT_LIMITS
 from .memory import USED, VALUE, SizedCache, memoize
@@ -119,15 +119,8 @@ class Dice:
                 hint=suggest(expression.system, list(self.systems))
                 or f"systems: {', '.join(self.systems)}",
             )
-        if isinstance(expression.check, Damage) and not system.damage:
-            # systems that read only 'vs' and 'opp' must never take 'dmg' for either
-            written = re.search(r"\bdmg\b", text, re.IGNORECASE)
-            raise DiceValueError(
-                "'dmg' rolls damage against resistance, a D6 System roll",
-                text=text,
-                position=written.start() if written else None,
-                hint="write it with the d6: prefix, such as 'd6: 5D+1 dmg 3D+2'",
-            )
+        if not system.damage:
+            refuse_damage(expression)
         try:
             program = system.compile(expression, self.vocabulary)
         except DiceError as error:

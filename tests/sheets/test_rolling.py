@@ -158,6 +158,16 @@ def test_roll_and_odds_read_the_same_text() -> None:
     assert fudgedice.odds(plan.text).events == fudgedice.odds("fate: Great+1 vs Superb").events
 
 
+def test_a_fate_point_on_damage_doubles_the_traits_dice_not_the_weapons() -> None:
+    sheet = _sheet(D6.format(wound="none").replace('"3D+1"', '"3D+1"\nStrength = "2D"'))
+    own = sheets.resolve("Strength dmg Strength", [sheet], ["fp"])
+    assert own.text.split(" #")[0] == "d6: 2D unarmed fp dmg 2D"
+    armed = sheets.resolve("Strength weapon 1D dmg Strength", [sheet], ["fp"])
+    assert armed.text.split(" #")[0] == "d6: 2D weapon 1D fp dmg 2D"
+    assert fudgedice.odds(armed.text).dist == fudgedice.odds("d6: 5D dmg 2D").dist
+    assert fudgedice.odds(own.text).dist == fudgedice.odds("d6: 4D dmg 2D").dist
+
+
 def test_a_wound_takes_no_dice_from_damage_or_resistance() -> None:
     sheet = _sheet(D6.format(wound="wounded").replace('"3D+1"', '"3D+1"\nStrength = "2D"'))
     plan = sheets.resolve("Blaster dmg Strength", [sheet])

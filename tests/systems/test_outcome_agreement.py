@@ -52,6 +52,9 @@ FORMS: dict[str, tuple[str, ...]] = {
         "d6: 1D opp 1D",
         "d6: 1D opp 1D ties=meet",
         "d6: 2D dmg 1D",
+        "d6: 1D weapon 1 fp dmg 1D armor 1",
+        "d6: 1D unarmed fp rp=3 dmg 1D",
+        "d6: 1D+2 rpb vs 5",
     ),
     "fate": (
         "fate: Good",

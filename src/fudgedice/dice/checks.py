@@ -9,7 +9,7 @@ from typing import NoReturn
 
 from ..errors import DiceValueError
 from ..language.diagnostics import modifier_typo, suggest
-from ..language.tree import Expression, Option, Pool, Word, walk
+from ..language.tree import Damage, Expression, Opposed, Option, Pool, Word, walk
 from ..language.words import Vocabulary
 from .arithmetic import WordValue
 from .pools import plan
@@ -42,6 +42,36 @@ def refuse_check(expression: Expression) -> None:
     """Refuse a ``vs``, ``opp`` or ``dmg`` in a system that reads none."""
     if expression.check is not None:
         raise DiceValueError(f"the {expression.system} system has no 'vs' or 'opp'")
+
+
+_PART_DICE = {
+    "weapon": "a weapon's dice to a D6 System damage roll",
+    "armor": "armor's dice to a D6 System resistance roll",
+}
+
+
+def refuse_damage(expression: Expression) -> None:
+    """Refuse the D6 System's damage roll (``dmg``) and the parts of a side
+    that are not the character's own (``weapon 2D``, ``armor 1D``) in a
+    system that reads neither: no other system may take them for anything."""
+    text = expression.text
+    if isinstance(expression.check, Damage):
+        written = re.search(r"\bdmg\b", text, re.IGNORECASE)
+        raise DiceValueError(
+            "'dmg' rolls damage against resistance, a D6 System roll",
+            text=text,
+            position=written.start() if written else None,
+            hint="write it with the d6: prefix, such as 'd6: 5D+1 dmg 3D+2'",
+        )
+    other = expression.check.other if isinstance(expression.check, Opposed) else None
+    for side in (expression.side, other):
+        for part in side.parts if side is not None else ():
+            raise DiceValueError(
+                f"'{part.name}' adds {_PART_DICE[part.name]}",
+                text=text,
+                position=part.position,
+                hint="write it with the d6: prefix, such as 'd6: 3D+1 weapon 2D dmg 3D+2 armor 1D'",
+            )
 
 
 def refuse_die_code(expression: Expression, pool: Pool) -> None:

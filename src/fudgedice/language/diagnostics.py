@@ -4,6 +4,7 @@ expected, and the nearest real word."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Container, Iterable, Mapping
 
 from ..errors import DiceError, DiceSyntaxError
@@ -29,6 +30,7 @@ _EXPECTED_NAMES = {
     "VS": "'vs'",
     "OPP": "'opp'",
     "DMG": "'dmg'",
+    "PART": "'weapon' or 'armor'",
     "LABEL": "'# label'",
     "TECHNIQUE": "'@' and a technique",
     "SETTING": "an option=value",
@@ -136,6 +138,19 @@ def syntax_error(text: str, error: UnexpectedInput, vocabulary: Vocabulary) -> D
         # A misspelled keyword ("4dF vss 3") reads as an option; the parser
         # only stumbles on the token after it.
         hint = suggest_other(word_before.group(1), vocabulary)
+    part = word_before.group(1).lower() if word_before else ""
+    if hint is None and part in ("weapon", "armor"):
+        # a part begins a side: "d6: weapon 5D dmg 3D"
+        whose = "the weapon's" if part == "weapon" else "armor's"
+        hint = (
+            f"'{part}' adds {whose} dice after the character's own, as in "
+            "'d6: 3D+1 weapon 2D dmg 3D+2 armor 1D'"
+            + (
+                "; a damage code alone is all the weapon's: 'd6: 5D dmg 3D'"
+                if part == "weapon"
+                else ""
+            )
+        )
     if hint is None and word_here:
         check = re.search(r"\b(vs|opp|dmg)\b", text[:position], re.IGNORECASE)
         if word_here.group(0).lower() in ("vs", "opp", "dmg"):
@@ -189,3 +204,19 @@ def another_systems_word(
     # the very word of another system says more than the nearest word of this one
     whose = f"'{word}' is a word of {owners[0]} rolls (written '{owners[0]}: ...')"
     return f"{whose}; {own}" if own and not own.startswith("did you mean") else whose
+
+
+def check_ascii(text: str) -> None:
+    """Words and numbers are ASCII: Python's case folding would read the Kelvin
+    sign as ``k`` and ``int`` reads an Arabic-Indic or fullwidth six as 6, so a look-alike could
+    pass for a keyword or a digit. A label (after ``#``) is the player's own text."""
+    body = text.split("#", 1)[0]
+    for position, char in enumerate(body):
+        if not char.isascii():
+            name = unicodedata.name(char, "an unnamed character")
+            raise DiceSyntaxError(
+                f"'{char}' ({name}, U+{ord(char):04X}) is not a character of the roll "
+                "language: words and numbers are written in plain ASCII",
+                text=text,
+                position=position,
+            )

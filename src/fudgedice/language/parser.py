@@ -5,12 +5,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from ..errors import DiceError, DiceSyntaxError, DiceValueError, LimitError, TooManyDice
 from ..limits import DEFAULT_LIMITS
-from .diagnostics import syntax_error
+from .diagnostics import check_ascii, syntax_error
 from .generated_parser import (
     Lark,
     Lark_StandAlone,
@@ -41,6 +40,7 @@ from .tree import (
     Number,
     Opposed,
     Option,
+    Part,
     Pool,
     Reroll,
     Side,
@@ -60,7 +60,7 @@ def _lark() -> Lark:
     """The grammar's parser: lark's LALR tables for grammar.lark, generated
     into the package (``make parser``), so a command that starts loads them
     without importing lark or building them."""
-    # ASCII case folding: the text is ASCII up to its label (_check_ascii), so the
+    # ASCII case folding: the text is ASCII up to its label (check_ascii), so the
     # terminals match alike, and their regular expressions compile in a third of the
     # time (Unicode folding adds look-alikes to every [a-z]; a command pays it each start)
     built: Lark = Lark_StandAlone(g_regex_flags=re.ASCII)  # type: ignore[no-untyped-call]
@@ -259,11 +259,16 @@ class _Builder(Transformer[Token, Expression]):
             position=token.start_pos or 0,
         )
 
-    def side(self, items: list[Node | Option]) -> Side:
+    def part(self, items: list[Token | Node]) -> Part:
+        word, expr = items
+        assert isinstance(word, Token) and not isinstance(expr, Token)
+        return Part(str(word).lower(), expr, position=word.start_pos or 0)
+
+    def side(self, items: list[Node | Option | Part]) -> Side:
         expr = items[0]
-        assert not isinstance(expr, Option)
+        assert not isinstance(expr, Option | Part)
         options = tuple(item for item in items[1:] if isinstance(item, Option))
-        return Side(expr, options)
+        return Side(expr, options, parts=tuple(item for item in items if isinstance(item, Part)))
 
     def versus(self, items: list[Token | Node]) -> Versus:
         target = items[1]
@@ -327,22 +332,6 @@ def _check_size(text: str) -> None:
         raise LimitError(f"parentheses nest {deepest} deep; the limit is {limits.max_nesting}")
 
 
-def _check_ascii(text: str) -> None:
-    """Words and numbers are ASCII: Python's case folding would read the Kelvin
-    sign as ``k`` and ``int`` reads an Arabic-Indic or fullwidth six as 6, so a look-alike could
-    pass for a keyword or a digit. A label (after ``#``) is the player's own text."""
-    body = text.split("#", 1)[0]
-    for position, char in enumerate(body):
-        if not char.isascii():
-            name = unicodedata.name(char, "an unnamed character")
-            raise DiceSyntaxError(
-                f"'{char}' ({name}, U+{ord(char):04X}) is not a character of the roll "
-                "language: words and numbers are written in plain ASCII",
-                text=text,
-                position=position,
-            )
-
-
 def _nesting(tree: Tree[Token]) -> int:
     """How deep parentheses and unary minus signs sit inside one another.
 
@@ -377,7 +366,7 @@ def parse(
     ``max_dice`` bounds one pool: float odds (:mod:`fudgedice.dice.spectral`)
     take far larger pools than anything that rolls or counts them exactly."""
     _check_size(text)
-    _check_ascii(text)
+    check_ascii(text)
     if not text.strip():
         raise DiceSyntaxError("the roll is empty: try '4dF' or '3d6+2'")
     try:

@@ -221,6 +221,16 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """``weapon 2D``, ``armor 1D``: dice of a side that are not the character's
+    own (a D6 System side's; other systems refuse them)."""
+
+    name: str
+    expr: Node
+    position: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Side:
     """One side of a roll: an expression and the options that change how it rolls."""
 
@@ -229,6 +239,8 @@ class Side:
     written: bool = True
     """False for the side "vs Good" leaves unwritten (its expression is 0):
     a system may roll its default dice there, or refuse it."""
+    parts: tuple[Part, ...] = ()
+    """What the side adds that is not the character's own (``weapon 2D``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Set
 from typing import Any
 
-KEYWORDS: frozenset[str] = frozenset({"vs", "opp", "dmg", "kh", "kl", "dh", "dl"})
+KEYWORDS: frozenset[str] = frozenset(
+    {"vs", "opp", "dmg", "weapon", "armor", "kh", "kl", "dh", "dl"}
+)
 
 Vocabulary = Set[str]
 """Every word of the language in lower case: keywords, system names and

@@ -177,7 +177,10 @@ def _side(
         if spend.point == "cp":
             options += f" cp{spend.count}"
         elif spend.point == "fp":
-            options += " fp"
+            # a trait is the character's own: on the damage side, with no weapon
+            # named, its dice are all the character's for the Fate Point to double
+            own = role == "dmg" and not re.search(r"\b(?:weapon|unarmed)\b", rest, re.I)
+            options += " unarmed fp" if own else " fp"
         elif spend.point == "invoke":
             invokes = "+2" * spend.count
         else:

@@ -1,7 +1,8 @@
 """The options of one side of a ``d6:`` roll, read and checked one by one:
 ``nowild``, ``crit=...``, ``cpN``, ``fp``, ``fast``/``wildonly``,
-``allow=cpfp``, and the OpenD6 settings ``actions=N``, ``wound=...``,
-``cpcap=N`` and ``ties=initiator|meet`` (docs/contracts/rules.md sections 4 and 6).
+``allow=cpfp``, the OpenD6 settings ``actions=N``, ``wound=...``,
+``cpcap=N`` and ``ties=initiator|meet`` (docs/contracts/rules.md sections 4 and 6),
+``unarmed`` and the result point bonus, ``rpb`` and ``rp=N`` (section 7).
 
 What the options mean together (a cap against the Character Points spent, a
 Fate Point beside them) is judged in :mod:`.rules`, which knows both sides.
@@ -53,6 +54,9 @@ OPTIONS = (
     "wound",
     "cpcap",
     "ties",
+    "unarmed",
+    "rp",
+    "rpb",
 )
 ALLOW_BOTH = "cpfp"
 """``allow=cpfp``: the GM lets Character Points and a Fate Point share a roll."""
@@ -79,6 +83,12 @@ class SideOptions:
     """The most Character Points one roll may spend; None: no cap."""
     cp_cap_given: bool = False
     ties: Ties | None = None
+    unarmed: bool = False
+    """The damage code is all the character's own (no weapon): a Fate Point doubles it."""
+    result_points: int | None = None
+    """``rp=N``: an earlier success's result points, whose bonus this damage or effect takes."""
+    shows_bonus: bool = False
+    """``rpb``: a check shows its success's result point bonus."""
     seen: dict[str, Option] = field(default_factory=dict)
     """Each option by its key, for the messages that point at it."""
 
@@ -123,7 +133,7 @@ def read_options(expression: Expression, options: tuple[Option, ...]) -> SideOpt
         read.seen[key] = option
         if cp:
             _character_points(expression, option, cp.group(1), read)
-        elif name in ("crit", "ties", "allow", "actions", "wound", "cpcap"):
+        elif name in ("crit", "ties", "allow", "actions", "wound", "cpcap", "rp"):
             _setting(expression, option, read)
         elif value is not None:
             raise _fail(expression, f"'{name}' takes no value", option)
@@ -131,6 +141,9 @@ def read_options(expression: Expression, options: tuple[Option, ...]) -> SideOpt
             read.wild = False
         elif name == "fp":
             read.fate_point = True
+        elif name in ("unarmed", "rpb"):
+            read.unarmed = read.unarmed or name == "unarmed"
+            read.shows_bonus = read.shows_bonus or name == "rpb"
         elif name in ("fast", "wildonly", "faster"):
             read.reduction = "fast" if name == "fast" else "wildonly"
         else:
@@ -140,7 +153,7 @@ def read_options(expression: Expression, options: tuple[Option, ...]) -> SideOpt
                 option,
                 suggest(name, [*OPTIONS, "cp2", "crit=cancel"])
                 or f"options: nowild, crit=..., cpN, fp, fast, wildonly, allow={ALLOW_BOTH}, "
-                "actions=N, wound=..., cpcap=N, ties=initiator|meet",
+                "actions=N, wound=..., cpcap=N, ties=initiator|meet, unarmed, rp=N, rpb",
             )
     return read
 
@@ -171,7 +184,7 @@ def _character_points(
 
 
 def _setting(expression: Expression, option: Option, read: SideOptions) -> None:
-    """``name=value`` options: crit, ties, allow, actions, wound, cpcap."""
+    """``name=value`` options: crit, ties, allow, actions, wound, cpcap, rp."""
     name, value = option.name, option.value or ""
     if name == "crit":
         if value not in CRIT_RULES:
@@ -218,6 +231,10 @@ def _setting(expression: Expression, option: Option, read: SideOptions) -> None:
                 "stunned and wounded cost 1D, severely (Severely Wounded) 2D",
             )
         read.wound = value
+    elif name == "rp":
+        read.result_points = _count(
+            expression, option, value, "the result points of the success whose bonus this adds"
+        )
     elif name == "actions":
         read.actions = _count(expression, option, value, "the actions taken this round")
         if read.actions < 1:

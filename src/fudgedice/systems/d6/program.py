@@ -37,6 +37,7 @@ from ...language.tree import (
 from ...language.words import Vocabulary
 from ...results.dice import GroupRoll, OpRoll
 from ...results.roll import Roll
+from .faces import TossSources, split_hand
 from .margin import opposed_dist
 from .measure import CRITICAL_CHANCE, EXPLODES, SIDES, depth_for, side_dist
 from .options import Ties
@@ -52,8 +53,9 @@ from .outcomes import (
     result_points_text,
     wound,
 )
-from .rolling import SideRoll, TossSources, roll_side
-from .rules import Inherited, Role, SideRules, difficulty_of, side_rules
+from .parts import Role, bonus_bands, bonus_text, check_bonus, result_point_bonus
+from .rolling import SideRoll, roll_side
+from .rules import Inherited, SideRules, difficulty_of, side_rules
 
 if TYPE_CHECKING:  # NumPy is imported when a sample is asked for; float odds by floats.py
     import numpy as np
@@ -77,6 +79,8 @@ class D6Program(Program):
     damage: bool
     """``dmg``: the left side is damage, the right side resistance."""
     ties: Ties
+    shows_bonus: bool
+    """``rpb``: a success shows its result point bonus (an event of each bonus)."""
 
     def _check(self) -> None:
         expression = self.expression
@@ -88,6 +92,7 @@ class D6Program(Program):
         self.right = None
         self.difficulty = None
         asked = [(left.ties, left.seen.get("ties"))]
+        right = None
         if isinstance(check, Opposed | Damage):
             # The GM's rules, stated on the left, hold for both sides.
             inherited = Inherited(self.left.crit, left.cp_cap, left.cp_cap_given)
@@ -112,6 +117,9 @@ class D6Program(Program):
                 position=given[1][1].position if given[1][1] else None,
             )
         self.ties = given[0][0] if given else "initiator"
+        kind = {Versus: "vs", Opposed: "opp", Damage: "dmg"}.get(type(check), "code")
+        check_bonus(expression, left, right, kind)
+        self.shows_bonus = left.shows_bonus
 
     @property
     def _others(self) -> str:
@@ -160,7 +168,9 @@ class D6Program(Program):
         right_tokens: list[str] | None = None
         if roller.by_hand:
             assert isinstance(roller, HandRoller)
-            left_tokens, right_tokens = self._split_hand(roller.take_rest())
+            left_tokens, right_tokens = split_hand(
+                roller.take_rest(), self.right is not None, self.damage
+            )
         left = roll_side(self.left, TossSources(roller, left_tokens))
         if self.right is None:
             return self._single(left, seed)
@@ -184,6 +194,10 @@ class D6Program(Program):
             left.steps.append(f"{level}: {effect}")
         else:
             result = self._opposed(margin, verdict == "success")
+            if self.shows_bonus and verdict == "success":
+                result += f", {bonus_text(margin)}"
+                bonus = result_point_bonus(margin)
+                details = replace(left.details, result_point_bonus=bonus)
         return Roll(
             expression.text,
             SYSTEM,
@@ -236,6 +250,10 @@ class D6Program(Program):
             if margin >= 0:
                 roll.result += f": {result_points_text(margin)}"
                 roll.details = replace(roll.details, result_points=margin, degree=degree(margin))
+                if self.shows_bonus:
+                    roll.result += f", {bonus_text(margin)}"
+                    bonus = result_point_bonus(margin)
+                    roll.details = replace(roll.details, result_point_bonus=bonus)
         return roll
 
     def _side(self, side: SideRoll, rules: SideRules) -> Roll:
@@ -250,31 +268,6 @@ class D6Program(Program):
             details=side.details,
             title=str(rules.code),
         )
-
-    def _split_hand(self, tokens: list[str]) -> tuple[list[str], list[str] | None]:
-        """Dice read by hand: the other side's faces follow the word ``opp``
-        (or, in a damage roll, ``dmg``, the word that introduces it)."""
-        marks = [i for i, token in enumerate(tokens) if token.strip().lower() in ("opp", "dmg")]
-        if self.right is None:
-            if marks:
-                raise DiceValueError(
-                    f"'{tokens[marks[0]].strip()}' separates the two sides of an opposed or "
-                    "damage roll only"
-                )
-            return tokens, None
-        if len(marks) != 1:
-            if self.damage:
-                raise DiceValueError(
-                    "a damage roll read by hand gives the damage dice, then 'dmg' (or 'opp'), "
-                    "then the resistance's",
-                    hint="fudgedice read 'd6: 4D dmg 3D' 4 2 3 w5 dmg 3 2 w6 w1",
-                )
-            raise DiceValueError(
-                "an opposed roll read by hand gives the initiator's dice, then 'opp', "
-                "then the opponent's",
-                hint="fudgedice read 'd6: 3D opp 2D' 4 2 w5 opp 3 w6 w1",
-            )
-        return tokens[: marks[0]], tokens[marks[0] + 1 :]
 
     # measuring --------------------------------------------------------------------------
 
@@ -352,6 +345,10 @@ class D6Program(Program):
             for tier, lowest, highest in ranges(DEGREES):
                 top = None if highest is None else threshold + highest
                 bands.append(Band(event(tier.name), max(floor, threshold + lowest), top))
+            if self.shows_bonus:
+                bands += [
+                    Band(name, max(floor, low), high) for name, low, high in bonus_bands(threshold)
+                ]
         facts: list[Fact] = []
         sides = [("", self.left)] + ([(f"{self._others} ", self.right)] if self.right else [])
         for prefix, rules in sides:

@@ -4,144 +4,20 @@ Wild Die's chain and Character Point dice, with the crit rule applied."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from functools import cache
 from typing import Any, Literal
 
-from ...dice.hand import HandRoller, numbered_face, written
-from ...dice.roller import Roller, roll_die
 from ...errors import DiceValueError
 from ...language.tree import D6, BinOp, Node, Number, Pool
 from ...memory import USED, VALUE, SizedCache, estimate
 from ...results.dice import DieRoll, Mark, NumberRoll, OpRoll, Part, PoolRoll
-from .measure import EXPLODES, SideShape
+from .codes import Code
+from .faces import TossSources
+from .measure import SideShape
 from .options import wound_name
 from .outcomes import critical_events
-from .rules import Code, SideRules
+from .rules import SideRules
 
 FaceKind = Literal["plain", "wild", "cp"]
-
-
-class _ChainFaces(HandRoller):
-    """The tosses of one kind of exploding die read by hand (the Wild Die's
-    ``w6 w3``, every Character Point die's ``c4``), handed to the dice layer's
-    walk one die at a time, and missed in the D6 System's own words."""
-
-    __slots__ = ("mark", "name", "start")
-
-    def __init__(self, faces: list[str], mark: str) -> None:
-        super().__init__(faces)
-        self.mark = mark
-        self.name = ""
-        self.start = 0
-
-    def chain(self, name: str) -> None:
-        """The next die's tosses follow: ``name`` is that die's, in errors."""
-        self.name = name
-        self.start = self.used
-
-    def next_face(self, what: str) -> str:
-        if self.used >= len(self.faces):
-            mark = self.mark
-            if self.used == self.start:
-                need = f"needs a toss (mark it {mark}, such as {mark}4)"
-            else:
-                need = f"came up 6, so it rolls again: add its next toss as {mark}<face>"
-            raise DiceValueError(f"not enough dice: the {self.name} {need}")
-        return super().next_face(what)
-
-
-class TossSources:
-    """Where one side's tosses come from, a source for each kind of die: the
-    random roller for all three, or faces read by hand and sorted by their
-    marks (``w6`` Wild Die, ``c4`` Character Point), each kind a
-    :class:`~fudgedice.dice.hand.HandRoller` of its own."""
-
-    def __init__(self, roller: Roller, tokens: list[str] | None) -> None:
-        self.plain: Roller = roller
-        self.wild: Roller = roller
-        self.cp: Roller = roller
-        self.by_hand = tokens is not None
-        if tokens is not None:
-            queues: dict[FaceKind, list[str]] = {"plain": [], "wild": [], "cp": []}
-            for token in tokens:
-                kind, face = _hand_face(token)
-                queues[kind].append(str(face))
-            self.plain = HandRoller(queues["plain"])
-            self.wild = _ChainFaces(queues["wild"], "w")
-            self.cp = _ChainFaces(queues["cp"], "c")
-
-    def given(self) -> int:
-        """Plain dice read by hand."""
-        assert isinstance(self.plain, HandRoller)
-        return len(self.plain.faces)
-
-    def wild_given(self) -> int:
-        """Wild Die tosses read by hand (marked ``w``)."""
-        assert isinstance(self.wild, HandRoller)
-        return len(self.wild.faces)
-
-    def wild_die(self) -> list[DieRoll]:
-        return self._exploding(self.wild, "Wild Die", Mark.WILD)
-
-    def cp_die(self, number: int) -> list[DieRoll]:
-        return self._exploding(self.cp, f"Character Point die {number}", Mark.CHARACTER_POINT)
-
-    def _exploding(self, source: Roller, name: str, kind: Mark) -> list[DieRoll]:
-        """One exploding die's tosses: in the language's terms a one-die pool
-        exploding on 6, walked by the dice layer, each toss marked ``kind``."""
-        if isinstance(source, _ChainFaces):
-            source.chain(name)
-        _, tosses = roll_die(_exploding_pool(name), source)
-        for toss in tosses:
-            toss.mark(kind)
-        return tosses
-
-    def check_used(self, rules: SideRules) -> None:
-        """Dice read by hand: every marked face must have been needed."""
-        if not self.by_hand:
-            return
-        assert isinstance(self.plain, HandRoller)
-        assert isinstance(self.wild, HandRoller) and isinstance(self.cp, HandRoller)
-        plain, wild, cp = self.plain.take_rest(), self.wild.take_rest(), self.cp.take_rest()
-        if plain:
-            raise DiceValueError(
-                f"too many dice: {rules.code} rolls {rules.shape().plain} besides the Wild Die "
-                f"and Character Point dice (left over: {' '.join(plain)})"
-            )
-        if wild:
-            why = "it rolls again only after a 6" if rules.wild else "this roll has no Wild Die"
-            raise DiceValueError(
-                f"too many Wild Die tosses: {why} "
-                f"(left over: {' '.join('w' + face for face in wild)})"
-            )
-        if cp:
-            raise DiceValueError(
-                f"too many Character Point dice: {rules.character_points} bought, each rolls "
-                f"again only after a 6 (left over: {' '.join('c' + face for face in cp)})"
-            )
-
-
-@cache
-def _exploding_pool(name: str) -> Pool:
-    """The Wild Die or a Character Point die as the dice layer rolls it; its
-    source names it in the walk's errors (``the Wild Die exploded more than ...``)."""
-    return Pool(1, D6, f"the {name}", explode=EXPLODES)
-
-
-def _hand_face(token: str) -> tuple[FaceKind, int]:
-    word = token.strip().lower()
-    kind: FaceKind = "plain"
-    for mark, marked in (("cp", "cp"), ("c", "cp"), ("w", "wild")):
-        if word.startswith(mark):
-            kind, word = marked, word[len(mark) :]  # type: ignore[assignment]
-            break
-    face = numbered_face(word, 6)
-    if face is None or not 1 <= face <= 6:
-        raise DiceValueError(
-            f"{written(token)} is not a face of a D6 System die (1..6)",
-            hint="mark the Wild Die's tosses with w (w6 w3) and Character Point dice with c (c4)",
-        )
-    return kind, face
 
 
 _LABELS = {face: str(face) for face in D6.faces}
@@ -171,6 +47,9 @@ class D6Details:
     wound: str | None = None
     """For damage rolled against resistance (``dmg``): the wound it deals."""
     actions: int = 1
+    result_point_bonus: int | None = None
+    """The result point bonus a check's success shows (``rpb``), or a damage or
+    effect roll adds (``rp=N``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -239,11 +118,7 @@ def _layout_notes(rules: SideRules) -> list[str]:
         costs.append(f"wound={rules.wound}: -{taken}D ({wound_name(rules.wound)})")
     if costs:
         details.append(f"{'; '.join(costs)}, {rules.written} rolls as {rules.acting}")
-    if rules.fate_point:
-        acting = rules.acting
-        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
-        same = "" if doubled == str(code) else f" = {code}"
-        details.append(f"Fate Point: {acting} doubled to {doubled}{same}")
+    details += _owner_notes(rules)
     if rules.reduction == "fast" and rules.bonus:
         details.append(
             f"fast: {rules.rolled} of {code.dice}D rolled, "
@@ -254,7 +129,29 @@ def _layout_notes(rules: SideRules) -> list[str]:
             f"wildonly: the Wild Die alone for {code.dice}D, +{rules.bonus} from the chart's "
             "Wild Die column"
         )
+    if rules.result_points is not None:
+        points = rules.result_points
+        details.append(
+            f"result point bonus: +{rules.rp_bonus} (rp={points}: {points} result "
+            f"point{'' if points == 1 else 's'} halved, rounded up)"
+        )
     return details
+
+
+def _owner_notes(rules: SideRules) -> list[str]:
+    """What a Fate Point doubled, and the weapon's or armor's dice that stayed."""
+    code, added = rules.code, rules.added
+    whose = f"the {rules.added_name}'s {added}"
+    if rules.fate_point:
+        acting = rules.acting
+        doubled = str(Code(2 * acting.dice, 2 * acting.pips))
+        if rules.added_name is not None:
+            return [f"Fate Point: {acting} doubled to {doubled}; {whose} stays, {code} in all"]
+        same = "" if doubled == str(code) else f" = {code}"
+        return [f"Fate Point: {acting} doubled to {doubled}{same}"]
+    if rules.added_name is not None:
+        return [f"{rules.acting} and {whose}: {code}"]
+    return []
 
 
 def _work_out_layout(rules: SideRules, prefix: str) -> _Layout:
@@ -267,7 +164,7 @@ def _work_out_layout(rules: SideRules, prefix: str) -> _Layout:
     if rules.character_points:
         count = rules.character_points
         cp = Pool(count, D6, f"{prefix}cp {count}D", die_code=True)
-    numbers = tuple(number for number in (code.pips, rules.bonus) if number)
+    numbers = tuple(number for number in (code.pips, rules.bonus, rules.rp_bonus) if number)
     nodes: list[Node] = [pool for pool in (plain, wild, cp) if pool is not None]
     nodes += [Number(number) for number in numbers]
     sums: list[BinOp] = []
@@ -335,6 +232,8 @@ def roll_side(rules: SideRules, faces: TossSources, prefix: str = "") -> SideRol
     events = list(critical_events(shape.crit)) if critical else []
     part = _summed(layout, plain, wild, cp_chains)
     figures = D6Details(str(rules.code), critical, "complication" in events, actions=rules.actions)
+    if rules.result_points is not None:
+        figures.result_point_bonus = rules.rp_bonus
     return SideRoll(part.total, part, events, details, figures)
 
 

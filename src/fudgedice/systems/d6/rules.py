@@ -11,12 +11,13 @@ critical failure does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NoReturn
+from typing import NoReturn
 
 from ...dice.arithmetic import evaluate
 from ...errors import DiceValueError, LimitError
 from ...language.diagnostics import suggest
-from ...language.tree import Expression, Group, Neg, Node, Number, Pool, Side, Word
+from ...language.tree import Expression, Node, Pool, Side, Word
+from .codes import NO_CODE, Code, code_parts
 from .measure import CritRule, SideShape
 from .options import (
     ALLOW_BOTH,
@@ -26,6 +27,7 @@ from .options import (
     read_options,
     wound_name,
 )
+from .parts import Role, added_part, check_owner, part_code, result_point_bonus
 
 DIFFICULTIES: dict[str, int] = {
     "very easy": 5,
@@ -58,23 +60,6 @@ def bonus_wild(dice: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Code:
-    """A die code ``ND+P`` with 0 <= P < 3: three pips make a die."""
-
-    dice: int
-    pips: int
-
-    @staticmethod
-    def of(dice: int, pips: int) -> Code:
-        # Pips below zero borrow a die, as on a character sheet: 4D-1 is 3D+2.
-        whole, rest = divmod(3 * dice + pips, 3)
-        return Code(whole, rest)
-
-    def __str__(self) -> str:
-        return f"{self.dice}D" + (f"+{self.pips}" if self.pips else "")
-
-
-@dataclass(frozen=True, slots=True)
 class SideRules:
     """One side of a D6 System roll, checked: everything the interpreters need."""
 
@@ -92,6 +77,13 @@ class SideRules:
     before a Fate Point doubles the code and before dice reduction."""
     wound: str | None = None
     """A wound the character carries, whose penalty is taken with the actions'."""
+    added: Code = NO_CODE
+    """A weapon's dice in the damage, armor's in the resistance (``weapon 2D``):
+    not the character's own, so a Fate Point leaves them as written."""
+    added_name: str | None = None
+    """``weapon`` or ``armor``: whose ``added`` is."""
+    result_points: int | None = None
+    """``rp=N``: the result points of the success whose bonus this roll adds."""
 
     @property
     def penalty(self) -> int:
@@ -104,12 +96,26 @@ class SideRules:
         return Code(self.written.dice - self.penalty, self.written.pips)
 
     @property
-    def code(self) -> Code:
-        """The code rolled: the acting code, doubled (pips included) by a Fate Point."""
+    def own(self) -> Code:
+        """The acting code, doubled (pips included) by a Fate Point."""
         acting = self.acting
         if self.fate_point:
             return Code.of(2 * acting.dice, 2 * acting.pips)
         return acting
+
+    @property
+    def code(self) -> Code:
+        """The code rolled: the character's own dice (:attr:`own`) and the
+        weapon's or armor's, as written."""
+        own, added = self.own, self.added
+        if added == NO_CODE:
+            return own
+        return Code.of(own.dice + added.dice, own.pips + added.pips)
+
+    @property
+    def rp_bonus(self) -> int:
+        """The result point bonus this damage or effect adds (``rp=N``)."""
+        return 0 if self.result_points is None else result_point_bonus(self.result_points)
 
     @property
     def rolled(self) -> int:
@@ -142,7 +148,7 @@ class SideRules:
             plain=self.rolled - int(self.wild),
             wild=self.wild,
             character_points=self.character_points,
-            modifier=self.code.pips + self.bonus,
+            modifier=self.code.pips + self.bonus + self.rp_bonus,
             crit=self.effective_crit,
         )
 
@@ -151,51 +157,6 @@ def _fail(
     expression: Expression, message: str, position: int | None, hint: str | None = None
 ) -> DiceValueError:
     return DiceValueError(message, text=expression.text, position=position, hint=hint)
-
-
-def _code_parts(expression: Expression, node: Node) -> tuple[int, int]:
-    """(dice, pips) of an expression of die codes and pips: ``4D+2 +1D``."""
-    if isinstance(node, Number):
-        return 0, node.value
-    if isinstance(node, Pool):
-        if not node.die_code:
-            raise _fail(
-                expression,
-                f"the D6 System rolls die codes, not {node.source}",
-                node.position,
-                f"write {node.count}D for {node.count} six-sided dice",
-            )
-        if node.reroll or node.explode or node.keep or node.counting or node.technique:
-            raise _fail(
-                expression,
-                f"{node.source}: a die code takes no dice modifiers; the Wild Die, "
-                "Character Points and Fate Points are options (nowild, cp2, fp)",
-                node.position,
-            )
-        return node.count, 0
-    if isinstance(node, Group):
-        return _code_parts(expression, node.inner)
-    if isinstance(node, Neg):
-        dice, pips = _code_parts(expression, node.operand)
-        return -dice, -pips
-    if isinstance(node, Word):
-        hint = "difficulty words go after 'vs': d6: 4D+2 vs Moderate"
-        raise _fail(expression, f"'{node.text}' is not part of a die code", node.position, hint)
-    if node.op in "+-":
-        left = _code_parts(expression, node.left)
-        right = _code_parts(expression, node.right)
-        sign = 1 if node.op == "+" else -1
-        return left[0] + sign * right[0], left[1] + sign * right[1]
-    raise DiceValueError(
-        f"die codes are added and subtracted, not {'multiplied' if node.op == '*' else 'divided'}",
-        text=expression.text,
-        hint="a Fate Point doubles a code: d6: 4D+2 fp",
-    )
-
-
-Role = Literal["skill", "damage", "resistance"]
-"""What a side rolls: a skill or attribute (a check, either side of ``opp``),
-or the damage and the resistance of ``dmg``, which multiple actions never reduce."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +181,7 @@ def side_rules(
             None,
             f"such as 'd6: 4D+2 {expression.text.split(':', 1)[-1].strip()}'",
         )
-    dice, pips = _code_parts(expression, side.expr)
+    dice, pips = code_parts(expression, side.expr)
     written = Code.of(dice, pips)
     if written.dice < 1:
         raise _fail(
@@ -230,26 +191,10 @@ def side_rules(
         )
     read = read_options(expression, side.options)
     seen = read.seen
-    if read.fate_point and read.character_points and not read.allowed:
-        raise _fail(
-            expression,
-            "Character Points and a Fate Point on the same roll need the GM's permission",
-            seen["fp"].position,
-            f"if your GM allows it, add 'allow={ALLOW_BOTH}'",
-        )
-    if read.crit is not None and not read.wild:
-        raise _fail(
-            expression,
-            "crit sets what a Wild Die 1 does, and this roll has no Wild Die (nowild)",
-            seen["crit"].position,
-            "drop crit=..., or drop nowild to roll the Wild Die",
-        )
-    if read.reduction == "wildonly" and not read.wild:
-        raise _fail(
-            expression,
-            "wildonly rolls the Wild Die alone, so it can't go with nowild",
-            seen["reduction"].position,
-        )
+    _check_together(expression, read)
+    part = added_part(expression, side, role)
+    added = part_code(expression, part)
+    check_owner(expression, read, role, part, written)
     _check_actions(expression, written, read, role)
     cap, given = (read.cp_cap, True) if read.cp_cap_given else (inherited.cp_cap, False)
     if cap is not None and read.character_points > cap:
@@ -272,6 +217,9 @@ def side_rules(
         read.reduction,
         read.actions,
         read.wound,
+        added,
+        part.name if part is not None else None,
+        read.result_points,
     )
     if rules.code.dice > expression.max_dice:
         raise LimitError(
@@ -279,6 +227,32 @@ def side_rules(
             text=expression.text,
         )
     return rules, read
+
+
+def _check_together(expression: Expression, read: SideOptions) -> None:
+    """Options that exclude each other: Character Points with a Fate Point
+    (unless the GM allows it), a crit rule or ``wildonly`` without a Wild Die."""
+    seen = read.seen
+    if read.fate_point and read.character_points and not read.allowed:
+        raise _fail(
+            expression,
+            "Character Points and a Fate Point on the same roll need the GM's permission",
+            seen["fp"].position,
+            f"if your GM allows it, add 'allow={ALLOW_BOTH}'",
+        )
+    if read.crit is not None and not read.wild:
+        raise _fail(
+            expression,
+            "crit sets what a Wild Die 1 does, and this roll has no Wild Die (nowild)",
+            seen["crit"].position,
+            "drop crit=..., or drop nowild to roll the Wild Die",
+        )
+    if read.reduction == "wildonly" and not read.wild:
+        raise _fail(
+            expression,
+            "wildonly rolls the Wild Die alone, so it can't go with nowild",
+            seen["reduction"].position,
+        )
 
 
 def _check_actions(expression: Expression, written: Code, read: SideOptions, role: Role) -> None:
