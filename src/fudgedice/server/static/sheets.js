@@ -5,7 +5,9 @@
 
 import { ApiError, api, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
+import { hitControls } from "./hit.js";
 import { language } from "./language.js";
+import { pointName, stateView, traitText } from "./sheetstate.js";
 
 /** The points a roll's card offers to spend, by the sheet's system. */
 const SPENDS = {
@@ -16,20 +18,8 @@ const SPENDS = {
   ],
 };
 
-const POINT_NAMES = {
-  fudge_points: "Fudge Points",
-  ep: "EP",
-  character_points: "Character Points",
-  fate_points: "Fate Points",
-  refresh: "refresh",
-};
-
-/** A sheet's points as one line: "Character Points: 2 · Fate Points: 1". */
-export function pointsLine(points) {
-  return Object.entries(points || {})
-    .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
-    .join(" \u00b7 ");
-}
+/** The points a trait's raise is paid with, where the sheet has them. */
+const RAISED_WITH = ["ep", "character_points"];
 
 /**
  * The sheet panel of `seat` in `room`. `rolled(roll)` takes each roll or spend
@@ -42,7 +32,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   let current = null; // the sheet as the server last answered it, or null
 
   const title = el("h2", { id: "sheet-title", text: "Character sheet" });
-  const points = el("p", { class: "points", id: "sheet-points" });
+  const points = el("div", { class: "sheet-points", id: "sheet-points" });
+  const hitLine = el("details", { class: "take-hit", id: "sheet-hit" }, el("summary", { text: "Take a hit" }));
+  const spendFudge = el("button", { type: "button", class: "quiet", id: "spend-fudge-point", text: "Spend a Fudge Point" });
   const traits = el("div", { class: "traits", id: "sheet-traits" });
   const against = el("input", {
     id: "sheet-against", type: "text", autocomplete: "off", maxlength: 40,
@@ -77,6 +69,8 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     { class: "sheet card", id: "sheet" },
     title,
     points,
+    el("div", { class: "line sheet-actions" }, spendFudge),
+    hitLine,
     rolling,
     whole,
     status,
@@ -92,6 +86,8 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     if (!sheet) {
       title.textContent = "Character sheet";
       points.textContent = "No sheet yet: upload your .toml file or type it below.";
+      spendFudge.hidden = true;
+      hitLine.hidden = true;
       traits.replaceChildren();
       rolling.hidden = true;
       page.textContent = "";
@@ -100,16 +96,13 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     }
     if (!had) editor.open = false; // the sheet is there: its traits come first, not its text
     title.textContent = `${sheet.name} (${sheet.system})`;
-    points.textContent = pointsLine(sheet.points);
+    points.replaceChildren(stateView(sheet));
+    spendFudge.hidden = !((sheet.points?.fudge_points || 0) > 0);
+    hitLine.hidden = false;
+    hitLine.replaceChildren(hitLine.firstChild, hitControls(sheet, (body) => change("hit", body)));
     rolling.hidden = false;
-    traits.replaceChildren(
-      ...(sheet.traits || []).map((trait) =>
-        el("button", {
-          type: "button", class: "chip trait", text: `${trait.name} ${trait.level}`,
-          dataset: { trait: trait.name }, onclick: () => rollTrait(trait.name),
-        }),
-      ),
-    );
+    const raising = RAISED_WITH.find((key) => key in (sheet.points || {}));
+    traits.replaceChildren(...(sheet.traits || []).map((trait) => traitButtons(trait, raising)));
     page.textContent = sheet.page || "";
     if (document.activeElement !== text) text.value = answer.text || "";
   }
@@ -125,6 +118,27 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       }
     });
   }
+
+  /** A trait's roll button, and its raise button when points pay for raising it. */
+  function traitButtons(trait, raising) {
+    const roll = el("button", {
+      type: "button", class: `chip trait${trait.adjusted ? " lowered" : ""}`, text: traitText(trait),
+      dataset: { trait: trait.name }, onclick: () => rollTrait(trait.name),
+    });
+    if (!raising) return roll;
+    const raise = el("button", {
+      type: "button", class: "quiet raise", text: "+", dataset: { raise: trait.name },
+      "aria-label": `Raise ${trait.name} with ${pointName(raising)}`,
+      title: `Raise ${trait.name}`, onclick: () => change("raise", { trait: trait.name }),
+    });
+    return el("span", { class: "trait-pair" }, roll, raise);
+  }
+
+  /** A change of the sheet by its owner (a raise, a Fudge Point spent). */
+  async function change(action, body) {
+    await guarded(async () => show(await api("POST", `${mine}/${action}`, { token: seat.token, body: { version: current?.version || 0, ...body } })));
+  }
+  spendFudge.addEventListener("click", () => change("spend", { point: "fudge", count: 1 }));
 
   async function rollTrait(name) {
     const wanted = against.value.trim();
