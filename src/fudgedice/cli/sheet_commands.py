@@ -38,6 +38,8 @@ def sheet() -> None:
       fudgedice sheet raise ashley.toml Melee
       fudgedice sheet hit ashley.toml 3
       fudgedice sheet spend ashley.toml fudge
+      fudgedice sheet import Cynere.fari.json cynere.toml
+      fudgedice sheet export cynere.toml --to fari Cynere.fari.json
     """
 
 
@@ -124,3 +126,74 @@ def spend(file: str, point: str, count: int) -> None:
 
     loaded = sheets.load_file(file)
     _write(file, sheets.spend(loaded, point, count), loaded.document.text)
+
+
+def _out(text: str, out: str | None, force: bool, what: str) -> None:
+    """``text`` into the file ``out`` (refused if there, unless ``force``), or printed."""
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
+
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    if os.path.exists(out) and not force:
+        raise sheets.SheetError("the file is already there", source=out, hint="--force replaces it")
+    sheets.write_atomically(out, text)
+    click.echo(f"{out}: {what}", err=True)
+
+
+@sheet.command(name="import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("out", required=False, type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace OUT if it is already there.")
+@_friendly
+def import_(file: str, out: str | None, force: bool) -> None:
+    """Read a Fate character from Fari (fari.app): FILE is the .fari.json
+    file Fari's character manager exports. Writes the sheet's TOML to OUT,
+    or prints it.
+
+    \b
+    The sheet holds the name, aspects, stunts, notes, fate points and
+    refresh, skills (or approaches), the boxes checked of the physical and
+    mental stress tracks, and the consequences; its [fari] table keeps the
+    rest of the file (Fari's ids, labels and other blocks) for `sheet export`.
+    A Fate Condensed or Accelerated character is a fate sheet unless
+    fudgedice has sheets of its own system.
+
+    \b
+    Example:
+      fudgedice sheet import Cynere.fari.json cynere.toml
+    """
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
+    from ..sheets import fari
+
+    text = fari.import_fari(fari.read_fari_file(file), file)
+    name = sheets.load_text(text, file).name
+    _out(text, out, force, f"the sheet of {name}, from Fari")
+
+
+@sheet.command(name="export")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("out", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--to", "to", required=True, type=click.Choice(["fari"]), help="The format: fari (.fari.json)."
+)
+@click.option("--force", is_flag=True, help="Replace OUT if it is already there.")
+@_friendly
+def export(file: str, out: str | None, to: str, force: bool) -> None:
+    """Write the Fate sheet FILE as a Fari character (--to fari): the
+    .fari.json file Fari's character manager imports, to OUT or printed.
+
+    \b
+    A sheet imported from Fari goes back into the character it came from
+    (its [fari] table); any other Fate sheet into a new character of Fari's
+    Fate Core template (Condensed, Accelerated for those systems).
+
+    \b
+    Example:
+      fudgedice sheet export cynere.toml --to fari Cynere.fari.json
+    """
+    from .. import sheets  # tomlkit: see TYPE_CHECKING above
+    from ..sheets import fari
+
+    loaded = sheets.load_file(file)
+    _out(fari.export_fari(loaded), out, force, f"{loaded.name} as a Fari character")

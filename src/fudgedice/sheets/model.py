@@ -187,7 +187,7 @@ def load(document: Document) -> Sheet:
             hint='name = "Ashley the Alert"',
         )
     document.check_name(name, "a character's name", key="name")
-    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", *rules_of(system).keys]
+    allowed = ["system", "name", *TRAIT_TABLES, *FREE_TEXT, "extra", "fari", *rules_of(system).keys]
     for key in values:
         if key not in allowed:
             others = [each for each in SYSTEMS if key in rules_of(each).keys]
@@ -200,6 +200,7 @@ def load(document: Document) -> Sheet:
             raise document.fail(
                 f"unknown key '{key}' on a {system} sheet", key=key, at_value=False, hint=hint
             )
+    _table(document, values, "fari")  # what a character from Fari keeps (sheets.fari)
     traits = _traits(document, system, values)
     sheet = Sheet(document, system, name.strip(), traits, values)
     _check_state(sheet)

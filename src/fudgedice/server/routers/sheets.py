@@ -10,14 +10,16 @@ change (attach, edit, raise, hit, heal, spend) is an entry of the room's log.
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ... import sheets
 from ...errors import DiceError
 from ...log.spends import POINT_SYSTEM
+from ...sheets import fari
 from ...sheets.model import POINTS, points
 from .. import making, rolling, store
 from ..bodies import MAX_INT, Body, NewRoll
@@ -27,6 +29,7 @@ from ..live import Event, Hub
 from ..problems import BUSY, REFUSED, Problem, not_found, unprocessable
 from ..sheet_pages import SheetJSON, SheetPages
 from ..sheet_store import (
+    SOURCE,
     Change,
     SheetProblem,
     Stored,
@@ -49,6 +52,9 @@ class SheetText(Body):
     text: str
     version: int = 0
     """The version this text replaces: 0 for a first sheet."""
+    format: Literal["toml", "fari"] = "toml"
+    """``fari``: ``text`` is a Fate character's ``.fari.json`` from Fari, kept
+    as the sheet ``fudgedice sheet import`` makes of it."""
 
 
 class SheetAction(Body):
@@ -116,6 +122,32 @@ def get_sheet(
     return summary(owner, stored, pages.shown(room, stored, address(request)))
 
 
+@router.get("/api/rooms/{room}/members/{member}/sheet/fari")
+def get_fari(room: str, member: str, db: Db, authorization: Auth = None) -> Response:
+    """The sheet as a Fari character: the ``.fari.json`` Fari imports."""
+    _, owner = _owner_of(db, room, authorization, member)
+    stored = read(db, room, owner.id)
+    if stored is None:
+        raise not_found(f"{owner.name} has no sheet attached")
+    try:
+        sheet = sheets.load_text(stored.text, SOURCE)
+        text = fari.export_fari(sheet)
+    except DiceError as error:
+        raise SheetProblem(error) from None
+    name = quote(f"{sheet.name}.fari.json", safe="")
+    disposition = f"attachment; filename=\"character.fari.json\"; filename*=UTF-8''{name}"
+    return Response(text, media_type="application/json",
+                    headers={"Content-Disposition": disposition})  # fmt: skip
+
+
+def _from_fari(text: str) -> str:
+    """A Fari character's sheet, or the 422 that says what is wrong with the file."""
+    try:
+        return fari.import_fari(text, "character.fari.json")
+    except DiceError as error:
+        raise SheetProblem(error) from None
+
+
 @router.put("/api/rooms/{room}/members/{member}/sheet")
 def put_sheet(
     room: str,
@@ -130,11 +162,14 @@ def put_sheet(
 ) -> dict[str, Any]:
     me, owner = _owner_of(db, room, authorization, member)
     rolls.limiter.take(me.id)
-    sheet = checked(body.text)
+    text = _from_fari(body.text) if body.format == "fari" else body.text
+    sheet = checked(text)
     action = "attach" if body.version == 0 else "edit"
     verb = "attached" if action == "attach" else "edited"
     line = f"{me.name} {verb} the sheet of {sheet.name} ({sheet.system})"
-    change = Change(body.text, action, sheet.name, (line,))
+    if body.format == "fari":
+        line += ", from Fari"
+    change = Change(text, action, sheet.name, (line,))
     record, stored = commit_change(db, room, owner, me, body.version, change)
     _publish(db, hub, record)
     return {**_shown(pages, room, owner, stored, request), "seq": record.seq}
