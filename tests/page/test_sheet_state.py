@@ -6,10 +6,14 @@ by name, to a screen reader as "box 1 checked"."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
+
+FARI = Path(__file__).resolve().parents[1] / "data" / "fari"
 
 ASHLEY = """\
 system = "fudge"
@@ -99,3 +103,24 @@ def test_fate_stress_and_a_named_consequence(server: Any, seats: Callable[..., A
     )
     expect(mine.locator(".aspects-own")).to_contain_text("Hot-headed")
     expect(bob.locator("li[data-slot='mild']")).to_contain_text("Bruised <b>ribs</b>")
+
+
+def test_a_fari_character_is_uploaded_and_downloaded_again(
+    server: Any, seats: Callable[..., Any]
+) -> None:
+    gm = seats("Gemma")
+    cy = seats("Cy")
+    link = gm.create_room(server.url, "Fari", "fate")
+    cy.join(link)
+    cy.page.set_input_files("#sheet-file", str(FARI / "cynere-fate-core.fari.json"))
+    expect(cy.page.locator("#sheet-title")).to_have_text("Cynere (fate)")
+    expect(cy.page.locator("#sheet .aspects-own")).to_contain_text("Infamous Girl with Sword")
+    expect(cy.page.locator("#sheet-points")).to_contain_text("Fate Points: 2")
+    assert 'high_concept = "Infamous Girl with Sword"' in cy.page.input_value("#sheet-text")
+    expect(cy.wait_for_roll(1)).to_contain_text("from Fari")
+
+    cy.page.locator("#sheet-editor summary").click()
+    with cy.page.expect_download() as downloaded:
+        cy.page.click("#sheet-to-fari")
+    again = json.loads(cy.read(downloaded.value))
+    assert again["name"] == "Cynere" and again["fariType"] == "character"

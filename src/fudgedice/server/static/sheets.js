@@ -3,7 +3,7 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api, guardIn, sendRoll } from "./api.js";
+import { ApiError, api, download, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
 import { hitControls } from "./hit.js";
 import { language } from "./language.js";
@@ -45,7 +45,11 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     id: "sheet-text", rows: 12, spellcheck: "false", "aria-label": "the sheet's TOML",
     placeholder: 'system = "d6"\nname = "Jax"\n[attributes]\nAgility = "3D"\n[skills]\nDodge = "Agility+1D"',
   });
-  const file = el("input", { id: "sheet-file", type: "file", accept: ".toml,text/plain", "aria-label": "upload a sheet" });
+  const file = el("input", {
+    id: "sheet-file", type: "file", accept: ".toml,.json,text/plain,application/json",
+    "aria-label": "upload a sheet (.toml, or a Fari character's .fari.json)",
+  });
+  const toFari = el("button", { type: "button", class: "quiet", id: "sheet-to-fari", text: "Download for Fari (.fari.json)" });
   const save = el("button", { type: "button", id: "sheet-save", class: "primary", text: "Save the sheet" });
   const status = el("div", { class: "status", id: "sheet-status", "aria-live": "polite" });
   const guarded = guardIn(status);
@@ -53,9 +57,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     "details",
     { class: "sheet-editor", id: "sheet-editor" },
     el("summary", { text: "Attach or edit the sheet (TOML)" }),
-    el("label", { class: "field" }, el("span", { text: "Upload a .toml file" }), file),
+    el("label", { class: "field" }, el("span", { text: "Upload a .toml file, or a Fate character from Fari (.fari.json)" }), file),
     text,
-    el("div", { class: "line" }, save),
+    el("div", { class: "line" }, save, toFari),
   );
   const rolling = el(
     "div",
@@ -88,6 +92,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
       points.textContent = "No sheet yet: upload your .toml file or type it below.";
       spendFudge.hidden = true;
       hitLine.hidden = true;
+      toFari.hidden = true;
       traits.replaceChildren();
       rolling.hidden = true;
       page.textContent = "";
@@ -99,6 +104,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     points.replaceChildren(stateView(sheet));
     spendFudge.hidden = !((sheet.points?.fudge_points || 0) > 0);
     hitLine.hidden = false;
+    toFari.hidden = sheet.system !== "fate";
     hitLine.replaceChildren(hitLine.firstChild, hitControls(sheet, (body) => change("hit", body)));
     rolling.hidden = false;
     const raising = RAISED_WITH.find((key) => key in (sheet.points || {}));
@@ -146,9 +152,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     await guarded(async () => rolled(await sendRoll(room.room, `${mine}/roll`, seat.token, body, clientSeed())));
   }
 
-  async function attach(given) {
+  async function attach(given, format = "toml") {
     await guarded(async () => {
-      const body = { text: given, version: current?.version || 0 };
+      const body = { text: given, version: current?.version || 0, format };
       show(await api("PUT", mine, { token: seat.token, body }));
       editor.open = false;
     });
@@ -158,10 +164,16 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   file.addEventListener("change", async () => {
     const chosen = file.files && file.files[0];
     if (!chosen) return;
-    text.value = await chosen.text();
+    const given = await chosen.text();
     file.value = "";
-    await attach(text.value);
+    // a Fari character is JSON: sent as it is, and the sheet made of it comes back as TOML
+    if (/\.json$/i.test(chosen.name) || given.trimStart().startsWith("{")) return attach(given, "fari");
+    text.value = given;
+    await attach(given);
   });
+  toFari.addEventListener("click", () =>
+    guarded(() => download(`${mine}/fari`, seat.token, {}, `${current?.sheet?.name || "character"}.fari.json`)),
+  );
 
   /** The spend buttons of a roll's card: only this member's own rolls, drawn
    * under the seed in force, with a sheet of the roll's system that has the points. */
