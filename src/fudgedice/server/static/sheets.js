@@ -206,5 +206,11 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   }
 
   show(null);
-  return { panel, load, spendButtons };
+  return {
+    panel, load, spendButtons,
+    /** The sheet as the server last answered it, or null. */
+    get current() {
+      return current;
+    },
+  };
 }
