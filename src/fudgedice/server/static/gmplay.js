@@ -33,7 +33,9 @@ export function gmControls(table, guarded) {
   const addAspect = () => {
     const name = aspectName.value.trim();
     if (!name) return;
-    act({ action: "aspect", name, free: Number(aspectFree.value), boost: boost.checked }).then((done) => done && (aspectName.value = ""));
+    act({ action: "aspect", name, free: Number(aspectFree.value), boost: boost.checked }).then((done) => {
+      if (done && aspectName.value.trim() === name) aspectName.value = ""; // not what was typed meanwhile
+    });
   };
 
   const who = el("select", { id: "gm-member", "aria-label": "which character" });

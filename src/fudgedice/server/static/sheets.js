@@ -154,7 +154,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
 
   async function attach(given, format = "toml") {
     await guarded(async () => {
-      const body = { text: given, version: current?.version || 0, format };
+      const body = { text: given, version: current?.version || 0, ...(format === "toml" ? {} : { format }) };
       show(await api("PUT", mine, { token: seat.token, body }));
       editor.open = false;
     });
