@@ -69,9 +69,7 @@ def _invoke(card: Locator, aspect: str, *, free: bool) -> None:
     actions.locator("button.invoke").click()
 
 
-def test_a_whole_fate_scene(
-    server: Any, seats: Callable[..., Any], artifacts: Path
-) -> None:
+def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: Path) -> None:
     gm = seats("Gemma", width=1280)
     bo = seats("Bo", width=375, height=800)
     link = gm.create_room(server.url, "The docks", "fate")
@@ -108,11 +106,15 @@ def test_a_whole_fate_scene(
     first = _card(bo, "4dF+1 vs 3")
     expect(first.locator(".play-actions")).to_be_visible()
     _invoke(first, "Higher ground", free=True)
-    expect(aspects["Bo"].locator("li.aspect", has_text="Higher ground")).to_contain_text("1 free invoke")
+    expect(aspects["Bo"].locator("li.aspect", has_text="Higher ground")).to_contain_text(
+        "1 free invoke"
+    )
     second = _spent_on(bo, _seq(first))
     _invoke(second, "Higher ground", free=True)
     _spent_on(bo, _seq(second))
-    expect(aspects["Bo"].locator("li.aspect", has_text="Higher ground").locator(".free-invokes")).to_have_count(0)
+    expect(
+        aspects["Bo"].locator("li.aspect", has_text="Higher ground").locator(".free-invokes")
+    ).to_have_count(0)
     expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 3")
     bo.roll("fate: 4dF vs 2")
     third = _card(bo, "4dF vs 2")

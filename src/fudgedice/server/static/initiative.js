@@ -91,7 +91,10 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     );
     const parts = [];
     if ((held.ties || []).length) parts.push(el("p", { class: "muted ties", text: `Tied: ${held.ties.map((tie) => tie.map(name).join(" = ")).join("; ")}` }));
-    if (held.mode === "perception" && !seat.gm) {
+    // a D6 player rolls once a round (again when tied), until the GM orders the round
+    const ordered = (held.order || []).find((entry) => entry.who === seat.member && entry.score !== null && entry.score !== undefined);
+    const tied = (held.ties || []).some((tie) => tie.includes(seat.member));
+    if (held.mode === "perception" && !seat.gm && (!ordered || tied)) {
       parts.push(el("button", { type: "button", id: "roll-initiative", class: "primary", text: "Roll initiative (Perception)", onclick: rollPerception }));
     }
     const acting = (held.order || [])[held.current];
