@@ -40,7 +40,8 @@ def _shot(seat: Any, folder: Path, name: str) -> None:
 
 def _card(seat: Any, text: str) -> Locator:
     """The newest card of this seat's rolls whose roll reads ``text``."""
-    return seat.page.locator("#rolls .roll", has_text=text).first
+    card: Locator = seat.page.locator("#rolls .roll", has_text=text).first
+    return card
 
 
 def _seq(card: Locator) -> int:
@@ -49,7 +50,7 @@ def _seq(card: Locator) -> int:
 
 def _spent_on(seat: Any, seq: int) -> Locator:
     """The card of the point spent on roll ``seq``, once it is there."""
-    card = seat.page.locator("#rolls .roll.spend", has_text=f"on roll {seq}")
+    card: Locator = seat.page.locator("#rolls .roll.spend", has_text=f"on roll {seq}")
     card.wait_for()
     return card
 
