@@ -73,6 +73,7 @@ LAYERS: Mapping[str, int] = {
     COMPOSITION_ROOT: 7,
     f"{PACKAGE}.log": 8,
     f"{PACKAGE}.sheets": 8,
+    f"{PACKAGE}.play": 8,
     f"{PACKAGE}.comparisons": 8,
     f"{PACKAGE}.sampling": 8,
     f"{PACKAGE}.server": 9,

@@ -13,12 +13,17 @@ from ..limits import DEFAULT_LIMITS
 from ..stream import commitment as commitment_of
 from .canonical import FORMAT_V1, PLACEHOLDER_FIELDS, ROLL_FIELDS, STREAMS, is_hex64
 from .entries import checked_member
+from .play_entries import play_fields_error
 from .report import Failure
 from .sheet_entries import sheet_fields_error
 
-KINDS = ("roll", "spend", "sheet")
+KINDS = ("roll", "spend", "sheet", "play")
 """What an entry records: a roll (an entry with no ``kind``), a point spent
-on a roll after it was made (:mod:`.spends`), a sheet's change (:mod:`.sheet_entries`)."""
+on a roll after it was made (:mod:`.spends`), a sheet's change
+(:mod:`.sheet_entries`), an action at the table (:mod:`.play_entries`)."""
+
+DRAWLESS = ("sheet", "play")
+"""The kinds that draw nothing: their place in the chain and their fields are what is checked."""
 
 
 class Failed(Exception):
@@ -110,6 +115,8 @@ def own_fields_error(fields: Mapping[str, Any]) -> str | None:
         return f"its kind is not one of {', '.join(KINDS)}"
     if kind == "sheet":
         return sheet_fields_error(fields)
+    if kind == "play":
+        return play_fields_error(fields)
     return roll_fields_error(fields)
 
 
@@ -128,6 +135,8 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
         return "its nonce is not a whole number (or null, for dice read by hand)"
     if entry.get("kind", "roll") not in KINDS:
         return f"its kind is not one of {', '.join(KINDS)}"
+    if entry.get("kind") == "play":
+        return "a play entry is public, never hidden"
     if any(name in entry for name in ("change", "character", "action", "sheet", "point")):
         return "a hidden entry's placeholder shows what it changed or spent"
     if "text" in entry or "faces" in entry or "total" in entry:

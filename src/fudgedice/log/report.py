@@ -43,6 +43,13 @@ class Report:
     changes: int = 0
     """Sheet changes whose fields were checked: they draw no dice, so their
     place in the chain is all there is to check (not counted in ``checked``)."""
+    played: int = 0
+    """Play entries and invokes on rolls whose arithmetic of fate points and
+    free invokes was replayed (:mod:`.play_checks`)."""
+    waiting: int = 0
+    """Hidden spends not opened yet: what they paid is not known, so the
+    points of their roller (and the GM's pool) are taken as the next entry
+    states them."""
 
     @property
     def ok(self) -> bool:
@@ -66,6 +73,8 @@ class Report:
             "revealed": self.revealed,
             "by_hand": self.by_hand,
             "changes": self.changes,
+            "played": self.played,
+            "waiting": self.waiting,
             "failure": None
             if self.failure is None
             else {"seq": self.failure.seq, "reason": self.failure.reason},
@@ -97,5 +106,15 @@ class Report:
             lines.append(
                 f"{self.changes} sheet change{'s' if self.changes != 1 else ''}: in their place "
                 "in the chain (they draw no dice)"
+            )
+        if self.played:
+            lines.append(
+                f"{self.played} play entr{'ies' if self.played != 1 else 'y'} and invokes: "
+                "their fate points and free invokes add up"
+            )
+        if self.waiting:
+            lines.append(
+                f"{self.waiting} hidden spend{'s' if self.waiting != 1 else ''} not opened yet: "
+                "what they paid waits for their opening"
             )
         return "\n".join(lines)

@@ -29,6 +29,7 @@ from .canonical import (
     is_hex64,
 )
 from .document import (
+    DRAWLESS,
     Failed,
     Seed,
     check_size,
@@ -40,8 +41,8 @@ from .document import (
     whole,
 )
 from .entries import checked_room, failed_draws
+from .kinds import KindChecks
 from .report import Failure, Report
-from .spends import spend_error
 
 
 def verify(log: object, *, published: Mapping[int, str] | None = None) -> Report:
@@ -123,9 +124,7 @@ class _Checker:
         self.pending = 0
         self.by_hand = 0
         self.changes = 0
-        self.earlier: dict[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]] = {}
-        """Each roll and spend so far, by seq: its link of the chain and its
-        own fields (None while hidden), for the spends that name it."""
+        self.kinds = KindChecks()
 
     def report(self, failure: Failure | None) -> Report:
         revealed = sum(seed.server_seed is not None for seed in self.seeds)
@@ -139,6 +138,8 @@ class _Checker:
             failure,
             self.by_hand,
             self.changes,
+            self.kinds.ledger.replayed,
+            self.kinds.ledger.waiting,
         )
 
     def entry(self, position: int, entry: object) -> None:
@@ -176,13 +177,10 @@ class _Checker:
             raise Failed(position, wrong)
         seed = self._seed_of(position, entry)
         fields = self._opened(position, entry, seed) if hidden else entry
+        self.kinds.entry(position, entry, fields)
         kind = entry.get("kind", "roll")
-        if kind == "spend":
-            self._spend(position, entry, fields)
-        if kind != "sheet":
-            self.earlier[position] = (entry, fields)
-        if kind == "sheet":  # draws nothing: its place in the chain is what there is to check
-            self.changes += fields is not None
+        if kind in DRAWLESS:  # draws nothing: its place in the chain is what there is to check
+            self.changes += fields is not None and kind == "sheet"
             self.pending += fields is None
         elif fields is not None and fields.get("by_hand") is True:
             self._read(position, fields)  # its seed plays no part
@@ -265,19 +263,6 @@ class _Checker:
             )
         return fields
 
-    def _spend(
-        self, position: int, entry: Mapping[str, Any], fields: Mapping[str, Any] | None
-    ) -> None:
-        """A point spent on an earlier roll of the same roller, from that
-        roll's stream: its text is the roll's with the point, its faces
-        begin with the roll's (docs/fairness.md)."""
-        of = entry.get("of")
-        earlier = self.earlier.get(of) if whole(of) else None
-        of_entry, of_fields = earlier if earlier is not None else (None, None)
-        wrong = spend_error(entry, fields, of_entry, of_fields, position)
-        if wrong is not None:
-            raise Failed(position, wrong)
-
     def _reroll(self, position: int, fields: Mapping[str, Any], seed: Seed) -> None:
         faces: list[int] = fields["faces"]
         assert self.room is not None and seed.server_seed is not None
@@ -304,6 +289,7 @@ class _Checker:
             raise Failed(
                 position, f"its total {fields['total']} is not its roll's total {rolled.total}"
             )
+        self.kinds.rolled(position, rolled.margin)
 
     def _failed(self, position: int, fields: Mapping[str, Any], stream: Stream) -> None:
         """A failed roll: its text, drawn from its stream, fails with its

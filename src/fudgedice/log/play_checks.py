@@ -1,0 +1,314 @@
+"""The arithmetic of play, replayed along the log (docs/fairness.md, "Play").
+
+:class:`Ledger` walks the entries with the verifier and keeps what the log
+says of the table: each character's fate points (as the last play entry or
+spend left them), the GM's pool, every aspect's free invokes. Each play
+entry and each invoke on a roll must follow from it: no invoke paid without
+a point, no free invoke that is not there, no pool below 0, points that go
+on from one entry to the next (unless a sheet change of that member lies
+between: a hand edit may change them), an advantage's free invokes as its
+roll's shifts give them, a D6 order as its rolls' totals give it.
+
+What a hidden spend not yet opened did is not known: the points of its
+roller and the GM's pool are taken as the next entry states them, and the
+spend is counted in :attr:`Ledger.waiting`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..play import CONSEQUENCE, advantage_free
+from ..play.initiative import ties_of
+
+Earlier = Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]]
+"""Each roll and spend so far, by seq: its link of the chain and its own fields."""
+
+GAINS = {"accept": 1, "refuse": -1}
+"""The fate points an action's one character gains (an award's is its count)."""
+
+
+class PlayFailed(Exception):
+    """What is wrong with an entry's play: :mod:`.kinds` names its entry."""
+
+
+class Ledger:
+    """The table as the log has told it so far."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, tuple[int, int]] = {}
+        """Member id -> (fate points, the seq that left them)."""
+        self.pool: tuple[int, int] | None = None
+        """The GM's pool and the seq that left it; None: not known."""
+        self.aspects: dict[str, dict[str, Any]] = {}
+        """Aspect id -> its kind, free invokes left, and (a consequence) its slot."""
+        self.made: set[str] = set()
+        """Every aspect id the log made: none is made twice."""
+        self.margins: dict[int, int | None] = {}
+        """The shifts of each roll made again from its revealed seed."""
+        self.invoked: dict[int, set[str]] = {}
+        """The aspects invoked on each roll's chain of spends, by the chain's first roll."""
+        self.replayed = 0
+        """Play entries and invokes whose arithmetic was replayed."""
+        self.waiting = 0
+        """Hidden spends not opened yet: their points wait for their opening."""
+
+    def sheet(self, entry: Mapping[str, Any]) -> None:
+        """A sheet change: its owner's points may have been edited by hand."""
+        member = entry.get("member")
+        if isinstance(member, str):
+            self.points.pop(member, None)
+        else:  # an old entry that names no member: anyone's may have changed
+            self.points.clear()
+
+    def hidden_spend(self, entry: Mapping[str, Any]) -> None:
+        """A spend not opened yet: what it paid, and with what, is not known."""
+        member = entry.get("member")
+        if isinstance(member, str):
+            self.points.pop(member, None)
+        self.pool = None
+        self.waiting += 1
+
+    def _moved(self, member: str, pair: list[int], seq: int) -> None:
+        """Fate points going from ``pair[0]`` to ``pair[1]``: from where the log left them."""
+        known = self.points.get(member)
+        if known is not None and known[0] != pair[0]:
+            raise PlayFailed(
+                f"it starts {member}'s fate points at {pair[0]}, and seq {known[1]} left "
+                f"them at {known[0]}"
+            )
+        self.points[member] = (pair[1], seq)
+
+    def _pool(self, pair: list[int], seq: int) -> None:
+        if self.pool is not None and self.pool[0] != pair[0]:
+            raise PlayFailed(
+                f"it starts the GM's pool at {pair[0]}, and seq {self.pool[1]} left it at "
+                f"{self.pool[0]}"
+            )
+        self.pool = (pair[1], seq)
+
+    def play(self, seq: int, fields: Mapping[str, Any], earlier: Earlier) -> None:
+        """A play entry (its fields' shapes checked): its arithmetic."""
+        action, args = fields["action"], fields["args"]
+        points: dict[str, list[int]] = fields["points"]
+        if action in ("award", "accept", "refuse") and list(points) != [args.get("member")]:
+            raise PlayFailed(f"a {action} changes the fate points of {args.get('member')!r} alone")
+        if action not in ("award", "accept", "refuse", "session") and points:
+            raise PlayFailed(f"a {action} changes no fate points")
+        for member, pair in points.items():
+            _gained(action, args, member, pair)
+            self._moved(member, pair, seq)
+        self._gm_pool(seq, action, args, fields["gm_pool"])
+        if action in ("aspect", "advantage", CONSEQUENCE):
+            self._made(seq, action, args, fields, earlier)
+        elif action in ("remove", "rename"):
+            aspect = args.get("aspect")
+            if aspect not in self.aspects:
+                raise PlayFailed(f"it names the aspect {aspect!r}, which the log has not")
+            if action == "remove":
+                del self.aspects[aspect]
+        elif action in ("scene", "session"):
+            self.aspects = {
+                key: value for key, value in self.aspects.items() if value["kind"] == CONSEQUENCE
+            }
+        elif action == "order":
+            _ordered(seq, args, earlier)
+        self.replayed += 1
+
+    def _gm_pool(self, seq: int, action: str, args: Mapping[str, Any], pool: Any) -> None:
+        if action in ("scene", "session"):
+            after = args.get("pool")
+            if not isinstance(after, int) or after < 0:
+                raise PlayFailed("a new scene names the GM's pool it begins with")
+            if pool is not None and pool[1] != after:
+                raise PlayFailed(f"its GM's pool ends at {pool[1]}, and the scene's is {after}")
+            if pool is not None:
+                self._pool(pool, seq)
+            elif self.pool is not None and self.pool[0] != after:
+                raise PlayFailed(f"the GM's pool was {self.pool[0]}, and it says it stays {after}")
+            self.pool = (after, seq)
+        elif action == "gm_spend":
+            count = args.get("count")
+            if pool is None or not isinstance(count, int) or pool[1] != pool[0] - count:
+                raise PlayFailed("a GM's spend takes its count off the GM's pool")
+            self._pool(pool, seq)
+        elif pool is not None:
+            raise PlayFailed(f"a {action} does not change the GM's pool")
+
+    def _made(
+        self,
+        seq: int,
+        action: str,
+        args: Mapping[str, Any],
+        fields: Mapping[str, Any],
+        earlier: Earlier,
+    ) -> None:
+        """An aspect made: its free invokes as the rules give them."""
+        aspect, free, kind = args.get("aspect"), args.get("free"), args.get("kind")
+        if not isinstance(aspect, str) or aspect in self.made:
+            raise PlayFailed(f"it makes the aspect {aspect!r}, whose id is taken or none")
+        if not isinstance(free, int) or isinstance(free, bool):
+            raise PlayFailed("its aspect's free invokes are not a whole number")
+        if action == "aspect":
+            if kind not in ("situation", "boost") or not 0 <= free <= 2:
+                raise PlayFailed("the GM's aspect is a situation aspect with 0 to 2 free invokes")
+            if kind == "boost" and free != 1:
+                raise PlayFailed("a boost has 1 free invoke")
+        elif action == "advantage":
+            _advantage(seq, args, fields, earlier, self.margins)
+        elif free != 1 or kind != CONSEQUENCE:
+            raise PlayFailed("a consequence is an aspect with 1 free invoke")
+        if action == CONSEQUENCE:
+            for key, value in list(self.aspects.items()):  # one consequence a slot
+                if value["kind"] == CONSEQUENCE and value["slot"] == [
+                    args.get("member"),
+                    args.get("slot"),
+                ]:
+                    del self.aspects[key]
+        self.made.add(aspect)
+        slot = [args.get("member"), args.get("slot")]
+        self.aspects[aspect] = {"kind": kind, "free": free, "slot": slot}
+
+    def spend(self, seq: int, fields: Mapping[str, Any], root: int) -> None:
+        """A point spent on a roll (opened or public): an invoke that names an
+        aspect pays with a free invoke that is there, or with a point."""
+        member = fields.get("member")
+        member = member if isinstance(member, str) else ""
+        if "aspect" not in fields:  # an unnamed invoke, as older logs hold
+            if fields.get("point") in ("invoke", "reroll"):
+                self._paid(seq, member, fields, required=False)
+            return
+        name, aspect_id, free = fields["aspect"], fields.get("aspect_id"), fields.get("free")
+        if not isinstance(name, str) or not isinstance(free, bool):
+            raise PlayFailed("its invoke names no aspect, or its free is not true or false")
+        used = self.invoked.setdefault(root, set())
+        if free:
+            self._free(aspect_id, fields)
+        elif name in used:
+            raise PlayFailed(f"it pays to invoke {name} again on the same roll")
+        else:
+            self._paid(seq, member, fields, required=True)
+        used.add(name)
+        self.replayed += 1
+
+    def _free(self, aspect_id: object, fields: Mapping[str, Any]) -> None:
+        held = self.aspects.get(aspect_id) if isinstance(aspect_id, str) else None
+        if held is None:
+            raise PlayFailed(f"it uses a free invoke of {aspect_id!r}, an aspect the log has not")
+        if held["free"] < 1:
+            raise PlayFailed(f"it uses a free invoke of {aspect_id}, which has none left")
+        if fields.get("points") is not None or fields.get("gm_pool") is not None:
+            raise PlayFailed("a free invoke costs no fate point")
+        held["free"] -= 1
+        if held["kind"] == "boost" and held["free"] == 0:
+            del self.aspects[aspect_id]  # type: ignore[arg-type]
+
+    def _paid(self, seq: int, member: str, fields: Mapping[str, Any], *, required: bool) -> None:
+        points, pool = fields.get("points"), fields.get("gm_pool")
+        if points is None and pool is None:
+            if required:
+                raise PlayFailed("it invokes with a fate point and names none paid")
+            self.points.pop(member, None)  # a point went off the sheet, unrecorded
+            return
+        for pair in (points, pool):
+            if pair is None:
+                continue
+            if not _pair(pair) or pair[1] != pair[0] - 1:
+                raise PlayFailed(
+                    f"its points {pair!r} are not [before, after] with one point paid: a "
+                    "spend without a point"
+                )
+        if points is not None:
+            self._moved(member, points, seq)
+        if pool is not None:
+            self._pool(pool, seq)
+
+
+def _pair(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
+    )
+
+
+def _gained(action: str, args: Mapping[str, Any], member: str, pair: list[int]) -> None:
+    """The fate points of one character, as the action changes them."""
+    before, after = pair
+    if action == "session":
+        refresh = args.get("refresh")
+        wanted = refresh.get(member) if isinstance(refresh, dict) else None
+        if not isinstance(wanted, int) or after != max(before, wanted):
+            raise PlayFailed(f"a session refreshes {member}'s fate points to their refresh")
+        return
+    count = args.get("count") if action == "award" else GAINS.get(action)
+    if not isinstance(count, int) or after != before + count:
+        raise PlayFailed(f"its points of {member} go from {before} to {after} on a {action}")
+
+
+def _advantage(
+    seq: int,
+    args: Mapping[str, Any],
+    fields: Mapping[str, Any],
+    earlier: Earlier,
+    margins: Mapping[int, int | None],
+) -> None:
+    """A create-an-advantage: made with a roll of its actor's, its free
+    invokes as that roll's shifts give them."""
+    of, shifts, free = args.get("of"), args.get("shifts"), args.get("free")
+    rolled = earlier.get(of) if isinstance(of, int) else None
+    if rolled is None or not isinstance(of, int) or rolled[0].get("member") != fields["member"]:
+        raise PlayFailed(f"its advantage names seq {of!r}, which is no roll of its actor's")
+    if not isinstance(shifts, int) or isinstance(shifts, bool):
+        raise PlayFailed("its advantage names no shifts")
+    if of in margins and margins[of] != shifts:
+        raise PlayFailed(f"its advantage has {shifts} shifts, and seq {of} rolled {margins[of]}")
+    wanted = advantage_free(shifts)
+    kind = "boost" if shifts == 0 else "situation"
+    if wanted is None or free != wanted or args.get("kind") != kind:
+        raise PlayFailed(
+            f"an advantage of {shifts} shifts gives "
+            + ("nothing" if wanted is None else f"a {kind} with {wanted} free invoke(s)")
+        )
+
+
+def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
+    """A D6 order: every roll it lists is an initiative roll of the round
+    with the total it says, and the order runs from the highest."""
+    order, since = args.get("order"), args.get("since")
+    if not isinstance(order, list) or not isinstance(since, int):
+        raise PlayFailed("its order does not list the round's rolls")
+    keys: list[list[int]] = []
+    for place in order:
+        rolls = place.get("rolls") if isinstance(place, dict) else None
+        totals = place.get("totals") if isinstance(place, dict) else None
+        if not isinstance(rolls, list) or not isinstance(totals, list) or not rolls:
+            raise PlayFailed("each place of its order lists its rolls and their totals")
+        if len(rolls) != len(totals):
+            raise PlayFailed("each place of its order lists as many totals as rolls")
+        for roll, total in zip(rolls, totals, strict=True):
+            _initiative_roll(roll, total, since, earlier)
+        keys.append(totals)
+    if any(keys[i] < keys[i + 1] for i in range(len(keys) - 1)):
+        raise PlayFailed("its order does not run from the highest total down")
+    listed = [{"who": place["who"], "totals": key} for place, key in zip(order, keys, strict=True)]
+    named = ties_of(listed, "totals")
+    if args.get("ties") != named:
+        raise PlayFailed(f"its ties are not those of its totals: {named}")
+
+
+def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) -> None:
+    logged = earlier.get(roll) if isinstance(roll, int) else None
+    if logged is None or not isinstance(roll, int) or roll <= since:
+        raise PlayFailed(f"its order lists seq {roll!r}, which is no roll of the round")
+    own = logged[1]
+    if own is None:
+        return  # hidden and not opened yet: its total waits for its opening
+    label = str(own.get("text", "")).partition("#")[2].strip().lower()
+    if not label.startswith("initiative"):
+        raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
+    if own.get("total") != total:
+        raise PlayFailed(
+            f"its order lists seq {roll} with {total!r}, and it rolled {own.get('total')}"
+        )

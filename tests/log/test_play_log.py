@@ -1,0 +1,288 @@
+"""Play at the table as entries of the log: a session's play verifies, and
+``verify`` replays its arithmetic, so that each kind of tampering is named at
+its entry (a spend without a point, a free invoke that is not there, points
+that do not go on, an advantage's free invokes, a D6 order)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import fudgedice
+from fudgedice.errors import DiceValueError
+from fudgedice.log.canonical import GENESIS
+from fudgedice.log.entries import roll_entry
+from fudgedice.log.play_entries import play_entry, play_fields_error, spend_fields
+from fudgedice.log.sheet_entries import sheet_entry
+from fudgedice.log.spends import spend_entry
+from fudgedice.play import Character, Played, Rolled, Table, apply, consequence, invoke, new_state
+from fudgedice.stream import commitment
+
+Rechain = Callable[[dict[str, Any]], dict[str, Any]]
+"""The ``rechained`` fixture: a log with every hash made again."""
+
+SEED = bytes(range(32))
+COMMITMENT = commitment(SEED)
+ROOM = "room"
+NAMES = {"g": "Gina", "a": "Ann", "b": "Bob"}
+
+
+class Room:
+    """A room's log and play state, made action by action as a table makes them."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.own: dict[int, dict[str, Any]] = {}
+        self.nonces: dict[str, int] = {}
+        self.state = new_state()
+        self.points = {"a": 2, "b": 1}
+        self.margins: dict[int, int | None] = {}
+
+    @property
+    def prev(self) -> str:
+        return str(self.entries[-1]["hash"]) if self.entries else GENESIS
+
+    def table(self, actor: str, rolls: dict[int, Rolled] | None = None) -> Table:
+        characters = {
+            "a": Character("a", "Cynere", "fate", self.points["a"], 3, {}, ("Infamous",), {}),
+            "b": Character("b", "Landon", "fate", self.points["b"], 3, {}, ("Hot-headed",), {}),
+        }
+        return Table(actor, actor == "g", NAMES, characters, rolls or {}, len(self.entries))
+
+    def roll(self, text: str, member: str, visibility: str = "public") -> int:
+        logged = roll_entry(
+            server_seed=SEED, commitment=COMMITMENT, room=ROOM, seq=len(self.entries) + 1,
+            nonce=self.nonces.get(member, 0), prev=self.prev, text=text, roller=NAMES[member],
+            visibility=visibility, member=member,
+        )  # fmt: skip
+        self.nonces[member] = self.nonces.get(member, 0) + 1
+        assert logged.roll is not None
+        seq = self._keep(logged.entry, logged.opening)
+        self.margins[seq] = logged.roll.margin
+        return seq
+
+    def rolled(self, seq: int) -> Rolled:
+        own = self.own[seq]
+        label = own["text"].partition("#")[2].strip() or None
+        return Rolled(seq, own["member"], label, own["total"], self.margins[seq], "fate")
+
+    def invoke(self, of: int, aspect: str, free: bool, used: tuple[str, ...] = ()) -> int:
+        member = self.own[of]["member"]
+        played = invoke(self.state, aspect, free, self.table(member), used)
+        self._settle(played)
+        logged = spend_entry(
+            server_seed=SEED, room=ROOM, seq=len(self.entries) + 1, prev=self.prev,
+            of=self.own[of], point="invoke", extra=spend_fields(played),
+        )  # fmt: skip
+        assert logged.roll is not None
+        seq = self._keep(logged.entry, logged.opening)
+        self.margins[seq] = logged.roll.margin
+        return seq
+
+    def play(self, actor: str, rolls: tuple[int, ...] = (), **action: Any) -> int:
+        table = self.table(actor, {seq: self.rolled(seq) for seq in rolls})
+        return self.log(actor, apply(self.state, action, table), action["action"])
+
+    def log(self, actor: str, played: Played, action: str) -> int:
+        self._settle(played)
+        entry = play_entry(
+            commitment=COMMITMENT, seq=len(self.entries) + 1, prev=self.prev,
+            roller=NAMES[actor], member=actor, played=played, action=action,
+        )  # fmt: skip
+        return self._keep(entry, None)
+
+    def change(self, member: str, points: int) -> int:
+        self.points[member] = points
+        entry, opening = sheet_entry(
+            commitment=COMMITMENT, seq=len(self.entries) + 1, prev=self.prev,
+            roller=NAMES[member], action="edit", character="Landon", change="edited",
+            sheet_text=f"fate_points = {points}", extra_shown={"member": member},
+        )  # fmt: skip
+        return self._keep(entry, opening)
+
+    def _settle(self, played: Played) -> None:
+        self.state = played.state
+        for member, (_, after) in played.points.items():
+            self.points[member] = after
+
+    def _keep(self, entry: dict[str, Any], opening: dict[str, Any] | None) -> int:
+        if opening is not None:
+            entry = {**entry, "opening": opening}
+        self.entries.append(entry)
+        self.own[entry["seq"]] = entry if opening is None else opening["entry"]
+        return int(entry["seq"])
+
+    def document(self) -> dict[str, Any]:
+        seed = {"commitment": COMMITMENT, "server_seed": SEED.hex(),
+                "rolls": sum(self.nonces.values()), "stream": 2}  # fmt: skip
+        return {
+            "format": "fudgedice-log/2", "room": ROOM, "seeds": [seed],
+            "entries": copy.deepcopy(self.entries),
+            "head": {"seq": len(self.entries), "hash": self.prev},
+        }  # fmt: skip
+
+
+def a_session() -> tuple[Room, dict[str, int]]:
+    """A scene of play: every kind of entry, at its seq."""
+    room, at = Room(), {}
+    at["scene"] = room.play("g", action="scene", name="The docks")
+    at["aspect"] = room.play("g", action="aspect", name="Fog", free=1)
+    at["create"] = room.roll("fate: Superb vs Terrible # create an advantage", "a")
+    at["advantage"] = room.play("a", (at["create"],), action="advantage", of=at["create"],
+                                name="Cornered")  # fmt: skip
+    at["fight"] = room.roll("fate: Fair vs Great # fight", "a")
+    at["free1"] = room.invoke(at["fight"], "a2", True)
+    at["free2"] = room.invoke(at["free1"], "a2", True, ("Cornered",))
+    at["paid"] = room.invoke(at["free2"], "Infamous", False, ("Cornered",))
+    at["compel"] = room.play("g", action="compel", member="a", aspect="Infamous")
+    at["accept"] = room.play("a", action="accept", compel="c3")
+    at["hidden"] = room.roll("fate: Good vs Good", "b", visibility="self")
+    at["hidden_invoke"] = room.invoke(at["hidden"], "Hot-headed", False)
+    at["edit"] = room.change("b", 4)
+    at["hurt"] = room.log("g", consequence(room.state, "b", "mild", "Bruised", "a"), "consequence")
+    at["gm_spend"] = room.play("g", action="gm_spend")
+    at["init"] = room.play("g", action="initiative", mode="perception")
+    at["roll_a"] = room.roll("d6: 3D # initiative", "a")
+    at["roll_b"] = room.roll("d6: 3D+20 # initiative", "b")
+    at["order"] = room.play("g", (at["roll_a"], at["roll_b"]), action="order")
+    at["session"] = room.play("g", action="session")
+    return room, at
+
+
+def failure_of(document: dict[str, Any], rechained: Rechain) -> tuple[int | None, str]:
+    failure = fudgedice.verify(rechained(document)).failure
+    assert failure is not None
+    return failure.seq, failure.reason
+
+
+def test_a_sessions_play_verifies() -> None:
+    room, at = a_session()
+    report = fudgedice.verify(room.document())
+    assert report.ok and report.complete, report
+    # 10 play entries and 4 named invokes (the hidden one is opened); 1 sheet change
+    assert (report.played, report.waiting) == (14, 0), report
+    assert "their fate points and free invokes add up" in str(report) and report.changes == 1
+    entry = room.entries[at["advantage"] - 1]
+    assert entry["args"]["free"] == 2 and entry["kind"] == "play" and entry["nonce"] is None
+    assert room.entries[at["paid"] - 1]["points"] == [2, 1]
+    assert room.entries[at["order"] - 1]["args"]["order"][0]["who"] == "b"
+
+
+def test_an_unopened_hidden_spend_waits() -> None:
+    room, _ = a_session()
+    document = room.document()
+    for entry in document["entries"]:
+        entry.pop("opening", None)
+    document["seeds"][0].update(server_seed=None, rolls=None)
+    report = fudgedice.verify(document)
+    assert report.ok and report.waiting == 1, report
+    assert "1 hidden spend not opened yet" in str(report)
+
+
+def tampered(rechained: Rechain, at: int, **fields: Any) -> tuple[int | None, str]:
+    room, _ = a_session()
+    document = room.document()
+    entry = document["entries"][at - 1]
+    for name, value in fields.items():
+        if name == "args":
+            entry["args"].update(value)
+        elif value is None and name.startswith("no_"):
+            entry.pop(name[3:])
+        else:
+            entry[name] = value
+    return failure_of(document, rechained)
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "reason"),
+    [
+        ("paid", {"points": [1, 1]}, "spend without a point"),
+        ("paid", {"no_points": None}, "names none paid"),
+        (
+            "accept",
+            {"points": {"a": [5, 6]}},
+            "starts a's fate points at 5, and seq 8 left them at 1",
+        ),
+        ("paid", {"free": True, "aspect_id": "a2", "no_points": None}, "a2, which has none left"),
+        ("free2", {"aspect_id": "a9"}, "an aspect the log has not"),
+        ("paid", {"aspect": "Cornered"}, "pays to invoke Cornered again on the same roll"),
+        ("accept", {"points": {"a": [0, 1]}}, "starts a's fate points at 0"),
+        ("accept", {"points": {"a": [1, 3]}}, "go from 1 to 3 on a accept"),
+        ("compel", {"points": {"a": [1, 2]}}, "a compel changes no fate points"),
+        ("advantage", {"args": {"free": 1}}, "gives a situation with 2 free invoke"),
+        ("advantage", {"args": {"shifts": 9}}, "has 9 shifts, and seq 3 rolled"),
+        ("advantage", {"args": {"of": 5}}, "no roll of its actor's"),
+        ("gm_spend", {"gm_pool": [3, 2]}, "starts the GM's pool at 3, and seq 1 left it at 2"),
+        ("gm_spend", {"gm_pool": [2, 0]}, "takes its count off the GM's pool"),
+        ("aspect", {"gm_pool": [2, 1]}, "a aspect does not change the GM's pool"),
+        ("hurt", {"args": {"free": 2}}, "a consequence is an aspect with 1 free invoke"),
+        ("session", {"points": {"a": [1, 3]}}, "starts a's fate points at 1, and seq 10 left"),
+        ("session", {"args": {"refresh": {"a": 2}}}, "refreshes a's fate points"),
+        ("order", {"args": {"ties": [["b", "a"]]}}, "its ties are not those of its totals"),
+        ("aspect", {"visibility": "gm"}, "a play entry is public"),
+        ("aspect", {"action": "steal"}, "its action is not one of"),
+        ("aspect", {"points": {"a": [0, -1]}}, "whole numbers from 0"),
+    ],
+)
+def test_tampered_play_is_named(
+    rechained: Rechain, where: str, fields: dict[str, Any], reason: str
+) -> None:
+    _, at = a_session()
+    seq, why = tampered(rechained, at[where], **fields)
+    assert seq == at[where] and reason in why, why
+
+
+def test_a_wrong_order_is_named(rechained: Rechain) -> None:
+    room, at = a_session()
+    document = room.document()
+    order = document["entries"][at["order"] - 1]["args"]["order"]
+    order.reverse()
+    assert failure_of(document, rechained) == (
+        at["order"], "its order does not run from the highest total down"
+    )  # fmt: skip
+    document = room.document()
+    place = document["entries"][at["order"] - 1]["args"]["order"][1]
+    place["totals"] = [place["totals"][0] + 1]
+    seq, why = failure_of(document, rechained)
+    assert seq == at["order"] and f"lists seq {at['roll_a']} with" in why
+    document = room.document()
+    document["entries"][at["order"] - 1]["args"]["order"][1]["rolls"] = [at["fight"]]
+    seq, why = failure_of(document, rechained)
+    assert seq == at["order"] and f"lists seq {at['fight']}, which is no roll of the round" in why
+
+
+def test_a_sheet_change_between_lets_points_start_anew(rechained: Rechain) -> None:
+    room, at = a_session()
+    # Bob's sheet was edited to 4 after his hidden invoke: the consequence and session
+    # entries need not follow the invoke's [1, 0]
+    assert room.points["b"] == 4
+    document = room.document()
+    document["entries"][at["edit"] - 1]["kind"] = "roll"  # no longer a sheet change
+    seq, _ = failure_of(document, rechained)
+    assert seq == at["edit"]  # (its fields are a sheet's: the roll fails its own check first)
+    # with no sheet change between, the next entry must start where the last left them
+    later = Room()
+    later.play("g", action="award", member="b")
+    later.points["b"] = 7  # changed behind the log's back
+    later.play("g", action="award", member="b")
+    seq, why = failure_of(later.document(), rechained)
+    assert seq == 2 and "starts b's fate points at 7, and seq 1 left them at 2" in why
+
+
+def test_play_entries_fields() -> None:
+    played = apply(new_state(), {"action": "aspect", "name": "Dark"},
+                   Table("g", True, NAMES, {}))  # fmt: skip
+    entry = play_entry(commitment=COMMITMENT, seq=1, prev=GENESIS, roller="Gina", member="g",
+                       played=played, action="aspect", at="2026-01-01T00:00:00Z")  # fmt: skip
+    assert entry["args"] == {"aspect": "a1", "name": "Dark", "kind": "situation", "free": 0,
+                             "holder": None, "by": "g", "scene": 1}  # fmt: skip
+    assert (entry["points"], entry["gm_pool"], entry["lines"]) == ({}, None, [played.lines[0]])
+    assert play_fields_error({**entry, "lines": "x"}) == "its lines are not a list of at most 100"
+    assert play_fields_error({**entry, "nonce": 0}) is not None
+    assert "lacks args" in str(play_fields_error({k: v for k, v in entry.items() if k != "args"}))
+    with pytest.raises(DiceValueError, match="a play entry's fields"):
+        play_entry(commitment=COMMITMENT, seq=1, prev=GENESIS, roller="Gina", member="g",
+                   played=played, action="steal")  # fmt: skip

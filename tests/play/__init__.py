@@ -1,0 +1,1 @@
+"""Tests of play at the table."""
