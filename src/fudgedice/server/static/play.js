@@ -92,7 +92,9 @@ export function playPanel(room, seat, table, members) {
     });
     const save = el("button", { type: "button", class: "quiet", text: "Name it" });
     save.addEventListener("click", () => field.value.trim() && act({ action: "rename", aspect: aspect.id, name: field.value.trim() }));
-    return el("span", { class: "line rename-line" }, field, save);
+    const line = el("span", { class: "line rename-line" }, field, save);
+    // named already: the field waits behind "Rename", the scene stays short on a phone
+    return PLACEHOLDER.test(aspect.name) ? line : el("details", { class: "rename" }, el("summary", { text: "Rename" }), line);
   }
 
   function compelItem(compel, characters) {
