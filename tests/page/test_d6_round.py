@@ -32,7 +32,17 @@ sixteen sixes in a row."""
 
 
 def _shot(seat: Any, folder: Path, name: str) -> None:
-    seat.page.screenshot(path=folder / f"d6-round-{name}-{seat.name}.png", full_page=True)
+    """The page as it is, and at the other width (375 px or 1280 px): at 375
+    px nothing may reach past the screen's edge."""
+    width = seat.page.viewport_size["width"]
+    for each in (width, 1280 if width == 375 else 375):
+        seat.page.set_viewport_size({"width": each, "height": 800})
+        if each == 375:
+            seat.assert_fits(375)
+        seat.page.screenshot(
+            path=folder / f"d6-round-{name}-{seat.name}-{each}.png", full_page=True
+        )
+    seat.page.set_viewport_size({"width": width, "height": 800})
 
 
 def test_a_d6_round_with_initiative_and_a_wound(
@@ -49,6 +59,7 @@ def test_a_d6_round_with_initiative_and_a_wound(
     expect(ann.page.locator("#initiative")).to_be_hidden()  # no conflict yet
 
     # the GM starts a round ordered by Perception: the player rolls from the tracker
+    gm.page.click("#initiative-setup summary")
     expect(gm.page.locator("#initiative-mode")).to_have_value("perception")
     gm.page.click("#initiative-start")
     expect(ann.page.locator("#initiative-line")).to_contain_text("Round 1")

@@ -35,7 +35,17 @@ WITH_STYLE = "fate: 4dF+10 vs 0"
 
 
 def _shot(seat: Any, folder: Path, name: str) -> None:
-    seat.page.screenshot(path=folder / f"fate-scene-{name}-{seat.name}.png", full_page=True)
+    """The page as it is, and at the other width (375 px or 1280 px): at 375
+    px nothing may reach past the screen's edge."""
+    width = seat.page.viewport_size["width"]
+    for each in (width, 1280 if width == 375 else 375):
+        seat.page.set_viewport_size({"width": each, "height": 800})
+        if each == 375:
+            seat.assert_fits(375)
+        seat.page.screenshot(
+            path=folder / f"fate-scene-{name}-{seat.name}-{each}.png", full_page=True
+        )
+    seat.page.set_viewport_size({"width": width, "height": 800})
 
 
 def _card(seat: Any, text: str) -> Locator:

@@ -78,7 +78,9 @@ export function gmControls(table, guarded) {
       field("Compel on", compelAspect),
       known,
       el("div", { class: "line" }, el("label", { class: "sr", for: "gm-compel-text", text: "what the compel does" }), compelText,
-        button("gm-compel", "Offer the compel", () => act({ action: "compel", member: who.value, aspect: compelAspect.value.trim(), text: compelText.value.trim() }))),
+        button("gm-compel", "Offer the compel", () =>
+          act({ action: "compel", member: who.value, aspect: compelAspect.value.trim(), text: compelText.value.trim() })
+            .then((done) => done && (compelText.value = "")))),
     ),
     el(
       "div",

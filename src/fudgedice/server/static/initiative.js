@@ -33,21 +33,22 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     id: "initiative-given", type: "text", maxlength: 600, placeholder: "who acts, first to last: Ann, Ogre, Bob",
     "aria-label": "the order (names, commas between)",
   });
-  const gm = seat.gm
-    ? el(
-        "div",
-        { class: "gm-initiative" },
-        el("div", { class: "line" }, mode, given),
-        el(
-          "div",
-          { class: "line" },
-          el("button", { type: "button", id: "initiative-start", class: "primary", text: "Start the order", onclick: start }),
-          el("button", { type: "button", id: "initiative-order-rolls", class: "quiet", text: "Order", onclick: () => act({ action: "order" }) }),
-          el("button", { type: "button", id: "initiative-next", class: "quiet", text: "Next", onclick: () => act({ action: "next" }) }),
-          el("button", { type: "button", id: "initiative-end", class: "quiet", text: "End the conflict", onclick: () => act({ action: "end_conflict" }) }),
-        ),
-      )
-    : "";
+  const moving = el(
+    "div",
+    { class: "line", id: "initiative-moves" },
+    el("button", { type: "button", id: "initiative-next", class: "primary", text: "Next", onclick: () => act({ action: "next" }) }),
+    el("button", { type: "button", id: "initiative-order-rolls", class: "quiet", text: "Order from the rolls", onclick: () => act({ action: "order" }) }),
+    el("button", { type: "button", id: "initiative-end", class: "quiet", text: "End the conflict", onclick: () => act({ action: "end_conflict" }) }),
+  );
+  // the GM's setup stays folded until wanted: a room without a conflict shows one line
+  const setup = el(
+    "details",
+    { class: "gm-initiative", id: "initiative-setup" },
+    el("summary", { text: "Start a conflict's order" }),
+    el("div", { class: "line" }, mode, given),
+    el("button", { type: "button", id: "initiative-start", class: "quiet", text: "Start the order", onclick: start }),
+  );
+  const gm = seat.gm ? el("div", {}, moving, setup) : "";
   const panel = el("section", { class: "initiative card", id: "initiative" }, el("h2", { text: "Initiative" }), heading, order, mine, gm, status);
 
   /** Names typed by the GM: a member's or character's name becomes their id, the rest are NPCs. */
@@ -55,7 +56,9 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     const names = given.value.split(",").map((one) => one.trim()).filter(Boolean);
     const people = [...table.characters.map((one) => [one.name, one.member]), ...members().map((one) => [one.name, one.member])];
     const ids = names.map((name) => people.find(([known]) => known.toLowerCase() === name.toLowerCase())?.[1] || name);
-    act({ action: "initiative", mode: mode.value, ...(ids.length ? { order: ids } : {}) });
+    act({ action: "initiative", mode: mode.value, ...(ids.length ? { order: ids } : {}) }).then(() => {
+      if (table.state?.initiative) setup.open = false; // started: the order itself comes first
+    });
   }
 
   async function rollPerception() {
@@ -69,6 +72,7 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
   function draw(state, characters) {
     const held = state?.initiative;
     panel.hidden = !state || (!held && !seat.gm);
+    moving.hidden = !held;
     if (!held) {
       heading.textContent = "No conflict.";
       order.replaceChildren();
@@ -77,6 +81,7 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     }
     const name = (who) => whoIs(who, characters, members());
     heading.textContent = `Round ${held.round} \u00b7 ${MODES[held.mode] || held.mode}`;
+    moving.querySelector("#initiative-order-rolls").hidden = held.mode !== "perception";
     order.replaceChildren(
       ...(held.order || []).map((entry, index) => {
         const now = index === held.current;
