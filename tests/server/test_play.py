@@ -2,11 +2,14 @@
 aspects, a player's advantage and its free invokes, fate points awarded,
 compels accepted and refused, scenes and sessions, consequences, initiative.
 Every action an entry of the room's log that ``fudgedice verify`` checks;
-who may do what; hidden rolls kept hidden."""
+who may do what; hidden rolls kept hidden. One scene on PostgreSQL too,
+through ``fudgedice serve``: a hit's two entries are one transaction, heard
+live through NOTIFY."""
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -435,3 +438,45 @@ def test_a_play_entry_comes_live(table: Any) -> None:
             data = table.until(events, "roll")
     assert data["action"] == "aspect" and data["lines"]
     assert aspect_named({"play": data["play"]}, "Rain")["free"] == 2
+
+
+def test_a_scene_on_postgresql(
+    postgres: Any, start_unlimited: Callable[[str], Any], table_of: Any, tmp_path: Path
+) -> None:
+    database = postgres.create_database(f"play_{secrets.token_hex(6)}")
+    served = table_of(start_unlimited(database))
+    room = Room(served)
+    ann, bob = room.ann, room.bob
+    with served.live(room.id, bob["token"]) as events:
+        served.until(events, "ready")
+        room.ok(room.gm, action="aspect", name="Fog", free=1)
+        heard: Any = served.until(events, "roll")
+        while heard.get("kind") != "play":
+            heard = served.until(events, "roll")
+        assert aspect_named({"play": heard["play"]}, "Fog")["free"] == 1
+
+        room.ok(room.gm, action="award", member=ann["member"], count=1)
+        assert room.points(ann) == 4 and room.sheet(ann)["version"] == 2
+        styled = room.roll(ann, "fate: Good vs Fair", faces=["+", "+", "0", "0"])
+        made = room.ok(ann, action="advantage", of=styled["seq"], name="Pinned")
+        pinned = aspect_named({"play": made["play"]}, "Pinned")
+        assert pinned["free"] == 2
+        rolled = room.roll(ann, "fate: Fair vs Great")
+        spent = room.spend(ann, rolled["seq"], aspect=pinned["id"], free=True)
+        assert spent.status_code == 201, spent.text
+
+        hit = served.client.post(
+            f"/api/rooms/{room.id}/members/{ann['member']}/sheet/hit",
+            json={"version": 2, "amount": 6, "aspect": "Cracked ribs", "by": bob["member"]},
+            headers=bearer(room.gm["token"]),
+        )
+        assert hit.status_code == 200, hit.text
+        # both entries of the hit come live, the consequence last
+        heard = [served.until(events, "roll")]
+        while heard[-1].get("action") != "consequence":
+            heard.append(served.until(events, "roll"))
+        assert heard[-2]["kind"] == "sheet" and heard[-2]["hidden"] is True
+        assert heard[-1]["seq"] == heard[-2]["seq"] + 1
+    ribs = aspect_named(room.state(bob), "Cracked ribs")
+    assert (ribs["holder"], ribs["free"]) == (bob["member"], 1)
+    assert "play entries" in room.verified(tmp_path)
