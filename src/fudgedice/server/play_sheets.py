@@ -187,15 +187,13 @@ def commit_hit(
         for slot, name in consequences.items():
             try:
                 played = play.consequence(state, owner.id, slot, name, by)
+                last, logged = records[-1], outcome(actor, "consequence", played)
+                records.append(play_record(row, actor, last.seq + 1, last.hash, logged))
             except play.PlayError as error:
                 raise refused(error) from None
+            except DiceError as error:
+                raise Problem(422, error.message, hint=error.hint) from None
             state = played.state
-            last = records[-1]
-            records.append(
-                play_record(
-                    row, actor, last.seq + 1, last.hash, outcome(actor, "consequence", played)
-                )
-            )
         insert_rolls(connection, records)
         stored = store_sheet(connection, records[0], owner.id, change.text, version)
         write_state(connection, room_id, state, state_version)

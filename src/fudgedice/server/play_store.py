@@ -136,8 +136,11 @@ def commit_play(
         row = hold(connection, room_id)
         state, version = read_state(connection, room_id)
         kept = current(connection, room_id, before)
-        outcome = decide(Held(state, kept, row.last_seq, connection))
-        record = play_record(row, actor, row.last_seq + 1, row.last_hash, outcome)
+        try:
+            outcome = decide(Held(state, kept, row.last_seq, connection))
+            record = play_record(row, actor, row.last_seq + 1, row.last_hash, outcome)
+        except DiceError as error:  # the rules' refusals are PlayErrors: this is any other
+            raise Problem(422, error.message, hint=error.hint) from None
         at = record.at
         insert_rolls(connection, [record])
         write_state(connection, room_id, outcome.state, version)
