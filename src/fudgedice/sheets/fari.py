@@ -14,14 +14,15 @@ from Fari is written into a new character of Fari's Fate template.
 >>> from fudgedice import sheets
 >>> cynere = sheets.load_text(sheets.new_sheet("fate", "Cynere"))
 >>> text = export_fari(cynere, now=1700000000, new_id=iter(map(str, range(100))).__next__)
->>> text[:60]
-'{"id":"0","name":"Cynere","lastUpdated":1700000000,"wide":fal'
+>>> text[:52]
+'{"id":"0","name":"Cynere","lastUpdated":1700000000,"'
 >>> print(import_fari(text).splitlines()[3])
 name = "Cynere"
 """
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -39,6 +40,8 @@ from .fari_mapping import (
     Found,
     checked_boxes,
     find,
+    is_fate,
+    match_tracks,
     number_of,
     skill_name,
     text_of,
@@ -47,7 +50,6 @@ from .fari_overlay import overlay
 from .fari_templates import new_character
 from .levels import rules_of
 from .model import SYSTEMS, Sheet, load
-from .rules import pyramid_fault
 
 __all__ = ["MAX_FARI_BYTES", "FariError", "export_fari", "import_fari", "read_fari_file"]
 
@@ -58,25 +60,41 @@ def import_fari(text: str, source: str = "character.fari.json") -> str:
     not one a sheet can hold."""
     data = read(text, source)
     found = find(data, source)
-    values = _values(data, found, source)
-    _blank(found)
-    layout = dumps(data)
+    if not is_fate(found):
+        raise FariError(
+            "this Fari character is no Fate character: it has no High Concept and no "
+            "skill rolled with 4dF",
+            source=source,
+            hint="a character made from Fari's Fate Core, Condensed or Accelerated template",
+        )
     system = SYSTEM_OF[found.template]
     tried = [system, "fate"] if system in SYSTEMS and system != "fate" else ["fate"]
+    refused: SheetError | None = None
     for each in tried:
-        sheet_text = _toml(each, values, found, layout)
-        try:
-            load(parse(sheet_text, f"{source} as a sheet"))
-        except SheetError as error:
-            if each == tried[-1]:
-                raise FariError(
-                    f"the sheet made from it is refused: {error.message}",
-                    source=source,
-                    hint=error.hint,
-                ) from None
-            continue
-        return sheet_text
-    raise AssertionError("unreachable: the last try returns or raises")
+        for opt_out in (False, True):  # skills off the pyramid (the spread) are Fari's to allow
+            sheet_text = _sheet_of(read(text, source), each, source, opt_out)
+            try:
+                load(parse(sheet_text, "sheet"))
+            except SheetError as error:
+                refused = refused or error
+                continue
+            return sheet_text
+    assert refused is not None
+    # the sheet's place says nothing of the file's: the why alone
+    why = re.sub(r"^sheet(:\d+:\d+)?: ", "", refused.message)
+    raise FariError(f"the sheet made from it is refused: {why}", source=source, hint=refused.hint)
+
+
+def _sheet_of(data: dict[str, Any], system: str, source: str, opt_out: bool) -> str:
+    """The text of a ``system`` sheet of the character ``data`` (``opt_out``:
+    with its skills' check turned off)."""
+    found = find(data, source)
+    match_tracks(found, system)
+    values = _values(data, found, source)
+    _blank(found)
+    stress = getattr(rules_of(system), "stress", None)
+    check = str(getattr(stress, "check_key", "pyramid")) if opt_out else None
+    return _toml(system, values, found, dumps(data), check)
 
 
 def read_fari_file(path: str) -> str:
@@ -118,7 +136,9 @@ def export_fari(
         data = new_character(TEMPLATE_OF[sheet.system], sheet.name, stamp, made)
     else:
         data = read(layout, where)
-    overlay(data, find(data, where), sheet, new_id or (lambda: str(uuid.uuid4())))
+    found = find(data, where)
+    match_tracks(found, sheet.system)
+    overlay(data, found, sheet, new_id or (lambda: str(uuid.uuid4())))
     return dumps(data)
 
 
@@ -148,7 +168,9 @@ def _values(data: dict[str, Any], found: Found, source: str) -> dict[str, Any]:
         if found.refresh is not None
         else number_of(found.points, source, "max"),
         "skills": skills,
-        "stress": {track: checked_boxes(place) for track, place in found.stress.items()},
+        "stress": {
+            track: checked_boxes(place, found.kinds[track]) for track, place in found.stress.items()
+        },
         "consequences": {n: text_of(p, source) for n, p in found.consequences.items()},
     }
 
@@ -176,7 +198,7 @@ def _key(name: str) -> str:
     return name if bare.isascii() and bare.isalnum() else _string(name)
 
 
-def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str:
+def _toml(system: str, values: dict[str, Any], found: Found, layout: str, check: str | None) -> str:
     """The sheet's text: its keys in the order of a new sheet's, then ``[fari]``."""
     rules = rules_of(system)
     lines = [
@@ -195,9 +217,10 @@ def _toml(system: str, values: dict[str, Any], found: Found, layout: str) -> str
     if values["notes"]:
         lines.append(f"notes = {_string(values['notes'])}")
     skills = values["skills"]
-    if pyramid_fault(skills) is not None:
-        lines.append("pyramid = false      # Fari's skills break the pyramid")
-    lines += ["", "[skills]"]
+    if check is not None:
+        lines.append(f"{check} = false".ljust(21) + f"# Fari's skills break the {check}")
+    table = "approaches" if system == "fae" else "skills"
+    lines += ["", f"[{table}]"]
     lines += [
         f"{_key(name)} = {_string(str(rules.written(level)))}" for name, level in skills.items()
     ]

@@ -88,6 +88,12 @@ def read(text: str, source: str) -> dict[str, Any]:
     except (RecursionError, ValueError) as error:
         raise FariError(f"not Fari's JSON: {error}", source=source) from None
     _check_depth(data, source)
+    try:
+        dumps(data).encode("utf-8")
+    except UnicodeEncodeError:
+        raise FariError(
+            "not Fari's JSON: a text holds half of a surrogate pair", source=source
+        ) from None
     if not isinstance(data, dict):
         raise FariError(f"a Fari file is a JSON object, not a {_kind(data)}", source=source)
     kind = data.get("fariType", "character")

@@ -12,6 +12,7 @@ from typing import Any
 
 from .fari_format import FariError, Place, places
 from .fari_templates import ACCELERATED, APPROACHES, CONDENSED, CORE
+from .levels import rules_of
 
 CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
 TRACKS = ("physical", "mental")
@@ -37,7 +38,9 @@ class Found:
     stress: dict[str, Place] = field(default_factory=dict)
     consequences: dict[str, Place] = field(default_factory=dict)
     tracks: list[Place] = field(default_factory=list)
-    """Every stress track (a slot tracker), the sheet's or not."""
+    """Every slot tracker: the sheet's stress tracks among them (:func:`match_tracks`)."""
+    kinds: dict[str, str] = field(default_factory=dict)
+    """The sheet's stress tracks and how their boxes count."""
     kept: list[str] = field(default_factory=list)
     """What the sheet can't hold and Fari keeps: said in the sheet's comments."""
 
@@ -57,12 +60,11 @@ def find(data: dict[str, Any], source: str) -> Found:
         elif place.kind in ("PointCounter", "Numeric") and place.label == "refresh":
             found.refresh = found.refresh or place
         elif place.kind == "PointCounter" and (
-            place.block.get("meta", {}).get("isMainPointCounter") is True
-            or place.label == "fate points"
+            meta_of(place).get("isMainPointCounter") is True or place.label == "fate points"
         ):
             found.points = found.points or place
         elif place.kind == "SlotTracker":
-            _track(found, place)
+            found.tracks.append(place)
     found.template = _template(data, found)
     return found
 
@@ -84,14 +86,31 @@ def _text(found: Found, place: Place, in_aspects: bool) -> None:
         found.stunts.append(place)
 
 
-def _track(found: Found, place: Place) -> None:
-    found.tracks.append(place)
-    if box_values(place) is not None:  # a Fate Core track: its boxes say what each is worth
-        for track in TRACKS:
-            if track in place.label and track not in found.stress:
+def track_kinds(system: str) -> dict[str, str]:
+    """The stress tracks of ``system``'s sheets and how their boxes count:
+    ``valued`` (Fate Core's 1, 2, 3 boxes, each worth its number), or
+    ``points`` (Fate Condensed's 1-point boxes, numbered on the sheet)."""
+    stress = getattr(rules_of(system), "stress", None)
+    if stress is None:  # sheets that say nothing of their tracks: Fate Core's
+        return dict.fromkeys(TRACKS, "valued")
+    return {str(track): str(stress.kind) for track in stress.tracks}
+
+
+def match_tracks(found: Found, system: str) -> None:
+    """Which of the character's slot trackers are the stress tracks of a
+    ``system`` sheet: one whose label names the track and whose boxes read as
+    the sheet's do (a track of 1-point boxes is no Fate Core track)."""
+    found.kinds, found.stress = track_kinds(system), {}
+    found.kept = [each for each in found.kept if not each.startswith("the stress track")]
+    for place in found.tracks:
+        for track, kind in found.kinds.items():
+            fits = box_values(place) is not None if kind == "valued" else bool(_slots(place))
+            fits = fits and isinstance(place.block.get("value"), list)
+            if track in place.label and track not in found.stress and fits:
                 found.stress[track] = place
-                return
-    found.kept.append(f"the stress track {place.block.get('label')!r}")
+                break
+        else:
+            found.kept.append(f"the stress track {place.block.get('label')!r}")
 
 
 def _template(data: dict[str, Any], found: Found) -> str:
@@ -108,6 +127,21 @@ def _template(data: dict[str, Any], found: Found) -> str:
     return CORE
 
 
+def is_fate(found: Found) -> bool:
+    """Whether the character is one of Fate's: Fari's Fate templates give it a
+    High Concept, and skills (approaches) that roll 4dF."""
+    rolled = (meta_of(place).get("commands") for place in found.skills)
+    return found.high_concept is not None or any(
+        isinstance(commands, list) and "4dF" in commands for commands in rolled
+    )
+
+
+def meta_of(place: Place) -> dict[str, Any]:
+    """A block's ``meta`` (none: empty)."""
+    meta = place.block.get("meta")
+    return meta if isinstance(meta, dict) else {}
+
+
 def _slots(place: Place) -> list[dict[str, Any]]:
     value = place.block.get("value")
     return [slot for slot in value if isinstance(slot, dict)] if isinstance(value, list) else []
@@ -116,17 +150,22 @@ def _slots(place: Place) -> list[dict[str, Any]]:
 def box_values(place: Place) -> list[int] | None:
     """A track's boxes by what each is worth (Fate Core's ``1``, ``2``), or
     None when its labels don't say (Fate Condensed's boxes are all ``1``)."""
+    value = place.block.get("value")
     labels = [str(slot.get("label", "")).strip() for slot in _slots(place)]
-    if len(labels) != len(_slots(place)) or not all(label.isdigit() for label in labels):
+    if not isinstance(value, list) or len(labels) != len(value):
+        return None
+    if not all(label.isascii() and label.isdigit() for label in labels):
         return None
     values = [int(label) for label in labels]
     return values if len(set(values)) == len(values) and len(values) <= 20 else None
 
 
-def checked_boxes(place: Place) -> list[int]:
-    """The boxes of a Fate Core track that are checked, by their worth."""
-    values = box_values(place) or []
-    return [value for value, slot in zip(values, _slots(place), strict=True) if slot.get("checked")]
+def checked_boxes(place: Place, kind: str) -> list[int]:
+    """The boxes of a track that are checked, as the sheet numbers them: by
+    their worth (``valued``), or by their place from 1 (``points``)."""
+    slots = _slots(place)
+    values = (box_values(place) or []) if kind == "valued" else range(1, len(slots) + 1)
+    return [value for value, slot in zip(values, slots, strict=False) if slot.get("checked")]
 
 
 def text_of(place: Place | None, source: str) -> str:
@@ -145,8 +184,7 @@ def number_of(place: Place | None, source: str, key: str = "value") -> int | Non
     """A point counter's or a skill's number (``"3"``, ``"+3"``), None when blank."""
     if place is None:
         return None
-    where = place.block if key == "value" else place.block.get("meta", {})
-    value = where.get(key) if isinstance(where, dict) else None
+    value = (place.block if key == "value" else meta_of(place)).get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, int) and not isinstance(value, bool):

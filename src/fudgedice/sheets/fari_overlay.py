@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .fari_format import FariError, Place
-from .fari_mapping import TEMPLATE_OF, Found, box_values
+from .fari_mapping import TEMPLATE_OF, Found
 from .fari_templates import skill_block, text_block
 from .model import Sheet
 
@@ -75,8 +75,8 @@ def _points(found: Found, sheet: Sheet) -> None:
     points, refresh = sheet.values.get("fate_points"), sheet.values.get("refresh")
     if found.points is not None:
         found.points.block["value"] = "" if points is None else str(points)
-        meta = found.points.block.setdefault("meta", {})
-        if refresh is not None and found.refresh is None:
+        meta = found.points.block.get("meta")
+        if refresh is not None and found.refresh is None and isinstance(meta, dict):
             meta["max"] = str(refresh)
     if found.refresh is not None:
         found.refresh.block["value"] = "" if refresh is None else str(refresh)
@@ -107,11 +107,17 @@ def _stress(found: Found, sheet: Sheet) -> None:
         if boxes is None:
             continue
         ticked = set(checked.get(track, []))
-        if box_values(place) == list(boxes):
-            for slot, box in zip(place.block["value"], boxes, strict=True):
+        points = found.kinds.get(track) == "points"  # 1-point boxes: Fari labels each "1"
+        labels = ["1" if points else str(box) for box in boxes]
+        slots = place.block["value"]
+        if [slot.get("label") if isinstance(slot, dict) else None for slot in slots] == labels:
+            for slot, box in zip(slots, boxes, strict=True):
                 slot["checked"] = box in ticked
         else:  # the rules give the track other boxes: slots as Fari's template writes them
-            place.block["value"] = [{"checked": box in ticked, "label": str(box)} for box in boxes]
+            place.block["value"] = [
+                {"checked": box in ticked, "label": label}
+                for box, label in zip(boxes, labels, strict=True)
+            ]
 
 
 def _consequences(found: Found, sheet: Sheet, data: dict[str, Any], new_id: NewId) -> None:
@@ -121,8 +127,8 @@ def _consequences(found: Found, sheet: Sheet, data: dict[str, Any], new_id: NewI
     for name, place in found.consequences.items():
         place.block["value"] = taken.get(name, "")
     places: list[Place | None] = list(found.consequences.values())
-    missing = [n for n in sheet.consequence_slots() if n not in found.consequences]
-    for name in missing:
-        block = text_block(new_id, name.title(), checked=False)
-        block["value"] = taken.get(name, "")
-        _home(places, data, sheet).append(block)
+    for name, text in taken.items():  # taken where the character has no block for it
+        if name not in found.consequences:
+            block = text_block(new_id, name.title(), checked=False)
+            block["value"] = text
+            _home(places, data, sheet).append(block)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import StringConstraints
 from starlette.concurrency import run_in_threadpool
@@ -119,24 +119,29 @@ def list_sheets(
     return {"sheets": [summary(members[s.member], s, shown) for s, shown in listed]}
 
 
-@router.get("/api/rooms/{room}/members/{member}/sheet")
+@router.get("/api/rooms/{room}/members/{member}/sheet", response_model=None)
 def get_sheet(
-    room: str, member: str, request: Request, db: Db, pages: Pages, authorization: Auth = None
-) -> dict[str, Any]:
+    room: str,
+    member: str,
+    request: Request,
+    db: Db,
+    pages: Pages,
+    authorization: Auth = None,
+    format: Annotated[str, Query(pattern="^(json|fari)$")] = "json",
+) -> dict[str, Any] | Response:
+    """The sheet as the page shows it; ``?format=fari``: as a Fari character,
+    the ``.fari.json`` file Fari imports."""
     _, owner = _owner_of(db, room, authorization, member)
     stored = read(db, room, owner.id)
     if stored is None:
         raise not_found(f"{owner.name} has no sheet attached")
+    if format == "fari":
+        return _fari_file(stored)
     return summary(owner, stored, pages.shown(room, stored, address(request)))
 
 
-@router.get("/api/rooms/{room}/members/{member}/sheet/fari")
-def get_fari(room: str, member: str, db: Db, authorization: Auth = None) -> Response:
-    """The sheet as a Fari character: the ``.fari.json`` Fari imports."""
-    _, owner = _owner_of(db, room, authorization, member)
-    stored = read(db, room, owner.id)
-    if stored is None:
-        raise not_found(f"{owner.name} has no sheet attached")
+def _fari_file(stored: Stored) -> Response:
+    """A Fate sheet as the ``.fari.json`` Fari imports, or the 422 that says why not."""
     try:
         sheet = sheets.load_text(stored.text, SOURCE)
         text = fari.export_fari(sheet)
