@@ -172,7 +172,7 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     await attach(given);
   });
   toFari.addEventListener("click", () =>
-    guarded(() => download(`${mine}/fari`, seat.token, {}, `${current?.sheet?.name || "character"}.fari.json`)),
+    guarded(() => download(mine, seat.token, { format: "fari" }, `${current?.sheet?.name || "character"}.fari.json`)),
   );
 
   /** The spend buttons of a roll's card: only this member's own rolls, drawn
