@@ -100,6 +100,16 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
         ["Stacked crates", "Thick <i>fog</i>"]
     )
     expect(aspects["Bo"].locator("i")).to_have_count(0)  # a name is text, never markup
+    # a third, with a free invoke the GM gives Bob, then removed
+    gm.page.fill("#gm-aspect-name", "Loose rope")
+    gm.page.select_option("#gm-aspect-free", "1")
+    gm.page.select_option("#gm-aspect-holder", label="free invokes for Bob")
+    gm.page.click("#gm-add-aspect")
+    rope = aspects["Bo"].locator("li.aspect", has_text="Loose rope")
+    expect(rope).to_contain_text("for Bob")
+    expect(rope.locator(".free-invokes .sr")).to_have_text("1 free invoke")
+    aspects["Gemma"].locator("li.aspect", has_text="Loose rope").locator("button.remove").click()
+    expect(rope).to_have_count(0)
     _shot(gm, artifacts, "1-aspects")
     _shot(bo, artifacts, "1-aspects")
 

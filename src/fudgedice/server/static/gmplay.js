@@ -30,10 +30,12 @@ export function gmControls(table, guarded) {
     [0, 1, 2].map((count) => el("option", { value: count, text: `${count} free invoke${count === 1 ? "" : "s"}` })),
   );
   const boost = el("input", { id: "gm-aspect-boost", type: "checkbox" });
+  const holder = el("select", { id: "gm-aspect-holder", "aria-label": "whose free invokes" });
   const addAspect = () => {
     const name = aspectName.value.trim();
     if (!name) return;
-    act({ action: "aspect", name, free: Number(aspectFree.value), boost: boost.checked }).then((done) => {
+    const whose = holder.value ? { holder: holder.value } : {};
+    act({ action: "aspect", name, free: Number(aspectFree.value), boost: boost.checked, ...whose }).then((done) => {
       if (done && aspectName.value.trim() === name) aspectName.value = ""; // not what was typed meanwhile
     });
   };
@@ -52,6 +54,12 @@ export function gmControls(table, guarded) {
     const fate = characters.filter((one) => one.stress);
     who.replaceChildren(...fate.map((one) => el("option", { value: one.member, text: one.name })));
     if (fate.some((one) => one.member === chosen)) who.value = chosen;
+    const held = holder.value;
+    holder.replaceChildren(
+      el("option", { value: "", text: "free invokes for anyone" }),
+      ...fate.map((one) => el("option", { value: one.member, text: `free invokes for ${one.name}` })),
+    );
+    if (fate.some((one) => one.member === held)) holder.value = held;
     const names = [...fate.flatMap((one) => one.aspects || []), ...((state?.aspects || []).map((one) => one.name))];
     known.replaceChildren(...[...new Set(names)].map((name) => el("option", { value: name })));
     pool.textContent = `GM pool: ${state?.gm_pool ?? 0}`;
@@ -67,7 +75,7 @@ export function gmControls(table, guarded) {
       { class: "gm-row" },
       field("Situation aspect", aspectName),
       el("div", { class: "line" }, el("label", { class: "inline" }, el("span", { class: "sr", text: "free invokes" }), aspectFree),
-        el("label", { class: "check" }, boost, "a boost"), button("gm-add-aspect", "Add the aspect", addAspect, true)),
+        holder, el("label", { class: "check" }, boost, "a boost"), button("gm-add-aspect", "Add the aspect", addAspect, true)),
     ),
     el(
       "div",

@@ -56,7 +56,12 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     const names = given.value.split(",").map((one) => one.trim()).filter(Boolean);
     const people = [...table.characters.map((one) => [one.name, one.member]), ...members().map((one) => [one.name, one.member])];
     const ids = names.map((name) => people.find(([known]) => known.toLowerCase() === name.toLowerCase())?.[1] || name);
-    act({ action: "initiative", mode: mode.value, ...(ids.length ? { order: ids } : {}) }).then(() => {
+    const known = new Set(people.map(([, member]) => member));
+    // elective: the first named starts, and the NPCs named take part; any other mode: the order given
+    const body = mode.value === "elective"
+      ? { order: ids.slice(0, 1), ...(ids.some((id) => !known.has(id)) ? { npcs: ids.filter((id) => !known.has(id)) } : {}) }
+      : ids.length ? { order: ids } : {};
+    act({ action: "initiative", mode: mode.value, ...body }).then(() => {
       if (table.state?.initiative) setup.open = false; // started: the order itself comes first
     });
   }
