@@ -2,7 +2,8 @@
 situation aspects; a player on a 375 px phone creates an advantage with style
 from a roll whose outcome is certain, invokes it twice for free and once with
 a fate point, accepts the GM's compel, takes a hit and names the consequence;
-a reload keeps everything, and the room's log verifies, play entries and all.
+a reload keeps everything; the GM awards a point, starts a new scene and spends
+from the pool; and the room's log verifies, play entries and all.
 Screenshots of each key state at 1280 and 375 px are kept to be looked at."""
 
 from __future__ import annotations
@@ -188,6 +189,22 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     expect(bo.page.locator("#compels .compel")).to_have_count(0)
     bo.assert_fits(375)
     gm.assert_fits(1280)
+
+    # the GM's award reaches Bo's sheet; a new scene keeps only the consequence and
+    # fills the GM's pool with one point a player character, which the GM spends
+    gm.page.select_option("#gm-member", label="Bob")
+    gm.page.click("#gm-award")
+    expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 4")
+    gm.page.fill("#gm-scene-name", "The warehouse")
+    gm.page.click("#gm-scene")
+    expect(aspects["Bo"].locator(".aspect-name")).to_have_text(["Twisted ankle"])
+    scene = bo.page.locator("#scene-line")
+    expect(scene).to_have_text("Scene 2: The warehouse \u00b7 session 1 \u00b7 GM pool: 1")
+    gm.page.click("#gm-spend")
+    expect(scene).to_contain_text("GM pool: 0")
+    gm.page.click("#gm-spend")  # refused: the pool is empty, and the page says so
+    expect(gm.page.locator("#play-status .error")).to_be_visible()
+    expect(scene).to_contain_text("GM pool: 0")
 
     # the log, play entries and all, verifies
     token = gm.stored()[room]["token"]
