@@ -104,6 +104,14 @@ def test_fate_stress_and_a_named_consequence(server: Any, seats: Callable[..., A
     expect(mine.locator(".aspects-own")).to_contain_text("Hot-headed")
     expect(bob.locator("li[data-slot='mild']")).to_contain_text("Bruised <b>ribs</b>")
 
+    # a roll's card offers the character's own aspects to invoke, the consequence among them
+    bo.roll("fate: 4dF vs 1")
+    options = bo.page.locator("#rolls .roll", has_text="4dF vs 1").locator(
+        "select.invoke-aspect option"
+    )
+    expect(options).to_contain_text(["Sword for hire", "Hot-headed"])
+    assert "Bruised <b>ribs</b>" in options.all_text_contents()
+
 
 def test_a_fari_character_is_uploaded_and_downloaded_again(
     server: Any, seats: Callable[..., Any]

@@ -10,8 +10,9 @@ import { el, problem } from "./dom.js";
 const FATE_SYSTEMS = ["fate", "fatecondensed", "fae"];
 
 /** The card actions of `seat`'s Fate rolls; `sheet()` is the sheet panel's
- * current answer, `table` the play (playstate.js), `rolled(entry)` places a spend. */
-export function invokeActions(room, seat, { table, sheet, rolled, reload }) {
+ * current answer, `table` the play (playstate.js), `rolled(entry)` places a spend,
+ * `unnamed(roll)` the sheet panel's buttons for an invoke that names no aspect. */
+export function invokeActions(room, seat, { table, sheet, rolled, reload, unnamed }) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
   const drafts = new Map(); // seq -> the advantage's name typed so far: a redraw keeps it
 
@@ -108,7 +109,8 @@ export function invokeActions(room, seat, { table, sheet, rolled, reload }) {
     return el(
       "div",
       { class: "spends play-actions" },
-      invoker(roll, answer, note),
+      // no aspect to name (none on the scene or the sheet): the unnamed invokes of the sheet panel
+      invoker(roll, answer, note) ?? unnamed(roll),
       Number.isInteger(shifts) && shifts >= 0 ? advantage(roll, note) : null,
       note,
     );

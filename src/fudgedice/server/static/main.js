@@ -249,7 +249,9 @@ async function openRoom(roomId) {
   const members = () => people.members;
   const scene = FATE_ROOMS.includes(room.system) ? playPanel(room, me, table, members) : null;
   const initiative = initiativePanel(room, me, table, { members, rolled: history.place, clientSeed: fairness.clientSeed });
-  invokes = invokeActions(room, me, { table, sheet: () => sheet.current, rolled: history.place, reload: () => sheet.load() });
+  invokes = invokeActions(room, me, {
+    table, sheet: () => sheet.current, rolled: history.place, reload: () => sheet.load(), unnamed: (roll) => sheet.spendButtons(roll),
+  });
   table.subscribe(() => history.redraw()); // the cards' invokes follow the aspects' free invokes
   main.replaceChildren(
     el(
