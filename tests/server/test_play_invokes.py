@@ -195,3 +195,19 @@ def test_a_scene_on_postgresql(
     ribs = room.aspect(room.state(bob), "Cracked ribs")
     assert (ribs["holder"], ribs["free"]) == (bob["member"], 1)
     assert "play entries" in room.verified(tmp_path)
+
+
+def test_the_gm_invokes_from_the_pool(play_table: Any, play_room: Any, tmp_path: Path) -> None:
+    room = play_room(play_table)
+    fire = room.aspect(room.ok(room.gm, action="aspect", name="On fire"), "On fire")
+    npc = room.roll(room.gm, "fate: Good vs Great")
+    assert room.spend(room.gm, npc["seq"], aspect=fire["id"]).status_code == 422  # pool empty
+    assert room.ok(room.gm, action="scene")["play"]["gm_pool"] == 2
+    fire = room.aspect(room.ok(room.gm, action="aspect", name="On fire"), "On fire")
+    paid = room.spend(room.gm, npc["seq"], aspect=fire["id"])
+    assert paid.status_code == 201, paid.text
+    assert paid.json()["play"]["gm_pool"] == 1 and room.state()["play"]["gm_pool"] == 1
+    assert paid.json()["spent"].startswith("a fate point of the GM's pool spent")
+    # a D6 point is no invoke
+    assert room.spend(room.gm, paid.json()["seq"], aspect=fire["id"], point="cp").status_code == 422
+    room.verified(tmp_path)
