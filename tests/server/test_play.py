@@ -195,3 +195,21 @@ def test_a_play_entry_comes_live(play_table: Any, play_room: Any) -> None:
             data = play_table.until(events, "roll")
     assert data["action"] == "aspect" and data["lines"]
     assert room.aspect({"play": data["play"]}, "Rain")["free"] == 2
+
+
+def test_an_elective_order_passes_from_actor_to_actor(play_table: Any, play_room: Any) -> None:
+    room = play_room(play_table)
+    ann, bob = room.ann["member"], room.bob["member"]
+    started = room.ok(room.gm, action="initiative", mode="elective", order=[ann], npcs=["Thugs"])
+    held = started["play"]["initiative"]
+    assert [entry["who"] for entry in held["order"]] == [ann, bob, "Thugs"]
+    assert held["current"] == 0
+    # who acts now names who acts next; another player may not
+    assert room.play(room.bob, action="next", to=bob).status_code == 403
+    assert room.play(room.ann, action="next", to=ann).status_code == 422  # acted already
+    passed = room.ok(room.ann, action="next", to="Thugs")["play"]["initiative"]
+    assert passed["order"][passed["current"]]["who"] == "Thugs"
+    last = room.ok(room.gm, action="next")["play"]["initiative"]  # one left: Bob
+    assert last["order"][last["current"]]["who"] == bob
+    again = room.ok(room.bob, action="next", to=ann)["play"]["initiative"]
+    assert again["round"] == 2 and again["order"][again["current"]]["who"] == ann
