@@ -156,6 +156,11 @@ def test_d6_initiative_is_ordered_by_perception_rolls(
     jax = sheets.new_sheet("d6", "Jax").replace('Perception = "3D"', 'Perception = "2D"')
     room.attach(room.ann, jax)
     room.attach(room.bob, sheets.new_sheet("d6", "Kira"))
+    # a D6 sheet's points and wound are its owner's and the GM's
+    bobs_view = room.state(room.bob)["characters"]
+    assert [c["name"] for c in bobs_view] == ["Kira"]
+    assert bobs_view[0]["wound"] == "none" and bobs_view[0]["points"]["fate_points"] == 1
+    assert [c["name"] for c in room.state()["characters"]] == ["Jax", "Kira"]
     started = room.ok(room.gm, action="initiative", mode="perception")["play"]["initiative"]
     assert started["mode"] == "perception"
     assert room.play(room.gm, action="order").status_code == 422  # nobody rolled yet
