@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import fudgedice
 from fudgedice.errors import DiceValueError
@@ -143,7 +145,11 @@ def a_session() -> tuple[Room, dict[str, int]]:
     at["hidden_invoke"] = room.invoke(at["hidden"], "Hot-headed", False)
     at["edit"] = room.change("b", 4)
     at["hurt"] = room.log("g", consequence(room.state, "b", "mild", "Bruised", "a"), "consequence")
+    at["rename"] = room.play("b", action="rename", aspect="a4", name="Cracked ribs")
+    at["remove"] = room.play("g", action="remove", aspect="a1")
     at["gm_spend"] = room.play("g", action="gm_spend")
+    at["gm_roll"] = room.roll("fate: Good vs Fair # an NPC", "g")
+    at["gm_invoke"] = room.invoke(at["gm_roll"], "Hot-headed", False)  # from the GM's pool
     at["init"] = room.play("g", action="initiative", mode="perception")
     at["roll_a"] = room.roll("d6: 3D # initiative", "a")
     at["roll_b"] = room.roll("d6: 3D+20 # initiative", "b")
@@ -162,8 +168,8 @@ def test_a_sessions_play_verifies() -> None:
     room, at = a_session()
     report = fudgedice.verify(room.document())
     assert report.ok and report.complete, report
-    # 10 play entries and 4 named invokes (the hidden one is opened); 1 sheet change
-    assert (report.played, report.waiting) == (14, 0), report
+    # 12 play entries and 5 named invokes (the hidden one is opened); 1 sheet change
+    assert (report.played, report.waiting) == (17, 0), report
     assert "their fate points and free invokes add up" in str(report) and report.changes == 1
     entry = room.entries[at["advantage"] - 1]
     assert entry["args"]["free"] == 2 and entry["kind"] == "play" and entry["nonce"] is None
@@ -210,15 +216,19 @@ def tampered(rechained: Rechain, at: int, **fields: Any) -> tuple[int | None, st
         ("free2", {"aspect_id": "a9"}, "an aspect the log has not"),
         ("paid", {"aspect": "Cornered"}, "pays to invoke Cornered again on the same roll"),
         ("accept", {"points": {"a": [0, 1]}}, "starts a's fate points at 0"),
-        ("accept", {"points": {"a": [1, 3]}}, "go from 1 to 3 on a accept"),
+        ("accept", {"points": {"a": [1, 3]}}, "go from 1 to 3 on an accept"),
         ("compel", {"points": {"a": [1, 2]}}, "a compel changes no fate points"),
         ("advantage", {"args": {"free": 1}}, "gives a situation with 2 free invoke"),
         ("advantage", {"args": {"shifts": 9}}, "has 9 shifts, and seq 3 rolled"),
         ("advantage", {"args": {"of": 5}}, "no roll of its actor's"),
         ("gm_spend", {"gm_pool": [3, 2]}, "starts the GM's pool at 3, and seq 1 left it at 2"),
         ("gm_spend", {"gm_pool": [2, 0]}, "takes its count off the GM's pool"),
-        ("aspect", {"gm_pool": [2, 1]}, "a aspect does not change the GM's pool"),
+        ("aspect", {"gm_pool": [2, 1]}, "an aspect does not change the GM's pool"),
+        ("gm_invoke", {"gm_pool": [2, 1]}, "starts the GM's pool at 2, and seq 17 left it at 1"),
+        ("gm_invoke", {"gm_pool": [0, 0]}, "spend without a point"),
         ("hurt", {"args": {"free": 2}}, "a consequence is an aspect with 1 free invoke"),
+        ("remove", {"args": {"aspect": "a2x"}}, "names the aspect 'a2x', which the log has not"),
+        ("rename", {"args": {"aspect": ["a4"]}}, "names the aspect ['a4']"),
         ("session", {"points": {"a": [1, 3]}}, "starts a's fate points at 1, and seq 10 left"),
         ("session", {"args": {"refresh": {"a": 2}}}, "refreshes a's fate points"),
         ("order", {"args": {"ties": [["b", "a"]]}}, "its ties are not those of its totals"),
@@ -286,3 +296,37 @@ def test_play_entries_fields() -> None:
     with pytest.raises(DiceValueError, match="a play entry's fields"):
         play_entry(commitment=COMMITMENT, seq=1, prev=GENESIS, roller="Gina", member="g",
                    played=played, action="steal")  # fmt: skip
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2, 30), st.sampled_from(
+        ["a", "b", "a2", "zz", "Fog", "initiative", ""])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(["a", "b", "who", "rolls", "totals"]),
+                                            inner, max_size=3)),
+    max_leaves=8,
+)  # fmt: skip
+FIELDS = ["args", "points", "gm_pool", "aspect", "aspect_id", "free", "member", "action"]
+SESSION = a_session()[0].document()
+"""A session's log, made once: the tampering below changes copies of it."""
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, len(SESSION["entries"]) - 1),
+    st.sampled_from(FIELDS),
+    st.one_of(st.sampled_from(["aspect", "of", "free", "shifts", "count", "pool", "order",
+                               "ties", "since", "refresh", "member", "kind"]), st.none()),
+    json_values,
+)  # fmt: skip
+def test_any_tampered_play_is_a_failure_never_an_exception(
+    rechained: Rechain, index: int, field: str, key: str | None, value: Any
+) -> None:
+    document = copy.deepcopy(SESSION)
+    entry = document["entries"][index]
+    if key is not None and isinstance(entry.get(field), dict):
+        entry[field][key] = value
+    else:
+        entry[field] = value
+    report = fudgedice.verify(rechained(document))
+    assert report.ok or report.failure is not None

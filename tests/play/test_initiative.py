@@ -1,4 +1,4 @@
-"""A conflict's order as each system makes it (RULES.md section 7): Fate
+"""A conflict's order as each system makes it (docs/contracts/rules.md section 7): Fate
 Core by Notice or Empathy and their tie-breaks, Fate Condensed's elective
 order, D6 Perception rolled each round, the GM's order."""
 

@@ -156,6 +156,11 @@ def test_d6_initiative_is_ordered_by_perception_rolls(
     jax = sheets.new_sheet("d6", "Jax").replace('Perception = "3D"', 'Perception = "2D"')
     room.attach(room.ann, jax)
     room.attach(room.bob, sheets.new_sheet("d6", "Kira"))
+    # a D6 sheet's points and wound are its owner's and the GM's
+    bobs_view = room.state(room.bob)["characters"]
+    assert [c["name"] for c in bobs_view] == ["Kira"]
+    assert bobs_view[0]["wound"] == "none" and bobs_view[0]["points"]["fate_points"] == 1
+    assert [c["name"] for c in room.state()["characters"]] == ["Jax", "Kira"]
     started = room.ok(room.gm, action="initiative", mode="perception")["play"]["initiative"]
     assert started["mode"] == "perception"
     assert room.play(room.gm, action="order").status_code == 422  # nobody rolled yet
@@ -174,11 +179,14 @@ def test_d6_initiative_is_ordered_by_perception_rolls(
     ann_roll, bob_roll = perception(room.ann, []), perception(room.bob, [])
     orc = room.roll(room.gm, "d6: 3D # initiative: Orc")
     hidden = room.roll(room.ann, "d6: 9D # initiative", visibility="gm")
+    # a label given beside the text is not in the roll's text, which verify reads
+    beside = room.roll(room.gm, "d6: 9D", label="initiative: Goblin")
     ordered = room.ok(room.gm, action="order")["play"]["initiative"]
     totals = {ann_roll["seq"]: ann_roll["total"], bob_roll["seq"]: bob_roll["total"],
               orc["seq"]: orc["total"]}  # fmt: skip
     rolls = [entry["roll"] for entry in ordered["order"]]
     assert hidden["seq"] not in rolls  # a hidden roll orders nobody
+    assert beside["seq"] not in rolls
     assert sorted(rolls) == sorted(totals)
     assert [totals[seq] for seq in rolls] == sorted(totals.values(), reverse=True)
     assert any(entry["name"] == "Orc" for entry in ordered["order"])
@@ -195,3 +203,21 @@ def test_a_play_entry_comes_live(play_table: Any, play_room: Any) -> None:
             data = play_table.until(events, "roll")
     assert data["action"] == "aspect" and data["lines"]
     assert room.aspect({"play": data["play"]}, "Rain")["free"] == 2
+
+
+def test_an_elective_order_passes_from_actor_to_actor(play_table: Any, play_room: Any) -> None:
+    room = play_room(play_table)
+    ann, bob = room.ann["member"], room.bob["member"]
+    started = room.ok(room.gm, action="initiative", mode="elective", order=[ann], npcs=["Thugs"])
+    held = started["play"]["initiative"]
+    assert [entry["who"] for entry in held["order"]] == [ann, bob, "Thugs"]
+    assert held["current"] == 0
+    # who acts now names who acts next; another player may not
+    assert room.play(room.bob, action="next", to=bob).status_code == 403
+    assert room.play(room.ann, action="next", to=ann).status_code == 422  # acted already
+    passed = room.ok(room.ann, action="next", to="Thugs")["play"]["initiative"]
+    assert passed["order"][passed["current"]]["who"] == "Thugs"
+    last = room.ok(room.gm, action="next")["play"]["initiative"]  # one left: Bob
+    assert last["order"][last["current"]]["who"] == bob
+    again = room.ok(room.bob, action="next", to=ann)["play"]["initiative"]
+    assert again["round"] == 2 and again["order"][again["current"]]["who"] == ann

@@ -33,6 +33,10 @@ def test_an_advantage_and_its_free_invokes(play_table: Any, play_room: Any, tmp_
     first = room.spend(ann, rolled["seq"], aspect=cornered["id"], free=True)
     assert first.status_code == 201, first.text
     assert first.json()["aspect"] == "Cornered" and first.json()["free"] is True
+    assert (
+        first.json()["spent"]
+        == f"a free invoke spent: an invoke for +2 on roll {rolled['seq']} (Cornered)"
+    )
     assert room.points(ann) == 3  # a free invoke costs no point
     # the same aspect again on the roll: free, yes; for a point, no
     second = room.spend(ann, first.json()["seq"], aspect=cornered["id"], free=True)
@@ -46,6 +50,12 @@ def test_an_advantage_and_its_free_invokes(play_table: Any, play_room: Any, tmp_
     paid = room.spend(ann, second.json()["seq"], aspect="Infamous Girl with Sword")
     assert paid.status_code == 201, paid.text
     assert paid.json()["points"] == {"fate_points": 2} and room.points(ann) == 2
+    assert paid.json()["spent"].startswith("Cynere spent 1 Fate Point (2 left): an invoke for +2")
+    seen_by_bob = play_table.rolls(room.id, room.bob["token"])[-1]
+    assert seen_by_bob["spent"] == (
+        f"1 Fate Point spent: an invoke for +2 on roll {second.json()['seq']} "
+        "(Infamous Girl with Sword)"
+    )
     assert room.spend(ann, paid.json()["seq"], aspect="No such aspect").status_code == 404
     assert room.spend(ann, paid.json()["seq"], free=True).status_code == 422
 
@@ -185,3 +195,19 @@ def test_a_scene_on_postgresql(
     ribs = room.aspect(room.state(bob), "Cracked ribs")
     assert (ribs["holder"], ribs["free"]) == (bob["member"], 1)
     assert "play entries" in room.verified(tmp_path)
+
+
+def test_the_gm_invokes_from_the_pool(play_table: Any, play_room: Any, tmp_path: Path) -> None:
+    room = play_room(play_table)
+    fire = room.aspect(room.ok(room.gm, action="aspect", name="On fire"), "On fire")
+    npc = room.roll(room.gm, "fate: Good vs Great")
+    assert room.spend(room.gm, npc["seq"], aspect=fire["id"]).status_code == 422  # pool empty
+    assert room.ok(room.gm, action="scene")["play"]["gm_pool"] == 2
+    fire = room.aspect(room.ok(room.gm, action="aspect", name="On fire"), "On fire")
+    paid = room.spend(room.gm, npc["seq"], aspect=fire["id"])
+    assert paid.status_code == 201, paid.text
+    assert paid.json()["play"]["gm_pool"] == 1 and room.state()["play"]["gm_pool"] == 1
+    assert paid.json()["spent"].startswith("a fate point of the GM's pool spent")
+    # a D6 point is no invoke
+    assert room.spend(room.gm, paid.json()["seq"], aspect=fire["id"], point="cp").status_code == 422
+    room.verified(tmp_path)

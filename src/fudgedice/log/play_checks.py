@@ -21,6 +21,7 @@ from typing import Any
 
 from ..play import CONSEQUENCE, advantage_free
 from ..play.initiative import ties_of
+from .document import whole
 
 Earlier = Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]]
 """Each roll and spend so far, by seq: its link of the chain and its own fields."""
@@ -93,9 +94,11 @@ class Ledger:
         action, args = fields["action"], fields["args"]
         points: dict[str, list[int]] = fields["points"]
         if action in ("award", "accept", "refuse") and list(points) != [args.get("member")]:
-            raise PlayFailed(f"a {action} changes the fate points of {args.get('member')!r} alone")
+            raise PlayFailed(
+                f"{_an(action)} changes the fate points of {args.get('member')!r} alone"
+            )
         if action not in ("award", "accept", "refuse", "session") and points:
-            raise PlayFailed(f"a {action} changes no fate points")
+            raise PlayFailed(f"{_an(action)} changes no fate points")
         for member, pair in points.items():
             _gained(action, args, member, pair)
             self._moved(member, pair, seq)
@@ -104,7 +107,7 @@ class Ledger:
             self._made(seq, action, args, fields, earlier)
         elif action in ("remove", "rename"):
             aspect = args.get("aspect")
-            if aspect not in self.aspects:
+            if not isinstance(aspect, str) or aspect not in self.aspects:
                 raise PlayFailed(f"it names the aspect {aspect!r}, which the log has not")
             if action == "remove":
                 del self.aspects[aspect]
@@ -119,7 +122,7 @@ class Ledger:
     def _gm_pool(self, seq: int, action: str, args: Mapping[str, Any], pool: Any) -> None:
         if action in ("scene", "session"):
             after = args.get("pool")
-            if not isinstance(after, int) or after < 0:
+            if not whole(after) or after < 0:
                 raise PlayFailed("a new scene names the GM's pool it begins with")
             if pool is not None and pool[1] != after:
                 raise PlayFailed(f"its GM's pool ends at {pool[1]}, and the scene's is {after}")
@@ -130,11 +133,11 @@ class Ledger:
             self.pool = (after, seq)
         elif action == "gm_spend":
             count = args.get("count")
-            if pool is None or not isinstance(count, int) or pool[1] != pool[0] - count:
+            if pool is None or not whole(count) or pool[1] != pool[0] - count:
                 raise PlayFailed("a GM's spend takes its count off the GM's pool")
             self._pool(pool, seq)
         elif pool is not None:
-            raise PlayFailed(f"a {action} does not change the GM's pool")
+            raise PlayFailed(f"{_an(action)} does not change the GM's pool")
 
     def _made(
         self,
@@ -148,7 +151,7 @@ class Ledger:
         aspect, free, kind = args.get("aspect"), args.get("free"), args.get("kind")
         if not isinstance(aspect, str) or aspect in self.made:
             raise PlayFailed(f"it makes the aspect {aspect!r}, whose id is taken or none")
-        if not isinstance(free, int) or isinstance(free, bool):
+        if not whole(free):
             raise PlayFailed("its aspect's free invokes are not a whole number")
         if action == "aspect":
             if kind not in ("situation", "boost") or not 0 <= free <= 2:
@@ -225,12 +228,13 @@ class Ledger:
             self._pool(pool, seq)
 
 
+def _an(action: str) -> str:
+    """``an accept``, ``a compel``: an action named in a sentence."""
+    return f"{'an' if action[0] in 'aeiou' else 'a'} {action}"
+
+
 def _pair(value: object) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
-    )
+    return isinstance(value, list) and len(value) == 2 and all(whole(n) and n >= 0 for n in value)
 
 
 def _gained(action: str, args: Mapping[str, Any], member: str, pair: list[int]) -> None:
@@ -239,12 +243,12 @@ def _gained(action: str, args: Mapping[str, Any], member: str, pair: list[int]) 
     if action == "session":
         refresh = args.get("refresh")
         wanted = refresh.get(member) if isinstance(refresh, dict) else None
-        if not isinstance(wanted, int) or after != max(before, wanted):
+        if not whole(wanted) or after != max(before, wanted):
             raise PlayFailed(f"a session refreshes {member}'s fate points to their refresh")
         return
     count = args.get("count") if action == "award" else GAINS.get(action)
-    if not isinstance(count, int) or after != before + count:
-        raise PlayFailed(f"its points of {member} go from {before} to {after} on a {action}")
+    if not whole(count) or after != before + count:
+        raise PlayFailed(f"its points of {member} go from {before} to {after} on {_an(action)}")
 
 
 def _advantage(
@@ -257,10 +261,10 @@ def _advantage(
     """A create-an-advantage: made with a roll of its actor's, its free
     invokes as that roll's shifts give them."""
     of, shifts, free = args.get("of"), args.get("shifts"), args.get("free")
-    rolled = earlier.get(of) if isinstance(of, int) else None
-    if rolled is None or not isinstance(of, int) or rolled[0].get("member") != fields["member"]:
+    rolled = earlier.get(of) if whole(of) else None
+    if rolled is None or not whole(of) or rolled[0].get("member") != fields["member"]:
         raise PlayFailed(f"its advantage names seq {of!r}, which is no roll of its actor's")
-    if not isinstance(shifts, int) or isinstance(shifts, bool):
+    if not whole(shifts):
         raise PlayFailed("its advantage names no shifts")
     if of in margins and margins[of] != shifts:
         raise PlayFailed(f"its advantage has {shifts} shifts, and seq {of} rolled {margins[of]}")
@@ -277,7 +281,7 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
     """A D6 order: every roll it lists is an initiative roll of the round
     with the total it says, and the order runs from the highest."""
     order, since = args.get("order"), args.get("since")
-    if not isinstance(order, list) or not isinstance(since, int):
+    if not isinstance(order, list) or not whole(since):
         raise PlayFailed("its order does not list the round's rolls")
     keys: list[list[int]] = []
     for place in order:
@@ -285,22 +289,24 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
         totals = place.get("totals") if isinstance(place, dict) else None
         if not isinstance(rolls, list) or not isinstance(totals, list) or not rolls:
             raise PlayFailed("each place of its order lists its rolls and their totals")
-        if len(rolls) != len(totals):
-            raise PlayFailed("each place of its order lists as many totals as rolls")
+        if len(rolls) != len(totals) or not all(whole(total) for total in totals):
+            raise PlayFailed("each place of its order lists a whole total for each roll")
         for roll, total in zip(rolls, totals, strict=True):
             _initiative_roll(roll, total, since, earlier)
         keys.append(totals)
     if any(keys[i] < keys[i + 1] for i in range(len(keys) - 1)):
         raise PlayFailed("its order does not run from the highest total down")
-    listed = [{"who": place["who"], "totals": key} for place, key in zip(order, keys, strict=True)]
+    listed = [
+        {"who": place.get("who"), "totals": key} for place, key in zip(order, keys, strict=True)
+    ]
     named = ties_of(listed, "totals")
     if args.get("ties") != named:
         raise PlayFailed(f"its ties are not those of its totals: {named}")
 
 
 def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) -> None:
-    logged = earlier.get(roll) if isinstance(roll, int) else None
-    if logged is None or not isinstance(roll, int) or roll <= since:
+    logged = earlier.get(roll) if whole(roll) else None
+    if logged is None or not whole(roll) or roll <= since:
         raise PlayFailed(f"its order lists seq {roll!r}, which is no roll of the round")
     own = logged[1]
     if own is None:

@@ -1,4 +1,4 @@
-"""Play at the table (RULES.md section 7; docs/fate.md, "Playing a scene"):
+"""Play at the table (docs/contracts/rules.md section 7; docs/fate.md, "Playing a scene"):
 aspects and their free invokes, fate points, compels, the GM's pool, scenes
 and sessions, and a conflict's order. Pure: no server, no database, no I/O.
 

@@ -1,5 +1,5 @@
 """``apply(state, action, table)``: one action at the table, checked and
-applied (RULES.md section 7; docs/fate.md, "Playing a scene").
+applied (docs/contracts/rules.md section 7; docs/fate.md, "Playing a scene").
 
 Each action is a function of the state (copied, never changed in place), the
 action's body and the table; each returns a :class:`.state.Played` whose

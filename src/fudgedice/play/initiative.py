@@ -1,4 +1,4 @@
-"""The order of a conflict, as each system orders it (RULES.md section 7):
+"""The order of a conflict, as each system orders it (docs/contracts/rules.md section 7):
 
 * ``notice`` / ``empathy`` (Fate Core): by Notice (ties: Athletics, then
   Physique) in a physical conflict, by Empathy (ties: Rapport, then Will) in
@@ -111,7 +111,10 @@ def _given(raw: object, table: Table) -> list[str]:
         return []
     if not isinstance(raw, list) or len(raw) > MAX_ORDER:
         raise PlayError(f"an order is a list of at most {MAX_ORDER} members or NPC names")
-    given = [who if who in table.names else text_of(who, "an NPC's name") for who in raw]
+    given = [
+        who if isinstance(who, str) and who in table.names else text_of(who, "an NPC's name")
+        for who in raw
+    ]
     if len(set(given)) < len(given):
         raise PlayError("an order names each one once")
     return given

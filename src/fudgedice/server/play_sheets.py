@@ -12,7 +12,8 @@ consequence is a public play entry of its own, next to the hit's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from .. import play, sheets
@@ -73,10 +74,16 @@ def used_aspects(connection: Any, room_id: str, of: RollRecord) -> list[str]:
 
 
 def _besides(
-    db: Database, room_id: str, of: RollRecord, me: Member, aspect: str, free: bool, paid: bool
+    db: Database,
+    room_id: str,
+    of: RollRecord,
+    me: Member,
+    aspect: str,
+    free: bool,
+    words: Callable[[str], dict[str, Any]],
 ) -> Besides:
     """The invoke's part of the spend's transaction: the rules' check, the
-    state written, the entry's fields."""
+    state written, the entry's fields, its ``words`` (given the aspect's name)."""
     members = store.room_members(db, room_id)
     before = sheets_before(db, room_id)
 
@@ -89,9 +96,10 @@ def _besides(
             played = play.invoke(state, aspect, free, table, used_aspects(connection, room_id, of))
         except play.PlayError as error:
             raise refused(error) from None
-        if bool(played.points) != paid:
+        if bool(played.points) != (OWN in words("")):  # a point of the sheet: its words say so
             raise Problem(409, "the sheet changed: load it again, then spend the point")
-        shown: dict[str, Any] = {key: played.args[key] for key in ("aspect", "aspect_id", "free")}
+        shown = {key: played.args[key] for key in ("aspect", "aspect_id", "free")}
+        shown.update(words(str(played.args["aspect"])))
         shown["lines"] = list(played.lines)
         if played.state != state:
             write_state(connection, room_id, played.state, version)
@@ -126,11 +134,11 @@ def spend_invoke(
         raise unprocessable(f"{sheet.name}'s {sheet.system} sheet keeps no Fate points to invoke")
     edit = None if free or sheet is None else _paid(sheet)
     based_on = (0 if stored is None else stored.version) if version is None else version
-    besides = _besides(db, room_id, of, me, aspect, free, edit is not None)
     what = "an invoke for +2" if point == "invoke" else "a reroll invoke"
-    shown = _words(aspect, free, edit, f"{what} on roll {of.seq}")
+    words = functools.partial(_words, free=free, edit=edit, what=f"{what} on roll {of.seq}")
+    besides = _besides(db, room_id, of, me, aspect, free, words)
     record, kept = commit_spend(
-        db, room_id, of, point, based_on, None if edit is None else edit.text, shown, besides
+        db, room_id, of, point, based_on, None if edit is None else edit.text, {}, besides
     )
     answer = {**record.own(), "sheet_version": None if kept is None else kept.version}
     if edit is not None:
@@ -145,14 +153,15 @@ def _paid(sheet: Sheet) -> sheets.Edit:
         raise SheetProblem(error) from None
 
 
-def _words(aspect: str, free: bool, edit: sheets.Edit | None, what: str) -> dict[str, Any]:
-    """An invoke's words, as a spend's (routers.sheets): the points left
-    for its roller and the GM alone."""
-    how = "a free invoke" if free else ("a fate point" if edit else "a fate point of the GM's pool")
-    words = {"spent": f"{how} spent: {what} ({aspect[:40]})"}
+def _words(aspect: str, *, free: bool, edit: sheets.Edit | None, what: str) -> dict[str, Any]:
+    """An invoke's words, as a spend's (routers.sheets): ``1 Fate Point
+    spent: an invoke for +2 on roll 4 (On fire)``; the points left for its
+    roller and the GM alone."""
+    how = "a free invoke" if free else ("1 Fate Point" if edit else "a fate point of the GM's pool")
+    words: dict[str, Any] = {"spent": f"{how} spent: {what} ({aspect})"}
     if edit is None:
         return words
-    return {**words, OWN: {"spent": f"{edit.log[0]}: {what} ({aspect[:40]})"}}
+    return {**words, OWN: {"spent": f"{edit.log[0]}: {what} ({aspect})"}}
 
 
 # ------------------------------------------------------------------ consequences

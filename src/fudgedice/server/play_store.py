@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, or_, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from ..errors import DiceError
 from ..sheets import Edit, Sheet, load_text
@@ -190,15 +190,14 @@ def initiative_rolls(connection: Connection, room_id: str, after: int) -> list[R
     """Each roller's latest public roll labelled ``initiative`` (or
     ``initiative: NAME``, one per name) after ``after``: the rolls a D6
     round is ordered by. A hidden roll orders nobody: the order would
-    tell its total."""
+    tell its total. The label is the one the roll's text gives (``d6: 3D #
+    initiative``), which its entry in the log keeps and ``verify`` reads."""
     found = connection.execute(
         select(rolls)
         .where(
             rolls.c.room_id == room_id, rolls.c.seq > after, rolls.c.visibility == "public",
             rolls.c.error.is_(None),
-            # labelled by the request, or by the roll's text (``... # initiative``)
-            or_(func.lower(rolls.c.label).like(f"{INITIATIVE}%"),
-                func.lower(rolls.c.text).like(f"%#%{INITIATIVE}%")),
+            func.lower(rolls.c.text).like(f"%#%{INITIATIVE}%"),
         )
         .order_by(rolls.c.seq.desc())
         .limit(MAX_INITIATIVE_ROLLS)
@@ -206,17 +205,16 @@ def initiative_rolls(connection: Connection, room_id: str, after: int) -> list[R
     latest: dict[tuple[str, str], RollRecord] = {}
     for row in found:
         record = record_of(row)
-        label = label_of(record).lower()
+        label = text_label(record).lower()
         named = label == INITIATIVE or label.startswith(f"{INITIATIVE}:")
         if named and record.result.get("kind") in (None, "spend"):
             latest.setdefault((record.member, label), record)
     return sorted(latest.values(), key=lambda record: record.seq)
 
 
-def label_of(record: RollRecord) -> str:
-    """A roll's label: the request's, or the one its text gives."""
-    label = record.label if record.label is not None else record.result.get("label")
-    return label.strip() if isinstance(label, str) else ""
+def text_label(record: RollRecord) -> str:
+    """The label a roll's text gives it (after ``#``), or ""."""
+    return record.text.partition("#")[2].strip()
 
 
 def roll_at(connection: Connection, room_id: str, seq: int) -> RollRecord | None:

@@ -24,8 +24,8 @@ from .play_store import (
     Outcome,
     SheetEdit,
     initiative_rolls,
-    label_of,
     roll_at,
+    text_label,
 )
 from .problems import Problem
 
@@ -115,7 +115,7 @@ def rolled_of(record: RollRecord) -> play.Rolled:
     shifts = details.get("shifts") if isinstance(details, dict) else None
     total = record.result.get("total")
     return play.Rolled(
-        record.seq, record.member, label_of(record) or None,
+        record.seq, record.member, text_label(record) or record.label,
         total if isinstance(total, int) else None,
         shifts if isinstance(shifts, int) and not isinstance(shifts, bool) else None,
         str(record.result.get("system", "")),

@@ -231,13 +231,15 @@ def change_sheet(
     stored = read(db, room, owner.id)
     if stored is None:
         raise not_found(f"{owner.name} has no sheet attached")
+    if body.by is not None:
+        _inflicter(db, room, body.by)
     sheet = checked(stored.text)
     edit = _edit(sheet, action, body)
     lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
     change = Change(edit.text, action, edit.sheet.name, lines)
     consequences = play_sheets.taken(sheet, edit.sheet) if action == "hit" else {}
     if consequences:  # each an aspect of the table's play, with a free invoke
-        by = _inflicter(db, room, body.by or me.id)
+        by = body.by or me.id
         records, kept = play_sheets.commit_hit(
             db, room, owner, me, body.version, change, consequences, by
         )
@@ -263,10 +265,9 @@ def _owner_of(
     return me, owner
 
 
-def _inflicter(db: Database, room: str, member: str) -> str:
+def _inflicter(db: Database, room: str, member: str) -> None:
     if all(each.id != member for each in store.room_members(db, room)):
         raise not_found("no such member in this room: by names who inflicted the hit")
-    return member
 
 
 def _publish(db: Database, hub: Hub, *records: RollRecord) -> None:
