@@ -144,10 +144,11 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     _invoke(third, "Higher ground", free=False)
     _spent_on(bo, _seq(third))
     expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 2")
-    expect(gm.card(_seq(third) + 1).locator(".invoked")).to_have_text("Invoked: Higher ground")
-    expect(gm.card(_seq(second)).locator(".invoked")).to_have_text(
-        "Invoked: Higher ground (a free invoke)"
-    )
+    # every page's card of a spend names the aspect invoked, and what paid for it
+    paid = gm.card(_seq(third) + 1).locator(".spent")
+    expect(paid).to_have_text(re.compile(r"Fate Point .*\(Higher ground\)$"))
+    free = gm.card(_seq(second)).locator(".spent")
+    expect(free).to_have_text(re.compile(r"^a free invoke spent: .*\(Higher ground\)$"))
     _shot(gm, artifacts, "2-invokes")
     _shot(bo, artifacts, "2-invokes")
 

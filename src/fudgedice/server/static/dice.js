@@ -156,8 +156,6 @@ export function rollCard(roll, byGm = false, actions = null) {
   if (roll.kind === "spend") {
     card.classList.add("spend");
     card.append(el("p", { class: "spent", text: text(roll.spent) }));
-    // the aspect an invoke named, and whether a free invoke paid for it
-    if (roll.aspect) card.append(el("p", { class: "invoked", text: `Invoked: ${text(roll.aspect)}${roll.free ? " (a free invoke)" : ""}` }));
   }
   card.append(
     el(
