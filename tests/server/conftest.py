@@ -30,10 +30,13 @@ import httpx
 import psycopg
 import pytest
 import uvicorn
+from click.testing import CliRunner
 from fastapi import FastAPI
 
+from fudgedice import sheets
+from fudgedice.cli import main
 from fudgedice.server.app import create_app
-from fudgedice.server.db import Database
+from fudgedice.server.db import Database, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
@@ -434,3 +437,129 @@ class Here(Table):
     def __init__(self, url: str, app: FastAPI) -> None:
         super().__init__(url)
         self.app = app
+
+
+# ------------------------------------------------------------- play at a table
+
+PLAY_FATE = sheets.new_sheet("fate", "Cynere").replace(
+    'high_concept = ""', 'high_concept = "Infamous Girl with Sword"'
+)
+"""Fight Great, Athletics Good, Physique Good, Notice Fair; refresh 3, 3 fate points."""
+PLAY_LANDON = (
+    sheets.new_sheet("fate", "Landon")
+    .replace('high_concept = ""', 'high_concept = "Disowned Noble"')
+    .replace('Notice = "Fair"', 'Notice = "Great"')
+    .replace('Fight = "Great"', 'Fight = "Fair"')
+)
+"""Notice Great: first in a Notice order."""
+
+
+class PlayRoom:
+    """A Fate room: the GM, Ann (Cynere) and Bob (Landon), sheets attached."""
+
+    def __init__(self, served: Any, system: str = "fate", sheets_: bool = True) -> None:
+        self.served = served
+        created = served.room("Docks", system=system)
+        self.id = created["room"]
+        self.gm = {"member": created["member"], "token": created["gm_token"]}
+        self.ann = served.join(self.id, "Ann")
+        self.bob = served.join(self.id, "Bob")
+        if sheets_:
+            self.attach(self.ann, PLAY_FATE)
+            self.attach(self.bob, PLAY_LANDON)
+
+    def attach(self, who: dict[str, Any], text: str) -> None:
+        path = f"/api/rooms/{self.id}/members/{who['member']}/sheet"
+        put = self.served.client.put(
+            path, json={"text": text, "version": 0}, headers=bearer(who["token"])
+        )
+        assert put.status_code == 200, put.text
+
+    def play(self, who: dict[str, Any], **body: Any) -> httpx.Response:
+        answer: httpx.Response = self.served.client.post(
+            f"/api/rooms/{self.id}/play", json=body, headers=bearer(who["token"])
+        )
+        return answer
+
+    def ok(self, who: dict[str, Any], **body: Any) -> dict[str, Any]:
+        answer = self.play(who, **body)
+        assert answer.status_code == 201, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+    def state(self, who: dict[str, Any] | None = None) -> dict[str, Any]:
+        answer = self.served.get(f"/api/rooms/{self.id}/play", (who or self.gm)["token"])
+        assert answer.status_code == 200, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+    def sheet(self, who: dict[str, Any]) -> dict[str, Any]:
+        path = f"/api/rooms/{self.id}/members/{who['member']}/sheet"
+        answer = self.served.get(path, self.gm["token"])
+        assert answer.status_code == 200, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+    def points(self, who: dict[str, Any]) -> int:
+        return int(self.sheet(who)["sheet"]["points"]["fate_points"])
+
+    def roll(self, who: dict[str, Any], text: str, **extra: Any) -> dict[str, Any]:
+        rolled = self.served.roll(self.id, who["token"], text, **extra)
+        assert rolled.status_code == 201, rolled.text
+        found: dict[str, Any] = rolled.json()
+        return found
+
+    def spend(self, who: dict[str, Any], seq: int, **body: Any) -> httpx.Response:
+        answer: httpx.Response = self.served.client.post(
+            f"/api/rooms/{self.id}/rolls/{seq}/spend",
+            json={"point": "invoke", **body},
+            headers=bearer(who["token"]),
+        )
+        return answer
+
+    @staticmethod
+    def headers(token: str) -> dict[str, str]:
+        return bearer(token)
+
+    @staticmethod
+    def aspect(state: dict[str, Any], name: str) -> dict[str, Any]:
+        """The one aspect called ``name`` of a state (``{"play": STATE}``)."""
+        return _aspect_named(state, name)
+
+    def verified(self, tmp_path: Path) -> str:
+        """``fudgedice verify`` of the room's log once its seed is revealed."""
+        revealed = self.served.client.post(
+            f"/api/rooms/{self.id}/reveal", json={}, headers=bearer(self.gm["token"])
+        )
+        assert revealed.status_code == 200, revealed.text
+        exported = self.served.get(f"/api/rooms/{self.id}/log", self.gm["token"])
+        assert exported.status_code == 200, exported.text
+        path = tmp_path / "room.log.json"
+        path.write_text(exported.text)
+        result = CliRunner().invoke(main, ["verify", str(path)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+
+def _aspect_named(state: dict[str, Any], name: str) -> dict[str, Any]:
+    found = [a for a in state["play"]["aspects"] if a["name"] == name]
+    assert len(found) == 1, state["play"]["aspects"]
+    aspect: dict[str, Any] = found[0]
+    return aspect
+
+
+@pytest.fixture
+def play_table(tmp_path: Path, served_here: Callable[..., Any]) -> Iterator[Here]:
+    """The app in this process on an SQLite file of the test's own."""
+    db = connect(str(tmp_path / "play.sqlite3"))
+    try:
+        with served_here(db) as served:
+            yield served
+    finally:
+        db.dispose()
+
+
+@pytest.fixture
+def play_room() -> type[PlayRoom]:
+    """:class:`PlayRoom`: ``play_room(table)`` is a Fate room, sheets attached."""
+    return PlayRoom

@@ -63,7 +63,9 @@ def test_a_sheet_is_its_owners_and_the_gms(served: Any) -> None:
     body = attached.json()
     assert (body["version"], body["seq"], body["text"]) == (1, 1, D6_SHEET)
     assert body["sheet"]["name"] == "Jax" and body["sheet"]["system"] == "d6"
-    assert {"name": "Dodge", "table": "skills", "level": "4D"} in body["sheet"]["traits"]
+    assert {"name": "Dodge", "table": "skills", "level": "4D", "adjusted": None} in body["sheet"][
+        "traits"
+    ]
     assert body["sheet"]["points"] == {"character_points": 2, "fate_points": 1}
     assert "Dodge" in body["sheet"]["page"]
 

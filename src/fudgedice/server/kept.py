@@ -172,6 +172,9 @@ class RollRecord:
             "verified": self.verified,
             # a sheet's change or a point spent: shown as such, with nothing of what it did
             **({"kind": self.result["kind"]} if "kind" in self.result else {}),
+            # the table's play state it left (an aspect's free invoke used, a
+            # consequence taken): public at the table, and nothing of the dice
+            **({"play": self.result["play"]} if "play" in self.result else {}),
         }
 
     @cached_property

@@ -126,3 +126,14 @@ sheets = Table(
     Column("version", BigInteger, nullable=False),
     Column("updated_at", String(40), nullable=False),
 )
+
+play = Table(
+    "play",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    # the room's play state (fudgedice.play) as JSON: scene, aspects, compels,
+    # the GM pool, initiative; no row until the first action of play
+    Column("state", Text, nullable=False),
+    # 1 at the first action, one more at each
+    Column("version", BigInteger, nullable=False),
+)

@@ -25,6 +25,7 @@ from ..sheets.levels import level_name
 from ..sheets.model import POINTS
 from .odds import OddsGate
 from .problems import Problem
+from .sheet_state import adjusted, state, wound_shift
 from .sheet_store import Stored, checked
 
 SHOWN_WITH_ODDS = 60
@@ -53,15 +54,18 @@ def _shown(text: str) -> tuple[str, float]:
 
 
 def described(sheet: sheets.Sheet, page: str | None) -> SheetJSON:
-    """The sheet's system, name, traits (the buttons that roll them), points
-    and page."""
+    """The sheet's system, name, traits (the buttons that roll them, each with
+    its level as a wound leaves it), points, the state the rules read (wounds,
+    stress, consequences, aspects: :func:`.sheet_state.state`) and page."""
+    shift = wound_shift(sheet)
     traits = [
-        {"name": t.name, "table": t.table, "level": level_name(sheet.system, t.level.value)}
+        {"name": t.name, "table": t.table, "level": level_name(sheet.system, t.level.value),
+         "adjusted": adjusted(sheet, t.level.value, shift)}
         for t in sheet.traits.values()
-    ]
+    ]  # fmt: skip
     points = {key: sheet.count(key) for key in POINTS if key in sheet.values}
     return {"system": sheet.system, "name": sheet.name, "traits": traits, "points": points,
-            "page": page}  # fmt: skip
+            "state": state(sheet), "page": page}  # fmt: skip
 
 
 class SheetPages:

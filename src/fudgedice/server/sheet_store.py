@@ -13,7 +13,7 @@ before the room is held, or is as short as a roll's draw.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,6 +101,21 @@ class Change:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Also:
+    """What a change does besides, in its transaction (the play state it
+    changes: :mod:`.play_store`): fields added to its log entry, and to its
+    result (shown to whoever sees the entry, and in a hidden entry's
+    placeholder under ``play``)."""
+
+    fields: Mapping[str, Any]
+    result: Mapping[str, Any]
+
+
+Besides = Callable[[Connection, int], Also]
+"""Called holding the room, with the new entry's seq: what else it does."""
+
+
 def commit_change(
     db: Database, room_id: str, owner: Member, actor: Member, based_on: int, change: Change
 ) -> tuple[RollRecord, Stored]:
@@ -108,31 +123,39 @@ def commit_change(
     sheet change (visible to the owner and the GM), if the stored sheet is
     still at version ``based_on`` (0: none yet)."""
     with db.write() as connection:
-        row = _hold(connection, room_id)
-        version = _version(connection, room_id, owner.id, based_on)
-        seq, at = row.last_seq + 1, now()
-        by = {} if actor.id == owner.id else {"by": actor.name}
-        words = " ".join(change.lines)
-        # the log keeps no points left: it is opened to all once its seed is
-        # revealed, and the sheet's digest commits to them for its owner
-        committed = " ".join(without_balance(line) for line in change.lines)
-        entry, opening = sheet_entry(
-            commitment=row.commitment, seq=seq, prev=row.last_hash, roller=owner.name,
-            action=change.action, character=change.character, change=committed,
-            sheet_text=change.text, at=at, extra_shown={"member": owner.id, **by},
-        )  # fmt: skip
-        result = {
-            "kind": "sheet", "action": change.action, "character": change.character,
-            "lines": list(change.lines), "version": version + 1, "notation": None,
-            "total": None, "label": None, **by,
-        }  # fmt: skip
-        record = RollRecord(
-            room_id, seq, owner.id, owner.name, entry.get("visibility", "gm"), row.epoch,
-            row.commitment, None, "", words, None, None, result, at,
-            None if opening is None else opening["salt"], entry["hash"], None, entry, opening,
-        )  # fmt: skip
+        row = hold(connection, room_id)
+        version = version_of(connection, room_id, owner.id, based_on)
+        record = sheet_record(row, owner, actor, change, version + 1)
         stored = _append(connection, db, record, owner.id, change.text, version)
     return record, stored
+
+
+def sheet_record(
+    row: Any, owner: Member, actor: Member, change: Change, version: int
+) -> RollRecord:
+    """The entry of ``change`` that leaves ``owner``'s sheet at ``version``,
+    next in the log of the room held (its ``row``)."""
+    seq, at = row.last_seq + 1, now()
+    by = {} if actor.id == owner.id else {"by": actor.name}
+    words = " ".join(change.lines)
+    # the log keeps no points left: it is opened to all once its seed is
+    # revealed, and the sheet's digest commits to them for its owner
+    committed = " ".join(without_balance(line) for line in change.lines)
+    entry, opening = sheet_entry(
+        commitment=row.commitment, seq=seq, prev=row.last_hash, roller=owner.name,
+        action=change.action, character=change.character, change=committed,
+        sheet_text=change.text, at=at, extra_shown={"member": owner.id, **by},
+    )  # fmt: skip
+    result = {
+        "kind": "sheet", "action": change.action, "character": change.character,
+        "lines": list(change.lines), "version": version, "notation": None,
+        "total": None, "label": None, **by,
+    }  # fmt: skip
+    return RollRecord(
+        row.id, seq, owner.id, owner.name, entry.get("visibility", "gm"), row.epoch,
+        row.commitment, None, "", words, None, None, result, at,
+        None if opening is None else opening["salt"], entry["hash"], None, entry, opening,
+    )  # fmt: skip
 
 
 def commit_spend(
@@ -141,40 +164,44 @@ def commit_spend(
     of: RollRecord,
     point: str,
     based_on: int,
-    sheet_text: str,
+    sheet_text: str | None,
     shown: Mapping[str, Any],
-) -> tuple[RollRecord, Stored]:
+    besides: Besides | None = None,
+) -> tuple[RollRecord, Stored | None]:
     """Spend ``point`` on the roll ``of`` (the roller's own, under the seed in
     force) and store the roller's sheet with the point taken: one entry of
     the log, the roll made again from its own stream with the point in its
     text (:func:`fudgedice.log.spends.spend_entry`), as hidden as the roll.
     ``shown`` is added to its result: what was spent, in words, for all who
-    see it, and (under :data:`.records.OWN`) for its roller and the GM."""
+    see it, and (under :data:`.records.OWN`) for its roller and the GM.
+    ``sheet_text`` None: the sheet stays as it is (a free invoke)."""
     own = of.opening["entry"] if of.opening is not None else of.entry
     if own is None:
         raise Problem(409, f"roll {of.seq} was made before rolls kept their log entry")
     with db.write() as connection:
-        row = _hold(connection, room_id)
+        row = hold(connection, room_id)
         if row.epoch != of.epoch:
             raise Problem(
                 409,
                 f"the seed of roll {of.seq} is revealed: its next dice are known to all, "
                 "so no point is spent on it now",
             )
-        version = _version(connection, room_id, of.member, based_on)
+        version = version_of(connection, room_id, of.member, based_on)
         _not_spent_yet(connection, of, str(own["text"]), point)
         seq, at = row.last_seq + 1, now()
+        also = Also({}, {}) if besides is None else besides(connection, seq)
+        labelled = {} if of.label is None else {"label": of.label}
         try:
             logged = spend_entry(
                 server_seed=bytes.fromhex(row.seed), room=room_id, seq=seq, prev=row.last_hash,
-                of=own, point=point, stream=row.stream, at=at,
-                extra=None if of.label is None else {"label": of.label},
+                of=own, point=point, stream=row.stream, at=at, extra={**labelled, **also.fields},
             )  # fmt: skip
         except DiceError as error:
             raise Problem(422, error.message, hint=error.hint) from None
         assert logged.roll is not None  # a spend whose roll fails is refused
         result = {
             **logged.roll.to_dict(), "kind": "spend", "of": of.seq, "point": point, **shown,
+            **also.result,
         }  # fmt: skip
         opening = logged.opening
         fields = logged.entry if opening is None else opening["entry"]
@@ -183,6 +210,10 @@ def commit_spend(
             of.client_seed, fields["text"], of.label, None, result, at,
             None if opening is None else opening["salt"], logged.hash, None, logged.entry, opening,
         )  # fmt: skip
+        if sheet_text is None:
+            insert_rolls(connection, [record])
+            advance(connection, db, record)
+            return record, None
         stored = _append(connection, db, record, of.member, sheet_text, version)
     return record, stored
 
@@ -216,14 +247,14 @@ def _not_spent_yet(connection: Connection, of: RollRecord, text: str, point: str
 _POINT_WORDS = {"cp": "a Character Point", "invoke": "an invoke", "reroll": "a reroll invoke"}
 
 
-def _hold(connection: Connection, room_id: str) -> Any:
+def hold(connection: Connection, room_id: str) -> Any:
     row = room_row(connection, room_id, lock=True)
     if row is None:
         raise not_found()
     return row
 
 
-def _version(connection: Connection, room_id: str, member_id: str, based_on: int) -> int:
+def version_of(connection: Connection, room_id: str, member_id: str, based_on: int) -> int:
     """The stored sheet's version, which must be ``based_on``."""
     stored = _read(connection, room_id, member_id)
     version = 0 if stored is None else stored.version
@@ -248,6 +279,15 @@ def _append(
     """The entry, the sheet's new text and the room's new head, in the
     transaction that holds the room; the live feed hears of it at the commit."""
     insert_rolls(connection, [record])
+    stored = store_sheet(connection, record, member_id, text, version)
+    advance(connection, db, record)
+    return stored
+
+
+def store_sheet(
+    connection: Connection, record: RollRecord, member_id: str, text: str, version: int
+) -> Stored:
+    """The sheet's new text over ``version`` (0: its first), as ``record`` left it."""
     if version == 0:
         connection.execute(
             insert(sheets).values(
@@ -261,11 +301,18 @@ def _append(
             .where(sheets.c.room_id == record.room, sheets.c.member_id == member_id)
             .values(text=text, version=version + 1, updated_at=record.at)
         )
+    return Stored(member_id, text, version + 1, record.at)
+
+
+def advance(
+    connection: Connection, db: Database, record: RollRecord, first: int | None = None
+) -> None:
+    """The room's new head, once ``record`` (and the entries from ``first``
+    on) is stored; the live feed hears of them at the commit."""
     connection.execute(
         update(rooms)
         .where(rooms.c.id == record.room)
         .values(last_seq=record.seq, last_hash=record.hash)
     )
     if db.postgres:
-        notify(connection, f"rolls {record.room} {record.seq} {record.seq}")
-    return Stored(member_id, text, version + 1, record.at)
+        notify(connection, f"rolls {record.room} {first or record.seq} {record.seq}")

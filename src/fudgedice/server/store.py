@@ -166,7 +166,8 @@ def notify(connection: Connection, payload: str) -> None:
     connection.execute(_NOTIFY, {"payload": payload})
 
 
-def _record(row: Row[Any]) -> RollRecord:
+def record_of(row: Row[Any]) -> RollRecord:
+    """A roll as stored, from its row."""
     return RollRecord(
         row.room_id, row.seq, row.member_id, row.name, row.visibility, row.epoch, row.commitment,
         row.nonce, row.client_seed, row.text, row.label,
@@ -188,7 +189,7 @@ def insert_rolls(connection: Connection, records: Sequence[RollRecord]) -> None:
 
 
 def _row(record: RollRecord) -> dict[str, Any]:
-    """:func:`_record` the other way: a roll's row, its JSON fields as text."""
+    """:func:`record_of` the other way: a roll's row, its JSON fields as text."""
     opening = None if record.opening is None else json_text(record.opening)
     return {
         "room_id": record.room, "seq": record.seq, "member_id": record.member,
@@ -221,7 +222,7 @@ def list_rolls(
     order = rolls.c.seq.desc() if before is not None else rolls.c.seq
     with db.read() as connection:
         rows = connection.execute(select(rolls).where(and_(*where)).order_by(order).limit(limit))
-        found = [_record(row) for row in rows]
+        found = [record_of(row) for row in rows]
     return sorted(found, key=lambda record: record.seq)
 
 
@@ -239,7 +240,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
         revealed = connection.execute(
             select(rolls).where(rolls.c.room_id == room_id, rolls.c.epoch == row.epoch)
         ).all()
-        for each in map(_record, revealed):
+        for each in map(record_of, revealed):
             connection.execute(
                 update(rolls)
                 .where(rolls.c.room_id == room_id, rolls.c.seq == each.seq)

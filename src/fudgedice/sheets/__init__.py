@@ -28,7 +28,9 @@ from .editing import SPENDABLE as SPENDABLE
 from .editing import Edit as Edit
 from .editing import heal as heal
 from .editing import hit as hit
+from .editing import name_consequence as name_consequence
 from .editing import raise_trait as raise_trait
+from .editing import set_points as set_points
 from .editing import settle as settle
 from .editing import spend as spend
 from .editing import without_balance as without_balance
@@ -66,11 +68,13 @@ __all__ = [
     "load",
     "load_file",
     "load_text",
+    "name_consequence",
     "new_sheet",
     "parse",
     "raise_trait",
     "read_file",
     "resolve",
+    "set_points",
     "settle",
     "show",
     "spend",

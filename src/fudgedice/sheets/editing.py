@@ -21,7 +21,7 @@ from .. import api
 from ..results.roll import Roll
 from .document import SheetError, parse
 from .levels import level_name, rules_of, written_like
-from .model import SYSTEMS, Sheet, load, points
+from .model import MAX_COUNT, POINTS, SYSTEMS, Sheet, load, points
 from .rolling import Plan
 from .rules import (
     D6_LEVELS,
@@ -324,6 +324,33 @@ def spend(sheet: Sheet, point: str, count: int = 1) -> Edit:
     def change(toml: TOMLDocument) -> list[str]:
         toml[key] = left
         return [f"{sheet.name} spent {points(key, count)} ({left} left)"]
+
+    return _change(sheet, change)
+
+
+def set_points(sheet: Sheet, key: str, value: int, line: str) -> Edit:
+    """The sheet with ``key`` (one of :data:`.model.POINTS`) set to ``value``:
+    what play at the table gives or takes (an award, a compel, a refresh),
+    said in ``line``."""
+    if key not in POINTS or not 0 <= value <= MAX_COUNT:
+        raise SheetError(f"no {key} of {value} on a sheet", source=sheet.source)
+
+    def change(toml: TOMLDocument) -> list[str]:
+        toml[key] = value
+        return [line]
+
+    return _change(sheet, change)
+
+
+def name_consequence(sheet: Sheet, slot: str, text: str) -> Edit:
+    """The sheet with the consequence it took in ``slot`` named ``text``."""
+    if slot not in sheet.consequences():
+        raise SheetError(f"{sheet.name} has taken no {slot} consequence", source=sheet.source)
+    before = sheet.consequences()[slot]
+
+    def change(toml: TOMLDocument) -> list[str]:
+        toml["consequences"][slot] = text
+        return [f"{sheet.name}'s {slot} consequence {before} is now {text}"]
 
     return _change(sheet, change)
 

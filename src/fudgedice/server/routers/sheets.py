@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import StringConstraints
 from starlette.concurrency import run_in_threadpool
 
 from ... import sheets
@@ -21,11 +22,12 @@ from ...errors import DiceError
 from ...log.spends import POINT_SYSTEMS
 from ...sheets import fari
 from ...sheets.model import POINTS, points
-from .. import making, rolling, store
+from .. import making, play_sheets, rolling, store
 from ..bodies import MAX_INT, Body, NewRoll
 from ..db import Database
 from ..kept import OWN, Member, RollRecord
 from ..live import Event, Hub
+from ..play_table import MAX_NAME
 from ..problems import BUSY, REFUSED, Problem, not_found, unprocessable
 from ..sheet_pages import SheetJSON, SheetPages
 from ..sheet_store import (
@@ -66,6 +68,8 @@ class SheetAction(Body):
     what: str | None = None
     point: str | None = None
     count: int = 1
+    by: Annotated[str, StringConstraints(max_length=MAX_NAME)] | None = None
+    """A hit's: the member who inflicted it (default: who sends it)."""
 
 
 class SheetRoll(Body):
@@ -78,6 +82,10 @@ class RollSpend(Body):
     point: str
     version: int | None = None
     """The roller's sheet's version, as their page knows it (checked if given)."""
+    aspect: Annotated[str, StringConstraints(max_length=MAX_NAME)] | None = None
+    """The aspect invoked: an aspect id of the room's play, or a character's aspect."""
+    free: bool = False
+    """A free invoke of the aspect, not a fate point."""
 
 
 def summary(owner: Member, stored: Stored, shown: SheetJSON) -> dict[str, Any]:
@@ -223,11 +231,23 @@ def change_sheet(
     stored = read(db, room, owner.id)
     if stored is None:
         raise not_found(f"{owner.name} has no sheet attached")
-    edit = _edit(checked(stored.text), action, body)
+    if body.by is not None:
+        _inflicter(db, room, body.by)
+    sheet = checked(stored.text)
+    edit = _edit(sheet, action, body)
     lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
     change = Change(edit.text, action, edit.sheet.name, lines)
-    record, kept = commit_change(db, room, owner, me, body.version, change)
-    _publish(db, hub, record)
+    consequences = play_sheets.taken(sheet, edit.sheet) if action == "hit" else {}
+    if consequences:  # each an aspect of the table's play, with a free invoke
+        by = body.by or me.id
+        records, kept = play_sheets.commit_hit(
+            db, room, owner, me, body.version, change, consequences, by
+        )
+        record = records[0]
+        _publish(db, hub, *records)
+    else:
+        record, kept = commit_change(db, room, owner, me, body.version, change)
+        _publish(db, hub, record)
     shown = _shown(pages, room, owner, kept, request)
     return {**shown, "seq": record.seq, "log": list(edit.log)}
 
@@ -245,10 +265,15 @@ def _owner_of(
     return me, owner
 
 
-def _publish(db: Database, hub: Hub, record: RollRecord) -> None:
+def _inflicter(db: Database, room: str, member: str) -> None:
+    if all(each.id != member for each in store.room_members(db, room)):
+        raise not_found("no such member in this room: by names who inflicted the hit")
+
+
+def _publish(db: Database, hub: Hub, *records: RollRecord) -> None:
     """A sheet's change to the room's live feeds."""
     if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish_threadsafe(record.room, Event("rolls", [record]))
+        hub.publish_threadsafe(records[0].room, Event("rolls", list(records)))
 
 
 @router.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)
@@ -270,8 +295,16 @@ def spend_on_roll(
     of = found[0]
     if of.member != me.id:
         raise Problem(403, "only its roller spends points on a roll")
-    if of.result.get("kind") == "sheet":
-        raise unprocessable(f"entry {seq} is a sheet's change, not a roll")
+    if of.result.get("kind") in ("sheet", "play"):
+        raise unprocessable(f"entry {seq} is a {of.result['kind']} entry, not a roll")
+    if body.aspect is not None:
+        record, answer = play_sheets.spend_invoke(
+            db, room, of, me, body.point, body.aspect, body.free, body.version
+        )
+        _publish(db, hub, record)
+        return JSONResponse(answer, 201)
+    if body.free:
+        raise unprocessable("a free invoke names its aspect")
     if body.point not in POINT_SYSTEMS:
         raise unprocessable(
             f"'{body.point}' is no point spent on a roll",
@@ -295,6 +328,7 @@ def spend_on_roll(
     shown = _spent(sheet, kind, edit, f"{_WHAT[body.point]} on roll {seq}")
     record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown)
     _publish(db, hub, record)
+    assert kept is not None  # a paid point changes the sheet
     answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
     return JSONResponse(answer, 201)
 

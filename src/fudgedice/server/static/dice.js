@@ -146,9 +146,9 @@ export function rollCard(roll, byGm = false, actions = null) {
     card.append(el("p", { class: "placeholder", text: hidden || "a hidden roll" }));
     return card;
   }
-  if (roll.kind === "sheet") {
-    // a sheet's change: what happened, in words (docs/sheets.md)
-    card.classList.add("sheet-change");
+  if (roll.kind === "sheet" || roll.kind === "play") {
+    // a sheet's change or an action of play: what happened, in words (docs/sheets.md)
+    card.classList.add(roll.kind === "play" ? "play-entry" : "sheet-change");
     const lines = Array.isArray(roll.lines) ? roll.lines : [];
     card.append(el("div", { class: "change" }, lines.map((line) => el("p", { text: text(line) }))));
     return card;

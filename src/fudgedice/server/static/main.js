@@ -8,6 +8,10 @@ import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, 
 import { $, el, problem } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { historyPanel } from "./history.js";
+import { initiativePanel } from "./initiative.js";
+import { invokeActions } from "./invoke.js";
+import { playPanel } from "./play.js";
+import { tableState } from "./playstate.js";
 import { follow } from "./live.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
@@ -15,6 +19,8 @@ import { sheetPanel } from "./sheets.js";
 import { SYSTEMS } from "./language.js";
 
 const main = $("#main");
+/** The rooms whose page shows the scene's aspects and the fate-point economy. */
+const FATE_ROOMS = ["fate", "fatecondensed", "fae"];
 
 function field(label, input) {
   return el("label", { class: "field" }, el("span", { text: label }), input);
@@ -225,7 +231,8 @@ async function openRoom(roomId) {
   document.title = `${room.name} · fudgedice table`;
 
   let sheet = null; // made after the roll box, whose visibility its trait buttons use
-  const history = historyPanel(room, me, (roll) => (sheet ? sheet.spendButtons(roll) : null));
+  let invokes = null; // a Fate roll's invokes and advantage, at a table with play
+  const history = historyPanel(room, me, (roll) => (sheet ? (invokes?.(roll) ?? sheet.spendButtons(roll)) : null));
   const fairness = fairnessPanel(room, me);
   const people = whoIsHere(roomId, me, history, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
@@ -238,6 +245,14 @@ async function openRoom(roomId) {
     changed: history.redraw,
   });
   const party = me.gm ? partyPanel(room, me) : null; // only the GM reads every sheet
+  const table = tableState(room, me);
+  const members = () => people.members;
+  const scene = FATE_ROOMS.includes(room.system) ? playPanel(room, me, table, members) : null;
+  const initiative = initiativePanel(room, me, table, { members, rolled: history.place, clientSeed: fairness.clientSeed });
+  invokes = invokeActions(room, me, {
+    table, sheet: () => sheet.current, rolled: history.place, reload: () => sheet.load(), unnamed: (roll) => sheet.spendButtons(roll),
+  });
+  table.subscribe(() => history.redraw()); // the cards' invokes follow the aspects' free invokes
   main.replaceChildren(
     el(
       "header",
@@ -256,7 +271,9 @@ async function openRoom(roomId) {
       el(
         "div",
         { class: "left" },
+        scene?.panel,
         el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box),
+        initiative.panel,
         party?.panel,
         sheet.panel,
       ),
@@ -267,18 +284,21 @@ async function openRoom(roomId) {
   people.show(room.members);
   await sheet.load();
   if (party) await party.load();
+  await table.load();
   await history.reload();
-  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party });
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table });
 }
 
 /** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
 function whoIsHere(roomId, me, history, fairness) {
   const line = el("p", { class: "people", id: "members" });
   let known = new Set();
+  let everyone = [];
 
   function show(all) {
     const list = Array.isArray(all) ? all : [];
     known = new Set(list.map((one) => one.member));
+    everyone = list;
     line.replaceChildren(
       el("span", { class: "muted", text: "At the table: " }),
       ...list.map((one) => el("span", { class: `person${one.gm ? " gm" : ""}${one.member === me.member ? " me" : ""}`, text: one.gm ? `${one.name} (GM)` : one.name })),
@@ -296,18 +316,25 @@ function whoIsHere(roomId, me, history, fairness) {
     }
   }
 
-  return { line, show, again, knows: (member) => known.has(member) };
+  return {
+    line, show, again, knows: (member) => known.has(member),
+    get members() {
+      return everyone;
+    },
+  };
 }
 
 /** The room's live feed, into its panels. */
-function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party }) {
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table }) {
   const again = people.again;
   let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
-      // a change to this member's sheet (by the GM too) or a point spent: the sheet again
-      if (roll.kind && roll.member === me.member) sheet.load();
+      // a change to this member's sheet (by the GM too), a point spent, or an
+      // action of play that moved their fate points: the sheet again
+      if (roll.kind && (roll.member === me.member || me.member in (roll.points || {}))) sheet.load();
+      table.take(roll);
       // any sheet's change or spend: the GM's view of the party again
       if (roll.kind && party) party.load();
       if (roll.member && !people.knows(roll.member)) again();

@@ -5,7 +5,8 @@
 
 import { api, guardIn } from "./api.js";
 import { el } from "./dom.js";
-import { pointsLine } from "./sheets.js";
+import { hitControls } from "./hit.js";
+import { stateView, traitsList } from "./sheetstate.js";
 
 /** What a heal with its field left empty does, by system (the API's `what`). */
 const HEAL_HINT = {
@@ -33,9 +34,6 @@ export function partyPanel(room, seat) {
   function entry(answer) {
     const sheet = answer.sheet || {};
     const path = `${base}/members/${encodeURIComponent(answer.member)}/sheet`;
-    const amount = el("input", {
-      type: "number", min: 0, max: 99, value: 1, class: "amount", "aria-label": `damage to ${sheet.name}`,
-    });
     const what = el("input", {
       type: "text", maxlength: 40, class: "what", placeholder: HEAL_HINT[sheet.system] || "",
       "aria-label": `what to heal of ${sheet.name}`,
@@ -46,17 +44,16 @@ export function partyPanel(room, seat) {
         await load();
       });
     }
-    const hit = el("button", { type: "button", class: "quiet hit", text: "Hit" });
-    hit.addEventListener("click", () => change("hit", { amount: Number(amount.value) || 0 }));
     const heal = el("button", { type: "button", class: "quiet heal", text: "Heal" });
     heal.addEventListener("click", () => change("heal", what.value.trim() ? { what: what.value.trim() } : {}));
-    const points = pointsLine(sheet.points);
     return el(
       "article",
       { class: "party-sheet", dataset: { member: answer.member } },
       el("h3", { text: `${sheet.name} (${sheet.system}), ${answer.owner}'s` }),
-      el("p", { class: "points", text: points || "no points" }),
-      el("div", { class: "line gm-hand" }, amount, hit, what, heal),
+      stateView(sheet),
+      traitsList(sheet),
+      hitControls(sheet, (body) => change("hit", body)),
+      el("div", { class: "line gm-hand" }, what, heal),
       el(
         "details",
         { class: "explain" },

@@ -3,9 +3,11 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api, guardIn, sendRoll } from "./api.js";
+import { ApiError, api, download, guardIn, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
+import { hitControls } from "./hit.js";
 import { language } from "./language.js";
+import { pointName, stateView, traitText } from "./sheetstate.js";
 
 /** A Fate sheet's points a roll's card offers: Core's, Condensed's and Accelerated's alike. */
 const FATE_SPENDS = [
@@ -21,20 +23,8 @@ const SPENDS = {
   fae: FATE_SPENDS,
 };
 
-const POINT_NAMES = {
-  fudge_points: "Fudge Points",
-  ep: "EP",
-  character_points: "Character Points",
-  fate_points: "Fate Points",
-  refresh: "refresh",
-};
-
-/** A sheet's points as one line: "Character Points: 2 · Fate Points: 1". */
-export function pointsLine(points) {
-  return Object.entries(points || {})
-    .map(([key, count]) => `${POINT_NAMES[key] || key}: ${count}`)
-    .join(" \u00b7 ");
-}
+/** The points a trait's raise is paid with, where the sheet has them. */
+const RAISED_WITH = ["ep", "character_points"];
 
 /**
  * The sheet panel of `seat` in `room`. `rolled(roll)` takes each roll or spend
@@ -47,7 +37,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   let current = null; // the sheet as the server last answered it, or null
 
   const title = el("h2", { id: "sheet-title", text: "Character sheet" });
-  const points = el("p", { class: "points", id: "sheet-points" });
+  const points = el("div", { class: "sheet-points", id: "sheet-points" });
+  const hitLine = el("details", { class: "take-hit", id: "sheet-hit" }, el("summary", { text: "Take a hit" }));
+  const spendFudge = el("button", { type: "button", class: "quiet", id: "spend-fudge-point", text: "Spend a Fudge Point" });
   const traits = el("div", { class: "traits", id: "sheet-traits" });
   const against = el("input", {
     id: "sheet-against", type: "text", autocomplete: "off", maxlength: 40,
@@ -58,7 +50,11 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     id: "sheet-text", rows: 12, spellcheck: "false", "aria-label": "the sheet's TOML",
     placeholder: 'system = "d6"\nname = "Jax"\n[attributes]\nAgility = "3D"\n[skills]\nDodge = "Agility+1D"',
   });
-  const file = el("input", { id: "sheet-file", type: "file", accept: ".toml,text/plain", "aria-label": "upload a sheet" });
+  const file = el("input", {
+    id: "sheet-file", type: "file", accept: ".toml,.json,text/plain,application/json",
+    "aria-label": "upload a sheet (.toml, or a Fari character's .fari.json)",
+  });
+  const toFari = el("button", { type: "button", class: "quiet", id: "sheet-to-fari", text: "Download for Fari (.fari.json)" });
   const save = el("button", { type: "button", id: "sheet-save", class: "primary", text: "Save the sheet" });
   const status = el("div", { class: "status", id: "sheet-status", "aria-live": "polite" });
   const guarded = guardIn(status);
@@ -66,9 +62,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     "details",
     { class: "sheet-editor", id: "sheet-editor" },
     el("summary", { text: "Attach or edit the sheet (TOML)" }),
-    el("label", { class: "field" }, el("span", { text: "Upload a .toml file" }), file),
+    el("label", { class: "field" }, el("span", { text: "Upload a .toml file, or a Fate character from Fari (.fari.json)" }), file),
     text,
-    el("div", { class: "line" }, save),
+    el("div", { class: "line" }, save, toFari),
   );
   const rolling = el(
     "div",
@@ -82,6 +78,8 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     { class: "sheet card", id: "sheet" },
     title,
     points,
+    el("div", { class: "line sheet-actions" }, spendFudge),
+    hitLine,
     rolling,
     whole,
     status,
@@ -97,6 +95,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     if (!sheet) {
       title.textContent = "Character sheet";
       points.textContent = "No sheet yet: upload your .toml file or type it below.";
+      spendFudge.hidden = true;
+      hitLine.hidden = true;
+      toFari.hidden = true;
       traits.replaceChildren();
       rolling.hidden = true;
       page.textContent = "";
@@ -105,16 +106,14 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     }
     if (!had) editor.open = false; // the sheet is there: its traits come first, not its text
     title.textContent = `${sheet.name} (${sheet.system})`;
-    points.textContent = pointsLine(sheet.points);
+    points.replaceChildren(stateView(sheet));
+    spendFudge.hidden = !((sheet.points?.fudge_points || 0) > 0);
+    hitLine.hidden = false;
+    toFari.hidden = sheet.system !== "fate";
+    hitLine.replaceChildren(hitLine.firstChild, hitControls(sheet, (body) => change("hit", body)));
     rolling.hidden = false;
-    traits.replaceChildren(
-      ...(sheet.traits || []).map((trait) =>
-        el("button", {
-          type: "button", class: "chip trait", text: `${trait.name} ${trait.level}`,
-          dataset: { trait: trait.name }, onclick: () => rollTrait(trait.name),
-        }),
-      ),
-    );
+    const raising = RAISED_WITH.find((key) => key in (sheet.points || {}));
+    traits.replaceChildren(...(sheet.traits || []).map((trait) => traitButtons(trait, raising)));
     page.textContent = sheet.page || "";
     if (document.activeElement !== text) text.value = answer.text || "";
   }
@@ -131,15 +130,36 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     });
   }
 
+  /** A trait's roll button, and its raise button when points pay for raising it. */
+  function traitButtons(trait, raising) {
+    const roll = el("button", {
+      type: "button", class: `chip trait${trait.adjusted ? " lowered" : ""}`, text: traitText(trait),
+      dataset: { trait: trait.name }, onclick: () => rollTrait(trait.name),
+    });
+    if (!raising) return roll;
+    const raise = el("button", {
+      type: "button", class: "quiet raise", text: "+", dataset: { raise: trait.name },
+      "aria-label": `Raise ${trait.name} with ${pointName(raising)}`,
+      title: `Raise ${trait.name}`, onclick: () => change("raise", { trait: trait.name }),
+    });
+    return el("span", { class: "trait-pair" }, roll, raise);
+  }
+
+  /** A change of the sheet by its owner (a raise, a Fudge Point spent). */
+  async function change(action, body) {
+    await guarded(async () => show(await api("POST", `${mine}/${action}`, { token: seat.token, body: { version: current?.version || 0, ...body } })));
+  }
+  spendFudge.addEventListener("click", () => change("spend", { point: "fudge", count: 1 }));
+
   async function rollTrait(name) {
     const wanted = against.value.trim();
     const body = { request: wanted ? `${name} vs ${wanted}` : name, visibility: visibility() };
     await guarded(async () => rolled(await sendRoll(room.room, `${mine}/roll`, seat.token, body, clientSeed())));
   }
 
-  async function attach(given) {
+  async function attach(given, format = "toml") {
     await guarded(async () => {
-      const body = { text: given, version: current?.version || 0 };
+      const body = { text: given, version: current?.version || 0, ...(format === "toml" ? {} : { format }) };
       show(await api("PUT", mine, { token: seat.token, body }));
       editor.open = false;
     });
@@ -149,10 +169,16 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   file.addEventListener("change", async () => {
     const chosen = file.files && file.files[0];
     if (!chosen) return;
-    text.value = await chosen.text();
+    const given = await chosen.text();
     file.value = "";
-    await attach(text.value);
+    // a Fari character is JSON: sent as it is, and the sheet made of it comes back as TOML
+    if (/\.json$/i.test(chosen.name) || given.trimStart().startsWith("{")) return attach(given, "fari");
+    text.value = given;
+    await attach(given);
   });
+  toFari.addEventListener("click", () =>
+    guarded(() => download(mine, seat.token, { format: "fari" }, `${current?.sheet?.name || "character"}.fari.json`)),
+  );
 
   /** The spend buttons of a roll's card: only this member's own rolls, drawn
    * under the seed in force, with a sheet of the roll's system that has the points. */
@@ -185,5 +211,11 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   }
 
   show(null);
-  return { panel, load, spendButtons };
+  return {
+    panel, load, spendButtons,
+    /** The sheet as the server last answered it, or null. */
+    get current() {
+      return current;
+    },
+  };
 }
