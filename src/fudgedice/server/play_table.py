@@ -96,7 +96,7 @@ class SheetView:
 
 SHEET_VIEWS: Final = 4096
 """Sheet texts kept read for play, the least used dropped first."""
-_VIEWS: SizedCache[tuple[str, bytes], SheetView | None] = SizedCache(
+_VIEWS: SizedCache[tuple[str, bytes], SheetView] = SizedCache(
     "sheets as play reads them", SHEET_VIEWS
 )
 
@@ -106,12 +106,13 @@ def view_of(stored: Stored) -> SheetView | None:
     by its text: an action or a read of the table reads every sheet of the
     room, and a sheet's text is read once, not at each."""
     key = (stored.member, hashlib.sha256(stored.text.encode("utf-8", "surrogatepass")).digest())
-    if key in _VIEWS:
-        return _VIEWS[key]
+    found = _VIEWS.get(key)
+    if found is not None:
+        return found
     try:
         sheet = load_text(stored.text, SOURCE)
-    except DiceError:
-        return _VIEWS.put(key, None, 200)
+    except DiceError:  # checked when stored: only a change of the rules since makes one
+        return None
     member = Member(stored.member, "", "", False)
     public = sheet.state == FATE_STATE
     shown = public_part(member, sheet) if public else _owners_part(member, sheet)
