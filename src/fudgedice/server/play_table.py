@@ -52,10 +52,10 @@ def aspects_of(sheet: Sheet) -> list[str]:
     return [str(text) for text in named if text] + [a for a in sheet.texts("aspects") if a]
 
 
-def public_part(member: Member, sheet: Sheet) -> dict[str, Any]:
-    """What every member reads of a Fate character."""
+def public_part(member: str, sheet: Sheet) -> dict[str, Any]:
+    """What every member reads of ``member``'s Fate character."""
     return {
-        "member": member.id, "name": sheet.name, "system": sheet.system,
+        "member": member, "name": sheet.name, "system": sheet.system,
         "fate_points": sheet.count("fate_points"), "refresh": sheet.count("refresh"),
         "aspects": aspects_of(sheet),
         "stress": {
@@ -69,7 +69,7 @@ def public_part(member: Member, sheet: Sheet) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _owners_part(member: Member, sheet: Sheet) -> dict[str, Any]:
+def _owners_part(member: str, sheet: Sheet) -> dict[str, Any]:
     """What a sheet of another system shows its owner and the GM here (its
     page and the rest are the sheet's routes')."""
     state: dict[str, Any] = {}
@@ -79,7 +79,7 @@ def _owners_part(member: Member, sheet: Sheet) -> dict[str, Any]:
         state["wounds"] = sheet.wounds()
     points = {key: sheet.count(key) for key in ("fudge_points", "ep", "character_points",
                                                  "fate_points") if key in sheet.values}  # fmt: skip
-    return {"member": member.id, "name": sheet.name, "system": sheet.system,
+    return {"member": member, "name": sheet.name, "system": sheet.system,
             "points": points, **state}  # fmt: skip
 
 
@@ -113,9 +113,8 @@ def view_of(stored: Stored) -> SheetView | None:
         sheet = load_text(stored.text, SOURCE)
     except DiceError:  # checked when stored: only a change of the rules since makes one
         return None
-    member = Member(stored.member, "", "", False)
     public = sheet.state == FATE_STATE
-    shown = public_part(member, sheet) if public else _owners_part(member, sheet)
+    shown = (public_part if public else _owners_part)(stored.member, sheet)
     view = SheetView(character_of(stored.member, sheet), shown, public)
     return _VIEWS.put(key, view, estimate(view) + 200)
 
@@ -206,7 +205,6 @@ def refused(error: play.PlayError) -> Problem:
 class Decision:
     """An action of ``actor``, decided on the room as it is when held."""
 
-    system: str
     actor: Member
     members: Sequence[Member]
     action: Mapping[str, Any]
