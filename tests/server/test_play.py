@@ -54,6 +54,7 @@ def test_the_gm_sets_aspects_and_players_may_not(play_table: Any, play_room: Any
     plays = [r for r in listed if r.get("kind") == "play"]
     assert [r["action"] for r in plays] == ["aspect", "aspect", "remove"]
     assert all(r["visibility"] == "public" and "play" in r for r in plays)
+    assert not any(r["foreseeable"] for r in plays)  # they draw no dice
 
 
 def test_fate_points_awarded_compels_accepted_and_refused(

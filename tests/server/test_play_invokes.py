@@ -29,6 +29,10 @@ def test_an_advantage_and_its_free_invokes(play_table: Any, play_room: Any, tmp_
     assert room.play(ann, action="advantage", of=bobs["seq"], name="No").status_code == 403
     assert room.play(ann, action="advantage", of=9999, name="No").status_code == 404
 
+    # a spend refused (dice read by hand take none) uses no free invoke: one transaction
+    by_hand = room.spend(ann, styled["seq"], aspect=cornered["id"], free=True)
+    assert by_hand.status_code == 422 and "by hand" in by_hand.json()["error"]
+    assert room.aspect(room.state(), "Cornered")["free"] == 2
     rolled = room.roll(ann, "fate: Fair vs Superb")
     first = room.spend(ann, rolled["seq"], aspect=cornered["id"], free=True)
     assert first.status_code == 201, first.text

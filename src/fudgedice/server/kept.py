@@ -153,7 +153,7 @@ class RollRecord:
             # could have computed these dice before the roll was asked for
             "foreseeable": self.faces is None
             and not self.client_seed
-            and self.result.get("kind") != "sheet",
+            and self.result.get("kind") not in ("sheet", "play"),
             "at": self.at,
             "hash": self.hash,
             "verified": self.verified,

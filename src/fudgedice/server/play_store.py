@@ -30,21 +30,13 @@ from .store import insert_rolls, now, record_of
 
 
 @dataclass(frozen=True)
-class Kept:
-    """A member's sheet as stored, and as read (None: it no longer reads)."""
-
-    stored: Stored
-    sheet: Sheet | None
-
-
-@dataclass(frozen=True)
 class Held:
     """What an action is decided on, read while the room is held."""
 
     state: dict[str, Any] | None
     """The play state, None before the room's first action."""
-    sheets: Mapping[str, Kept]
-    """By member id."""
+    sheets: Mapping[str, Stored]
+    """By member id, as they are while the room is held."""
     last_seq: int
     connection: Connection
     """For an action that reads the log (the initiative rolls)."""
@@ -69,13 +61,6 @@ SheetEdit = Callable[[Sheet], Edit | None]
 a :class:`DiceError` if it no longer applies: 409)."""
 
 
-def _parsed(stored: Stored) -> Kept:
-    try:
-        return Kept(stored, load_text(stored.text, SOURCE))
-    except DiceError:
-        return Kept(stored, None)
-
-
 def read_state(connection: Connection, room_id: str) -> tuple[dict[str, Any] | None, int]:
     """The room's play state and its version (None and 0: none yet)."""
     row = connection.execute(
@@ -95,32 +80,34 @@ def write_state(connection: Connection, room_id: str, state: dict[str, Any], ver
         )
 
 
-def read_play(db: Database, room_id: str) -> tuple[dict[str, Any] | None, list[Kept]]:
-    """The room's play state and its sheets, as a reader is shown them."""
+def read_play(db: Database, room_id: str) -> tuple[dict[str, Any] | None, list[Stored]]:
+    """The room's play state and its sheets."""
     with db.read() as connection:
         state, _ = read_state(connection, room_id)
-    return state, [_parsed(stored) for stored in read_all(db, room_id)]
+    return state, read_all(db, room_id)
 
 
-def sheets_before(db: Database, room_id: str) -> dict[str, Kept]:
+def sheets_before(db: Database, room_id: str) -> dict[str, Stored]:
     """The room's sheets, read before the room is held (:func:`current`)."""
-    return {stored.member: _parsed(stored) for stored in read_all(db, room_id)}
+    return {stored.member: stored for stored in read_all(db, room_id)}
 
 
-def current(connection: Connection, room_id: str, before: Mapping[str, Kept]) -> dict[str, Kept]:
+def current(
+    connection: Connection, room_id: str, before: Mapping[str, Stored]
+) -> dict[str, Stored]:
     """The room's sheets now: those read before the room was held, each read
     again if it changed since."""
     versions = connection.execute(
         select(sheets.c.member_id, sheets.c.version).where(sheets.c.room_id == room_id)
     ).all()
-    found: dict[str, Kept] = {}
+    found: dict[str, Stored] = {}
     for member_id, version in versions:
         kept = before.get(member_id)
-        if kept is None or kept.stored.version != version:
+        if kept is None or kept.version != version:
             row = connection.execute(
                 select(sheets).where(sheets.c.room_id == room_id, sheets.c.member_id == member_id)
             ).one()
-            kept = _parsed(Stored(row.member_id, row.text, row.version, row.updated_at))
+            kept = Stored(row.member_id, row.text, row.version, row.updated_at)
         found[member_id] = kept
     return found
 
@@ -161,21 +148,21 @@ def play_record(row: Any, actor: Member, seq: int, prev: str, outcome: Outcome) 
 
 
 def _edit_sheet(
-    connection: Connection, room_id: str, kept: Kept | None, edit: SheetEdit, at: str
+    connection: Connection, room_id: str, kept: Stored | None, edit: SheetEdit, at: str
 ) -> None:
     """A sheet changed by an action of play, its comments kept, one version more."""
-    if kept is None or kept.sheet is None:
-        raise Problem(409, "a character's sheet changed under the action: try it again")
+    if kept is None:
+        raise Problem(409, "a character's sheet went under the action: try it again")
     try:
-        made = edit(kept.sheet)
+        made = edit(load_text(kept.text, SOURCE))
     except DiceError as error:
         raise Problem(409, error.message, hint="load the sheet again, then try it again") from None
     if made is None:
         return
     connection.execute(
         update(sheets)
-        .where(sheets.c.room_id == room_id, sheets.c.member_id == kept.stored.member)
-        .values(text=made.text, version=kept.stored.version + 1, updated_at=at)
+        .where(sheets.c.room_id == room_id, sheets.c.member_id == kept.member)
+        .values(text=made.text, version=kept.version + 1, updated_at=at)
     )
 
 

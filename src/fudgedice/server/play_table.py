@@ -10,17 +10,19 @@ GM's.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .. import play
+from ..errors import DiceError
 from ..log.play_entries import play_entry
-from ..sheets import Edit, Sheet, SheetError, name_consequence, set_points
+from ..memory import SizedCache, estimate
+from ..sheets import Edit, Sheet, SheetError, load_text, name_consequence, set_points
 from .kept import Member, RollRecord
 from .play_store import (
     Held,
-    Kept,
     Outcome,
     SheetEdit,
     initiative_rolls,
@@ -28,6 +30,7 @@ from .play_store import (
     text_label,
 )
 from .problems import Problem
+from .sheet_store import SOURCE, Stored
 
 MAX_NAME: Final = 120
 """Characters in an aspect's name, an id or an NPC's name in a request."""
@@ -49,10 +52,10 @@ def aspects_of(sheet: Sheet) -> list[str]:
     return [str(text) for text in named if text] + [a for a in sheet.texts("aspects") if a]
 
 
-def public_part(member: Member, sheet: Sheet) -> dict[str, Any]:
-    """What every member reads of a Fate character."""
+def public_part(member: str, sheet: Sheet) -> dict[str, Any]:
+    """What every member reads of ``member``'s Fate character."""
     return {
-        "member": member.id, "name": sheet.name, "system": sheet.system,
+        "member": member, "name": sheet.name, "system": sheet.system,
         "fate_points": sheet.count("fate_points"), "refresh": sheet.count("refresh"),
         "aspects": aspects_of(sheet),
         "stress": {
@@ -66,7 +69,7 @@ def public_part(member: Member, sheet: Sheet) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _owners_part(member: Member, sheet: Sheet) -> dict[str, Any]:
+def _owners_part(member: str, sheet: Sheet) -> dict[str, Any]:
     """What a sheet of another system shows its owner and the GM here (its
     page and the rest are the sheet's routes')."""
     state: dict[str, Any] = {}
@@ -76,23 +79,57 @@ def _owners_part(member: Member, sheet: Sheet) -> dict[str, Any]:
         state["wounds"] = sheet.wounds()
     points = {key: sheet.count(key) for key in ("fudge_points", "ep", "character_points",
                                                  "fate_points") if key in sheet.values}  # fmt: skip
-    return {"member": member.id, "name": sheet.name, "system": sheet.system,
+    return {"member": member, "name": sheet.name, "system": sheet.system,
             "points": points, **state}  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SheetView:
+    """What play reads of one text of a member's sheet, made once."""
+
+    character: play.Character
+    shown: dict[str, Any]
+    """The character as the table shows it."""
+    public: bool
+    """Shown to every member (a Fate character), or to its owner and the GM only."""
+
+
+SHEET_VIEWS: Final = 4096
+"""Sheet texts kept read for play, the least used dropped first."""
+_VIEWS: SizedCache[tuple[str, bytes], SheetView] = SizedCache(
+    "sheets as play reads them", SHEET_VIEWS
+)
+
+
+def view_of(stored: Stored) -> SheetView | None:
+    """``stored`` as play reads it (None: the sheet no longer reads), kept
+    by its text: an action or a read of the table reads every sheet of the
+    room, and a sheet's text is read once, not at each."""
+    key = (stored.member, hashlib.sha256(stored.text.encode("utf-8", "surrogatepass")).digest())
+    found = _VIEWS.get(key)
+    if found is not None:
+        return found
+    try:
+        sheet = load_text(stored.text, SOURCE)
+    except DiceError:  # checked when stored: only a change of the rules since makes one
+        return None
+    public = sheet.state == FATE_STATE
+    shown = (public_part if public else _owners_part)(stored.member, sheet)
+    view = SheetView(character_of(stored.member, sheet), shown, public)
+    return _VIEWS.put(key, view, estimate(view) + 200)
+
+
 def characters(
-    kept: Sequence[Kept], members: Mapping[str, Member], viewer: Member
+    kept: Sequence[Stored], members: Sequence[Member], viewer: Member
 ) -> list[dict[str, Any]]:
-    """Every character of the room as ``viewer`` is shown it."""
+    """Every character of the room as ``viewer`` is shown it, in the order
+    their members joined."""
+    by_member = {stored.member: stored for stored in kept}
     shown = []
-    for each in kept:
-        member, sheet = members.get(each.stored.member), each.sheet
-        if member is None or sheet is None:
-            continue
-        if sheet.state == FATE_STATE:
-            shown.append(public_part(member, sheet))
-        elif viewer.gm or viewer.id == member.id:
-            shown.append(_owners_part(member, sheet))
+    for member in members:
+        view = view_of(by_member[member.id]) if member.id in by_member else None
+        if view is not None and (view.public or viewer.gm or viewer.id == member.id):
+            shown.append(view.shown)
     return shown
 
 
@@ -125,16 +162,16 @@ def rolled_of(record: RollRecord) -> play.Rolled:
 def table_of(
     actor: Member,
     members: Sequence[Member],
-    kept: Mapping[str, Kept],
+    kept: Mapping[str, Stored],
     rolls: Sequence[RollRecord] = (),
     last_seq: int = 0,
 ) -> play.Table:
     """The table as ``actor`` acts at it: the members in the order they
     joined, each one's character, the rolls the action names."""
     characters = {
-        member.id: character_of(member.id, sheet)
+        member.id: view.character
         for member in members
-        if member.id in kept and (sheet := kept[member.id].sheet) is not None
+        if member.id in kept and (view := view_of(kept[member.id])) is not None
     }
     return play.Table(
         actor=actor.id, gm=actor.gm, names={member.id: member.name for member in members},
@@ -146,16 +183,15 @@ def table_of(
 def shown(
     system: str,
     state: dict[str, Any] | None,
-    kept: Sequence[Kept],
+    kept: Sequence[Stored],
     members: Sequence[Member],
     viewer: Member,
 ) -> dict[str, Any]:
     """``GET /api/rooms/{room}/play``: the state and the characters."""
-    by_id = {member.id: member for member in members}
     return {
         "system": system,
         "play": play.new_state() if state is None else state,
-        "characters": characters(kept, by_id, viewer),
+        "characters": characters(kept, members, viewer),
     }
 
 
@@ -169,7 +205,6 @@ def refused(error: play.PlayError) -> Problem:
 class Decision:
     """An action of ``actor``, decided on the room as it is when held."""
 
-    system: str
     actor: Member
     members: Sequence[Member]
     action: Mapping[str, Any]

@@ -67,11 +67,11 @@ def get_play(room: str, db: Db, authorization: Auth = None) -> dict[str, Any]:
 def play_action(
     room: str, body: PlayAction, db: Db, hub: Feeds, rolls: TableRolls, authorization: Auth = None
 ) -> JSONResponse:
-    found, me = making.member_of(db, room, authorization)
+    _, me = making.member_of(db, room, authorization)
     rolls.limiter.take(me.id)
     members = store.room_members(db, room)
     action = body.model_dump(exclude_none=True)
-    decide = play_table.Decision(found.system, me, members, action)
+    decide = play_table.Decision(me, members, action)
     record = commit_play(db, room, me, decide)
     if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
         hub.publish_threadsafe(room, Event("rolls", [record]))
