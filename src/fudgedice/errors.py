@@ -45,6 +45,25 @@ class DiceValueError(DiceError):
     """The text parses but asks for something meaningless (``d0``, ``3d6kh4``)."""
 
 
+class ChangedRule(DiceValueError):
+    """A text the language now refuses that it once rolled, under a rule since
+    corrected. ``formerly`` is the text that rolls as this one then rolled,
+    dice for dice, so that a log kept before the change still verifies: a
+    verifier rolls it in the refused text's place (docs/fairness.md)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        formerly: str,
+        text: str | None = None,
+        position: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, text=text, position=position, hint=hint)
+        self.formerly = formerly
+
+
 class DiceTypeError(DiceValueError, TypeError):
     """A value of the wrong kind was passed to the API (a number where a roll's
     text belongs): the project's own error, and a TypeError to Python."""

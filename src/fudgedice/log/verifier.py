@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import api, budget
-from ..errors import DiceError, DiceValueError, TooManyDice
+from ..dice.program import Program
+from ..errors import ChangedRule, DiceError, DiceValueError, TooManyDice
 from ..limits import DEFAULT_LIMITS, Limits
 from ..memory import reserve
 from ..stream import Stream, room_stream
@@ -275,7 +276,7 @@ class _Checker:
             return
         limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))
         try:
-            rolled = api.compile_roll(fields["text"]).roll(stream, None, limits)
+            rolled = _as_logged(fields["text"]).roll(stream, None, limits)
         except TooManyDice as error:
             if len(faces) < DEFAULT_LIMITS.max_dice:
                 raise Failed(
@@ -297,7 +298,7 @@ class _Checker:
         faces: list[int] = fields["faces"]
         limits = _limits_for(min(len(faces), DEFAULT_LIMITS.max_dice))  # bounded by the listing
         try:
-            program = api.compile_roll(fields["text"])
+            program = _as_logged(fields["text"])
             drawn, error = failed_draws(program, stream, limits)
         except DiceError as refused:
             raise Failed(
@@ -362,6 +363,15 @@ class _Checker:
             raise Failed(
                 self.entries or None, "its head's hash is not the last entry's: the end changed"
             )
+
+
+def _as_logged(text: str) -> Program:
+    """The program of a logged roll text: one a corrected rule now refuses
+    rolls as it did when it was logged (:class:`~fudgedice.errors.ChangedRule`)."""
+    try:
+        return api.compile_roll(text)
+    except ChangedRule as changed:
+        return api.compile_roll(changed.formerly)
 
 
 def _drawn_as_listed(position: int, faces: list[int], drawn: list[int]) -> None:

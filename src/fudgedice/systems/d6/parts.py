@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ...errors import DiceValueError
+from ...errors import ChangedRule, DiceValueError
 from ...language.tree import Expression, Part, Side
 from .codes import NO_CODE, Code, code_parts
 from .options import SideOptions
@@ -117,12 +117,17 @@ def check_owner(
             "drop unarmed, or drop the weapon",
         )
     if read.fate_point and role == "damage" and part is None and not read.unarmed:
-        raise _fail(
-            expression,
+        at = seen["fp"].position
+        # rolls logged before weapons were told apart doubled the whole code,
+        # as unarmed does now: a verifier rolls them so (errors.ChangedRule)
+        formerly = None if at is None else f"{expression.text[:at]}unarmed {expression.text[at:]}"
+        raise ChangedRule(
             "a Fate Point doubles only the character's own dice, and the damage code "
             f"{written} is all the weapon's",
-            seen["fp"].position,
-            "write the character's own dice first and the weapon's after 'weapon' "
+            formerly=expression.text if formerly is None else formerly,
+            text=expression.text,
+            position=at,
+            hint="write the character's own dice first and the weapon's after 'weapon' "
             f"(d6: 3D+1 weapon 2D fp dmg ...); if {written} is all the character's own "
             "(Strength Damage, unarmed), add unarmed",
         )
