@@ -104,6 +104,17 @@ def test_fate_stress_and_a_named_consequence(server: Any, seats: Callable[..., A
     expect(mine.locator(".aspects-own")).to_contain_text("Hot-headed")
     expect(bob.locator("li[data-slot='mild']")).to_contain_text("Bruised <b>ribs</b>")
 
+    # the GM picks the track: a mental hit of 1 checks the mental 1-box, not a physical one
+    bob.locator("select.track").select_option("mental")
+    bob.locator("input.amount").fill("1")
+    bob.locator("button.hit").click()
+    expect(mine.locator(".boxes[data-track='mental'] .box.checked .sr")).to_have_text(
+        ["box 1 checked"]
+    )
+    expect(mine.locator(".boxes[data-track='physical'] .box.checked .sr")).to_have_text(
+        ["box 2 checked"]
+    )
+
     # a roll's card offers the character's own aspects to invoke, the consequence among them
     bo.roll("fate: 4dF vs 1")
     options = bo.page.locator("#rolls .roll", has_text="4dF vs 1").locator(
