@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import fudgedice
 from fudgedice.errors import DiceValueError
 from fudgedice.log.canonical import GENESIS
-from fudgedice.log.entries import roll_entry
+from fudgedice.log.entries import roll_entry, roll_label
 from fudgedice.log.play_entries import play_entry, play_fields_error, spend_fields
 from fudgedice.log.sheet_entries import sheet_entry
 from fudgedice.log.spends import spend_entry
@@ -54,11 +54,13 @@ class Room:
         }
         return Table(actor, actor == "g", NAMES, characters, rolls or {}, len(self.entries))
 
-    def roll(self, text: str, member: str, visibility: str = "public") -> int:
+    def roll(
+        self, text: str, member: str, visibility: str = "public", label: str | None = None
+    ) -> int:
         logged = roll_entry(
             server_seed=SEED, commitment=COMMITMENT, room=ROOM, seq=len(self.entries) + 1,
             nonce=self.nonces.get(member, 0), prev=self.prev, text=text, roller=NAMES[member],
-            visibility=visibility, member=member,
+            visibility=visibility, member=member, extra=None if label is None else {"label": label},
         )  # fmt: skip
         self.nonces[member] = self.nonces.get(member, 0) + 1
         assert logged.roll is not None
@@ -68,7 +70,7 @@ class Room:
 
     def rolled(self, seq: int) -> Rolled:
         own = self.own[seq]
-        label = own["text"].partition("#")[2].strip() or None
+        label = roll_label(own["text"], own.get("label")) or None
         return Rolled(seq, own["member"], label, own["total"], self.margins[seq], "fate")
 
     def invoke(self, of: int, aspect: str, free: bool, used: tuple[str, ...] = ()) -> int:
@@ -153,7 +155,8 @@ def a_session() -> tuple[Room, dict[str, int]]:
     at["init"] = room.play("g", action="initiative", mode="perception")
     at["roll_a"] = room.roll("d6: 3D # initiative", "a")
     at["roll_b"] = room.roll("d6: 3D+20 # initiative", "b")
-    at["order"] = room.play("g", (at["roll_a"], at["roll_b"]), action="order")
+    at["roll_g"] = room.roll("d6: 1D", "g", label="initiative: Orc")  # by its Label field
+    at["order"] = room.play("g", (at["roll_a"], at["roll_b"], at["roll_g"]), action="order")
     at["session"] = room.play("g", action="session")
     return room, at
 
@@ -262,6 +265,19 @@ def test_a_wrong_order_is_named(rechained: Rechain) -> None:
     document["entries"][at["order"] - 1]["args"]["order"][1]["rolls"] = [at["fight"]]
     seq, why = failure_of(document, rechained)
     assert seq == at["order"] and f"lists seq {at['fight']}, which is no roll of the round" in why
+
+
+def test_a_label_given_beside_the_text_orders_and_is_checked(rechained: Rechain) -> None:
+    room, at = a_session()
+    listed = room.entries[at["order"] - 1]["args"]["order"]
+    assert {"who": "Orc", "rolls": [at["roll_g"]]}.items() <= listed[-1].items()
+    assert room.entries[at["roll_g"] - 1]["label"] == "initiative: Orc"
+    for label in ("ambush", "initiatives: Orc"):  # the label the roll was made with, changed
+        document = room.document()
+        document["entries"][at["roll_g"] - 1]["label"] = label
+        assert failure_of(document, rechained) == (
+            at["order"], f"its order lists seq {at['roll_g']}, which is no initiative roll"
+        )  # fmt: skip
 
 
 def test_a_sheet_change_between_lets_points_start_anew(rechained: Rechain) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from ..play import CONSEQUENCE, advantage_free
 from ..play.initiative import ties_of
 from .document import whole
+from .entries import roll_label
 
 Earlier = Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]]
 """Each roll and spend so far, by seq: its link of the chain and its own fields."""
@@ -311,8 +312,8 @@ def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) 
     own = logged[1]
     if own is None:
         return  # hidden and not opened yet: its total waits for its opening
-    label = str(own.get("text", "")).partition("#")[2].strip().lower()
-    if not label.startswith("initiative"):
+    label = roll_label(own.get("text"), own.get("label")).lower()
+    if label != "initiative" and not label.startswith("initiative:"):
         raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
     if own.get("total") != total:
         raise PlayFailed(
