@@ -15,8 +15,8 @@ from .invokes import CONSEQUENCE as CONSEQUENCE
 from .invokes import RECOVER as RECOVER
 from .invokes import consequence as consequence
 from .invokes import consequence_of as consequence_of
-from .invokes import recover as recover
 from .invokes import invoke as invoke
+from .invokes import recover as recover
 from .state import FATE_SYSTEMS as FATE_SYSTEMS
 from .state import Character as Character
 from .state import Played as Played
