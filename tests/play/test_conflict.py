@@ -19,14 +19,16 @@ from fudgedice.play import (
     recover,
 )
 
-NAMES = {"g": "Gina", "a": "Ann", "b": "Bob", "d": "Dee"}
+NAMES = {"g": "Gina", "a": "Ann", "b": "Bob", "d": "Dee", "e": "Eve"}
 ANN = Character("a", "Cynere", "fate", 2, 3, {"Notice": 2}, (), {})
 BOB = Character("b", "Landon", "fatecondensed", 0, 3, {"Notice": 1}, (), {})
-DEE = Character("d", "Jax", "d6", None, None, {"Perception": 3}, (), {})
+DEE = Character("d", "Jax", "d6", 1, None, {"Perception": 3}, (), {})
+"""A D6 character: Fate Points of the D6 System, which no conflict's end pays."""
+EVE = Character("e", "Mo", "fudge", None, None, {}, (), {})
 
 
 def table(actor: str = "g") -> Table:
-    return Table(actor, actor == "g", NAMES, {"a": ANN, "b": BOB, "d": DEE})
+    return Table(actor, actor == "g", NAMES, {"a": ANN, "b": BOB, "d": DEE, "e": EVE})
 
 
 def play(state: dict[str, Any], actor: str = "g", **action: Any) -> Any:
@@ -79,7 +81,8 @@ def test_a_conflicts_end_pays_for_consequences_taken_in_it_and_for_conceding() -
         ("a", ["a"], 403, "only the GM ends a conflict"),
         ("g", ["zz"], 404, "no member 'zz'"),
         ("g", ["a", "a"], 422, "each one once"),
-        ("g", ["d"], 422, "Jax's sheet keeps no fate points"),
+        ("g", ["d"], 422, "Jax is no Fate character"),
+        ("g", ["e"], 422, "Mo's sheet keeps no fate points"),
         ("g", "a", 422, "conceded is a list"),
     ],
 )

@@ -290,9 +290,9 @@ def _initiative_rolls(since: int, table: Table) -> dict[str, Any]:
 
 
 def end(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
-    """The conflict ends: each character gains a fate point per consequence
-    taken in it, and one for conceding (``conceded``: the GM names who did).
-    A character whose sheet keeps no fate points gains none."""
+    """The conflict ends: each Fate character gains a fate point per
+    consequence taken in it, and one for conceding (``conceded``: the GM
+    names who did). A character whose sheet keeps no fate points gains none."""
     gm_only(table, "ends a conflict")
     held = _held(state)
     conceded = _conceded(body.get("conceded"), table)
@@ -304,6 +304,8 @@ def end(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
         character = table.characters.get(member)
         if character is None or character.fate_points is None:
             continue  # no sheet of theirs keeps fate points any more
+        if character.system not in FATE_SYSTEMS:
+            continue  # the D6 System pays no point for a conflict's end
         count = taken.get(member, 0) + (member in conceded)
         awarded[member] = count
         points[member] = (character.fate_points, character.fate_points + count)
@@ -329,7 +331,9 @@ def _conceded(raw: object, table: Table) -> list[str]:
     if len(set(conceded)) < len(conceded):
         raise PlayError("conceded names each one once")
     for member in conceded:
-        points_of(table, member)  # a concession pays a fate point: their sheet keeps them
+        character, _ = points_of(table, member)  # a concession pays a fate point
+        if character.system not in FATE_SYSTEMS:
+            raise PlayError(f"{character.name} is no Fate character: a concession pays nothing")
     return conceded
 
 
