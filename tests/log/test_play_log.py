@@ -329,6 +329,14 @@ def test_a_conflicts_end_and_a_recovery_verify(rechained: Rechain) -> None:
     assert end["args"]["taken"] == {"a": 1, "b": 1}
     assert end["points"] == {"a": [2, 3], "b": [1, 3]}
     assert room.entries[at["heal"] - 1]["args"]["aspects"] == ["a1", "a2"]
+    # an end as older tables logged it (no args, no points) still verifies
+    older = Room()
+    older.play("g", action="initiative", mode="notice")
+    older.log("g", consequence(older.state, "a", "mild", "Cut", "b"), "consequence")
+    ended = older.play("g", action="end_conflict")
+    document = older.document()
+    document["entries"][ended - 1].update(args={}, points={})
+    assert fudgedice.verify(rechained(document)).ok
 
 
 @pytest.mark.parametrize(

@@ -150,8 +150,10 @@ class Ledger:
     def _ended(self, args: Mapping[str, Any], points: Mapping[str, list[int]]) -> None:
         """A conflict's end: a fate point per consequence taken in it (as the
         log has them since it began), and one for conceding."""
+        logged, self.conflict = self.conflict or {}, None
+        if not args and not points:
+            return  # an end as tables logged it before ends paid: no point, nothing to count
         taken, conceded, awarded = args.get("taken"), args.get("conceded"), args.get("awarded")
-        logged = self.conflict or {}
         if taken != logged:
             raise PlayFailed(
                 f"it counts the consequences taken in the conflict as {taken!r}, and the log "
@@ -170,7 +172,6 @@ class Ledger:
                                  f"gives {wanted}")  # fmt: skip
         if any(member not in awarded for member in conceded):
             raise PlayFailed("it awards no fate point to one who conceded")
-        self.conflict = None
 
     def _gm_pool(self, seq: int, action: str, args: Mapping[str, Any], pool: Any) -> None:
         if action in ("scene", "session"):
