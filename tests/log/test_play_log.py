@@ -16,11 +16,21 @@ from hypothesis import strategies as st
 import fudgedice
 from fudgedice.errors import DiceValueError
 from fudgedice.log.canonical import GENESIS
-from fudgedice.log.entries import roll_entry
+from fudgedice.log.entries import roll_entry, roll_label
 from fudgedice.log.play_entries import play_entry, play_fields_error, spend_fields
 from fudgedice.log.sheet_entries import sheet_entry
 from fudgedice.log.spends import spend_entry
-from fudgedice.play import Character, Played, Rolled, Table, apply, consequence, invoke, new_state
+from fudgedice.play import (
+    Character,
+    Played,
+    Rolled,
+    Table,
+    apply,
+    consequence,
+    invoke,
+    new_state,
+    recover,
+)
 from fudgedice.stream import commitment
 
 Rechain = Callable[[dict[str, Any]], dict[str, Any]]
@@ -54,11 +64,13 @@ class Room:
         }
         return Table(actor, actor == "g", NAMES, characters, rolls or {}, len(self.entries))
 
-    def roll(self, text: str, member: str, visibility: str = "public") -> int:
+    def roll(
+        self, text: str, member: str, visibility: str = "public", label: str | None = None
+    ) -> int:
         logged = roll_entry(
             server_seed=SEED, commitment=COMMITMENT, room=ROOM, seq=len(self.entries) + 1,
             nonce=self.nonces.get(member, 0), prev=self.prev, text=text, roller=NAMES[member],
-            visibility=visibility, member=member,
+            visibility=visibility, member=member, extra=None if label is None else {"label": label},
         )  # fmt: skip
         self.nonces[member] = self.nonces.get(member, 0) + 1
         assert logged.roll is not None
@@ -68,7 +80,7 @@ class Room:
 
     def rolled(self, seq: int) -> Rolled:
         own = self.own[seq]
-        label = own["text"].partition("#")[2].strip() or None
+        label = roll_label(own["text"], own.get("label")) or None
         return Rolled(seq, own["member"], label, own["total"], self.margins[seq], "fate")
 
     def invoke(self, of: int, aspect: str, free: bool, used: tuple[str, ...] = ()) -> int:
@@ -153,7 +165,8 @@ def a_session() -> tuple[Room, dict[str, int]]:
     at["init"] = room.play("g", action="initiative", mode="perception")
     at["roll_a"] = room.roll("d6: 3D # initiative", "a")
     at["roll_b"] = room.roll("d6: 3D+20 # initiative", "b")
-    at["order"] = room.play("g", (at["roll_a"], at["roll_b"]), action="order")
+    at["roll_g"] = room.roll("d6: 1D", "g", label="initiative: Orc")  # by its Label field
+    at["order"] = room.play("g", (at["roll_a"], at["roll_b"], at["roll_g"]), action="order")
     at["session"] = room.play("g", action="session")
     return room, at
 
@@ -264,6 +277,19 @@ def test_a_wrong_order_is_named(rechained: Rechain) -> None:
     assert seq == at["order"] and f"lists seq {at['fight']}, which is no roll of the round" in why
 
 
+def test_a_label_given_beside_the_text_orders_and_is_checked(rechained: Rechain) -> None:
+    room, at = a_session()
+    listed = room.entries[at["order"] - 1]["args"]["order"]
+    assert {"who": "Orc", "rolls": [at["roll_g"]]}.items() <= listed[-1].items()
+    assert room.entries[at["roll_g"] - 1]["label"] == "initiative: Orc"
+    for label in ("ambush", "initiatives: Orc"):  # the label the roll was made with, changed
+        document = room.document()
+        document["entries"][at["roll_g"] - 1]["label"] = label
+        assert failure_of(document, rechained) == (
+            at["order"], f"its order lists seq {at['roll_g']}, which is no initiative roll"
+        )  # fmt: skip
+
+
 def test_a_sheet_change_between_lets_points_start_anew(rechained: Rechain) -> None:
     room, at = a_session()
     # Bob's sheet was edited to 4 after his hidden invoke: the consequence and session
@@ -280,6 +306,68 @@ def test_a_sheet_change_between_lets_points_start_anew(rechained: Rechain) -> No
     later.play("g", action="award", member="b")
     seq, why = failure_of(later.document(), rechained)
     assert seq == 2 and "starts b's fate points at 7, and seq 1 left them at 2" in why
+
+
+def a_conflict() -> tuple[Room, dict[str, int]]:
+    """A conflict: a consequence before it, two in it, one healed, Bob concedes."""
+    room, at = Room(), {}
+    at["before"] = room.log("g", consequence(room.state, "a", "mild", "Tired", "g"), "consequence")
+    at["start"] = room.play("g", action="initiative", mode="notice")
+    at["again"] = room.play("g", action="initiative", mode="gm", order=["b", "a"])
+    at["cut"] = room.log("g", consequence(room.state, "a", "moderate", "Cut", "b"), "consequence")
+    at["winded"] = room.log("g", consequence(room.state, "b", "mild", "Winded", "a"), "consequence")
+    at["heal"] = room.log("g", recover(room.state, "a", ["mild", "moderate"]), "recover")
+    at["end"] = room.play("g", action="end_conflict", conceded=["b"])
+    return room, at
+
+
+def test_a_conflicts_end_and_a_recovery_verify(rechained: Rechain) -> None:
+    room, at = a_conflict()
+    report = fudgedice.verify(room.document())
+    assert report.ok and report.played == 7, report
+    end = room.entries[at["end"] - 1]
+    assert end["args"]["taken"] == {"a": 1, "b": 1}
+    assert end["points"] == {"a": [2, 3], "b": [1, 3]}
+    assert room.entries[at["heal"] - 1]["args"]["aspects"] == ["a1", "a2"]
+    # an end as older tables logged it (no args, no points) still verifies
+    older = Room()
+    older.play("g", action="initiative", mode="notice")
+    older.log("g", consequence(older.state, "a", "mild", "Cut", "b"), "consequence")
+    ended = older.play("g", action="end_conflict")
+    document = older.document()
+    document["entries"][ended - 1].update(args={}, points={})
+    assert fudgedice.verify(rechained(document)).ok
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "reason"),
+    [
+        ("heal", {"args": {"aspects": ["a1", "a9"]}}, "heals the consequence 'a9'"),
+        ("heal", {"args": {"slots": ["mild", "mild"]}}, "of 'a' ('mild'), which the log has"),
+        ("heal", {"args": {"aspects": []}}, "it heals no consequence"),
+        ("end", {"args": {"taken": {"a": 2, "b": 1}}}, "the log has {'a': 1, 'b': 1}"),
+        ("end", {"args": {"conceded": []}}, "it awards b 2 fate points, and the conflict gives 1"),
+        ("end", {"points": {"a": [2, 4], "b": [1, 3]}}, "go from 2 to 4 on an end_conflict"),
+        ("end", {"args": {"awarded": {"a": 2, "b": 2}}, "points": {"a": [2, 4], "b": [1, 3]}},
+         "it awards a 2 fate points, and the conflict gives 1"),
+        ("end", {"args": {"conceded": ["b", "b"]}}, "name one twice"),
+        ("end", {"points": {"a": [2, 3]}}, "not those of its characters' points"),
+        ("winded", {"points": {"b": [1, 2]}}, "a consequence changes no fate points"),
+    ],
+)  # fmt: skip
+def test_a_tampered_conflict_is_named(
+    rechained: Rechain, where: str, fields: dict[str, Any], reason: str
+) -> None:
+    room, at = a_conflict()
+    document = room.document()
+    entry = document["entries"][at[where] - 1]
+    for name, value in fields.items():
+        if name == "args":
+            entry["args"].update(value)
+        else:
+            entry[name] = value
+    seq, why = failure_of(document, rechained)
+    assert seq == at[where] and reason in why, why
 
 
 def test_play_entries_fields() -> None:
@@ -300,7 +388,7 @@ def test_play_entries_fields() -> None:
 
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-2, 30), st.sampled_from(
-        ["a", "b", "a2", "zz", "Fog", "initiative", ""])),
+        ["a", "b", "a1", "a2", "zz", "Fog", "mild", "initiative", ""])),
     lambda inner: st.one_of(st.lists(inner, max_size=3),
                             st.dictionaries(st.sampled_from(["a", "b", "who", "rolls", "totals"]),
                                             inner, max_size=3)),
@@ -309,21 +397,30 @@ json_values = st.recursive(
 FIELDS = ["args", "points", "gm_pool", "aspect", "aspect_id", "free", "member", "action"]
 SESSION = a_session()[0].document()
 """A session's log, made once: the tampering below changes copies of it."""
+CONFLICT = a_conflict()[0].document()
+"""A conflict's log (recoveries and an end), likewise."""
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.integers(0, len(SESSION["entries"]) - 1),
+    st.sampled_from([SESSION, CONFLICT]),
+    st.integers(0, 100),
     st.sampled_from(FIELDS),
     st.one_of(st.sampled_from(["aspect", "of", "free", "shifts", "count", "pool", "order",
-                               "ties", "since", "refresh", "member", "kind"]), st.none()),
+                               "ties", "since", "refresh", "member", "kind", "aspects",
+                               "slots", "taken", "conceded", "awarded"]), st.none()),
     json_values,
 )  # fmt: skip
 def test_any_tampered_play_is_a_failure_never_an_exception(
-    rechained: Rechain, index: int, field: str, key: str | None, value: Any
+    rechained: Rechain,
+    made: dict[str, Any],
+    index: int,
+    field: str,
+    key: str | None,
+    value: Any,
 ) -> None:
-    document = copy.deepcopy(SESSION)
-    entry = document["entries"][index]
+    document = copy.deepcopy(made)
+    entry = document["entries"][index % len(document["entries"])]
     if key is not None and isinstance(entry.get(field), dict):
         entry[field][key] = value
     else:

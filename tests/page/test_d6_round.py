@@ -104,6 +104,7 @@ def test_a_d6_round_with_initiative_and_a_wound(
     expect(gm.page.locator("#rolls .roll", has_text="initiative: Ogre")).to_have_count(2)
     gm.page.click("#initiative-order-rolls")
     expect(order["Ann"].locator(".who")).to_have_text(["Ogre", "Jax"])
+    expect(gm.page.locator("#initiative-conceded input")).to_have_count(0)  # Fate's rule
     gm.page.click("#initiative-end")
     expect(ann.page.locator("#initiative")).to_be_hidden()
     ann.assert_fits(375)

@@ -207,6 +207,16 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     expect(gm.page.locator("#play-status .error")).to_be_visible()
     expect(scene).to_contain_text("GM pool: 0")
 
+    # a conflict Bob concedes: a fate point at its end
+    gm.page.click("#initiative-setup summary")
+    gm.page.click("#initiative-start")
+    expect(bo.page.locator("#initiative-line")).to_contain_text("Round 1")
+    gm.page.locator("#initiative-conceded label", has_text="Bob").locator("input").check()
+    _shot(gm, artifacts, "6-conceded")
+    gm.page.click("#initiative-end")
+    expect(bo.page.locator("#initiative")).to_be_hidden()
+    expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 5")
+
     # the log, play entries and all, verifies
     token = gm.stored()[room]["token"]
     headers = {"Authorization": f"Bearer {token}"}

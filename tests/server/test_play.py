@@ -180,17 +180,19 @@ def test_d6_initiative_is_ordered_by_perception_rolls(
     ann_roll, bob_roll = perception(room.ann, []), perception(room.bob, [])
     orc = room.roll(room.gm, "d6: 3D # initiative: Orc")
     hidden = room.roll(room.ann, "d6: 9D # initiative", visibility="gm")
-    # a label given beside the text is not in the roll's text, which verify reads
+    # a label typed in the Label field (beside the text) orders as one in the text does
     beside = room.roll(room.gm, "d6: 9D", label="initiative: Goblin")
+    other = room.roll(room.gm, "d6: 9D # initiative: Troll", label="ambush")  # its label: ambush
     ordered = room.ok(room.gm, action="order")["play"]["initiative"]
     totals = {ann_roll["seq"]: ann_roll["total"], bob_roll["seq"]: bob_roll["total"],
-              orc["seq"]: orc["total"]}  # fmt: skip
+              orc["seq"]: orc["total"], beside["seq"]: beside["total"]}  # fmt: skip
     rolls = [entry["roll"] for entry in ordered["order"]]
     assert hidden["seq"] not in rolls  # a hidden roll orders nobody
-    assert beside["seq"] not in rolls
+    assert other["seq"] not in rolls
     assert sorted(rolls) == sorted(totals)
     assert [totals[seq] for seq in rolls] == sorted(totals.values(), reverse=True)
-    assert any(entry["name"] == "Orc" for entry in ordered["order"])
+    names = {entry["name"] for entry in ordered["order"]}
+    assert {"Orc", "Goblin"} <= names and "Troll" not in names
     room.verified(tmp_path)
 
 

@@ -112,6 +112,22 @@ def chained(fields: dict[str, Any], prev: str) -> dict[str, Any]:
     return entry
 
 
+def roll_label(text: object, label: object) -> str:
+    """A roll's label, whichever way it was given: the ``label`` beside its
+    text (an entry's field of that name, as the page shows it) or else what
+    its text says after ``#``; "" when it has none. The server reads a roll's
+    label with it, and ``verify`` the label its entry keeps.
+
+    >>> roll_label("d6: 3D # initiative: Orc", None), roll_label("d6: 3D", " initiative ")
+    ('initiative: Orc', 'initiative')
+    >>> roll_label("fate: +2 # attack", "defend"), roll_label("fate: +2", None)
+    ('defend', '')
+    """
+    if isinstance(label, str) and label.strip():
+        return label.strip()
+    return text.partition("#")[2].strip() if isinstance(text, str) else ""
+
+
 def roll_entry(
     *,
     server_seed: bytes,

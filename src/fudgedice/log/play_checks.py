@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..play import CONSEQUENCE, advantage_free
+from ..play import CONSEQUENCE, RECOVER, advantage_free
 from ..play.initiative import ties_of
 from .document import whole
+from .entries import roll_label
 
 Earlier = Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any] | None]]
 """Each roll and spend so far, by seq: its link of the chain and its own fields."""
@@ -50,6 +51,8 @@ class Ledger:
         """The shifts of each roll made again from its revealed seed."""
         self.invoked: dict[int, set[str]] = {}
         """The aspects invoked on each roll's chain of spends, by the chain's first roll."""
+        self.conflict: dict[str, int] | None = None
+        """The consequences each character took in the conflict under way (None: none is)."""
         self.replayed = 0
         """Play entries and invokes whose arithmetic was replayed."""
         self.waiting = 0
@@ -97,7 +100,7 @@ class Ledger:
             raise PlayFailed(
                 f"{_an(action)} changes the fate points of {args.get('member')!r} alone"
             )
-        if action not in ("award", "accept", "refuse", "session") and points:
+        if action not in ("award", "accept", "refuse", "session", "end_conflict") and points:
             raise PlayFailed(f"{_an(action)} changes no fate points")
         for member, pair in points.items():
             _gained(action, args, member, pair)
@@ -105,6 +108,15 @@ class Ledger:
         self._gm_pool(seq, action, args, fields["gm_pool"])
         if action in ("aspect", "advantage", CONSEQUENCE):
             self._made(seq, action, args, fields, earlier)
+            if action == CONSEQUENCE and self.conflict is not None:
+                member = str(args.get("member"))
+                self.conflict[member] = self.conflict.get(member, 0) + 1
+        elif action == RECOVER:
+            self._recovered(args)
+        elif action == "initiative" and self.conflict is None:  # again: the same conflict
+            self.conflict = {}
+        elif action == "end_conflict":
+            self._ended(args, points)
         elif action in ("remove", "rename"):
             aspect = args.get("aspect")
             if not isinstance(aspect, str) or aspect not in self.aspects:
@@ -118,6 +130,48 @@ class Ledger:
         elif action == "order":
             _ordered(seq, args, earlier)
         self.replayed += 1
+
+    def _recovered(self, args: Mapping[str, Any]) -> None:
+        """Consequences healed on a sheet: each an aspect the log made for that slot."""
+        member, aspects, slots = args.get("member"), args.get("aspects"), args.get("slots")
+        if not isinstance(aspects, list) or not isinstance(slots, list) or not aspects:
+            raise PlayFailed("it heals no consequence")
+        if len(aspects) != len(slots):
+            raise PlayFailed("it names a slot for each consequence it heals")
+        for aspect, slot in zip(aspects, slots, strict=True):
+            held = self.aspects.get(aspect) if isinstance(aspect, str) else None
+            if held is None or held["kind"] != CONSEQUENCE or held["slot"] != [member, slot]:
+                raise PlayFailed(
+                    f"it heals the consequence {aspect!r} of {member!r} ({slot!r}), which the "
+                    "log has not"
+                )
+            del self.aspects[aspect]
+
+    def _ended(self, args: Mapping[str, Any], points: Mapping[str, list[int]]) -> None:
+        """A conflict's end: a fate point per consequence taken in it (as the
+        log has them since it began), and one for conceding."""
+        logged, self.conflict = self.conflict or {}, None
+        if not args and not points:
+            return  # an end as tables logged it before ends paid: no point, nothing to count
+        taken, conceded, awarded = args.get("taken"), args.get("conceded"), args.get("awarded")
+        if taken != logged:
+            raise PlayFailed(
+                f"it counts the consequences taken in the conflict as {taken!r}, and the log "
+                f"has {logged}"
+            )
+        if not isinstance(conceded, list) or not all(isinstance(who, str) for who in conceded):
+            raise PlayFailed("its conceded are not member ids")
+        if len(set(conceded)) < len(conceded):
+            raise PlayFailed("its conceded name one twice")
+        if not isinstance(awarded, dict) or set(awarded) != set(points):
+            raise PlayFailed("its awarded points are not those of its characters' points")
+        for member, count in awarded.items():
+            wanted = logged.get(member, 0) + int(member in conceded)
+            if count != wanted or not wanted:
+                raise PlayFailed(f"it awards {member} {count!r} fate points, and the conflict "
+                                 f"gives {wanted}")  # fmt: skip
+        if any(member not in awarded for member in conceded):
+            raise PlayFailed("it awards no fate point to one who conceded")
 
     def _gm_pool(self, seq: int, action: str, args: Mapping[str, Any], pool: Any) -> None:
         if action in ("scene", "session"):
@@ -247,6 +301,9 @@ def _gained(action: str, args: Mapping[str, Any], member: str, pair: list[int]) 
             raise PlayFailed(f"a session refreshes {member}'s fate points to their refresh")
         return
     count = args.get("count") if action == "award" else GAINS.get(action)
+    if action == "end_conflict":
+        awarded = args.get("awarded")
+        count = awarded.get(member) if isinstance(awarded, dict) else None
     if not whole(count) or after != before + count:
         raise PlayFailed(f"its points of {member} go from {before} to {after} on {_an(action)}")
 
@@ -311,8 +368,8 @@ def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) 
     own = logged[1]
     if own is None:
         return  # hidden and not opened yet: its total waits for its opening
-    label = str(own.get("text", "")).partition("#")[2].strip().lower()
-    if not label.startswith("initiative"):
+    label = roll_label(own.get("text"), own.get("label")).lower()
+    if label != "initiative" and not label.startswith("initiative:"):
         raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
     if own.get("total") != total:
         raise PlayFailed(

@@ -16,12 +16,13 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import DiceValueError
-from ..play import ACTIONS, CONSEQUENCE, Played
+from ..play import ACTIONS, CONSEQUENCE, RECOVER, Played
 from .canonical import is_hex64
 from .entries import chained, checked_member, checked_name, now
 
-PLAY_ACTIONS: Final = (*ACTIONS, CONSEQUENCE)
-"""The actions a play entry records: the table's, and a consequence taken in a hit."""
+PLAY_ACTIONS: Final = (*ACTIONS, CONSEQUENCE, RECOVER)
+"""The actions a play entry records: the table's, and a consequence taken in
+a hit or healed on a sheet."""
 
 PLAY_FIELDS: Final = (
     "seq",

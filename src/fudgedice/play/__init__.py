@@ -4,7 +4,7 @@ and sessions, and a conflict's order. Pure: no server, no database, no I/O.
 
 * ``state``       the room's play state (plain JSON) and what an action reads
 * ``actions``     ``apply(state, action, table) -> Played``: one action
-* ``invokes``     an invoke on a roll, a consequence taken in a hit
+* ``invokes``     an invoke on a roll, a consequence taken in a hit, healed
 * ``initiative``  the order of a conflict, as each system orders it
 """
 
@@ -12,8 +12,11 @@ from .actions import ACTIONS as ACTIONS
 from .actions import advantage_free as advantage_free
 from .actions import apply as apply
 from .invokes import CONSEQUENCE as CONSEQUENCE
+from .invokes import RECOVER as RECOVER
 from .invokes import consequence as consequence
+from .invokes import consequence_of as consequence_of
 from .invokes import invoke as invoke
+from .invokes import recover as recover
 from .state import FATE_SYSTEMS as FATE_SYSTEMS
 from .state import Character as Character
 from .state import Played as Played

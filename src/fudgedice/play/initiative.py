@@ -18,7 +18,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .state import FATE_SYSTEMS, Character, Played, PlayError, Table, gm_only, name_of, text_of
+from .state import (
+    FATE_SYSTEMS,
+    Character,
+    Played,
+    PlayError,
+    Table,
+    gm_only,
+    member_of,
+    name_of,
+    points_of,
+    text_of,
+)
 
 MODES: Final = ("notice", "empathy", "elective", "perception", "gm")
 
@@ -89,6 +100,7 @@ def start(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Playe
         if not given:
             raise PlayError("the GM's order lists who acts, first to last")
         entries = [_entry(who, table) for who in given]
+    was = state.get("initiative")  # started again (a tie reordered): the same conflict
     state["initiative"] = {
         "mode": mode,
         "round": 1,
@@ -97,6 +109,7 @@ def start(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Playe
         "acted": [],
         "ties": ties,
         "since": since,
+        "taken": dict(was.get("taken") or {}) if isinstance(was, dict) else {},
     }
     lines = [f"A conflict begins ({mode} order)."]
     if entries:
@@ -277,10 +290,51 @@ def _initiative_rolls(since: int, table: Table) -> dict[str, Any]:
 
 
 def end(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
+    """The conflict ends: each Fate character gains a fate point per
+    consequence taken in it, and one for conceding (``conceded``: the GM
+    names who did). A character whose sheet keeps no fate points gains none."""
     gm_only(table, "ends a conflict")
-    _held(state)
+    held = _held(state)
+    conceded = _conceded(body.get("conceded"), table)
+    taken = {str(who): int(count) for who, count in (held.get("taken") or {}).items()}
+    points: dict[str, tuple[int, int]] = {}
+    awarded: dict[str, int] = {}
+    lines = ["The conflict ends."]
+    for member in dict.fromkeys([*taken, *conceded]):
+        character = table.characters.get(member)
+        if character is None or character.fate_points is None:
+            continue  # no sheet of theirs keeps fate points any more
+        if character.system not in FATE_SYSTEMS:
+            continue  # the D6 System pays no point for a conflict's end
+        count = taken.get(member, 0) + (member in conceded)
+        awarded[member] = count
+        points[member] = (character.fate_points, character.fate_points + count)
+        why = []
+        if member in taken:
+            why.append(f"{taken[member]} consequence{'s' if taken[member] > 1 else ''} taken")
+        if member in conceded:
+            why.append("conceded")
+        plural = "s" if count > 1 else ""
+        lines.append(f"{character.name} gains {count} fate point{plural}: {', '.join(why)}.")
     state["initiative"] = None
-    return Played(state, {}, None, {}, ("The conflict ends.",))
+    args = {"taken": taken, "conceded": conceded, "awarded": awarded}
+    return Played(state, points, None, args, tuple(lines))
+
+
+def _conceded(raw: object, table: Table) -> list[str]:
+    """Who conceded: member ids of characters that keep fate points, none twice."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > MAX_ORDER:
+        raise PlayError(f"conceded is a list of at most {MAX_ORDER} member ids")
+    conceded = [member_of(table, who) for who in raw]
+    if len(set(conceded)) < len(conceded):
+        raise PlayError("conceded names each one once")
+    for member in conceded:
+        character, _ = points_of(table, member)  # a concession pays a fate point
+        if character.system not in FATE_SYSTEMS:
+            raise PlayError(f"{character.name} is no Fate character: a concession pays nothing")
+    return conceded
 
 
 def _held(state: Mapping[str, Any]) -> dict[str, Any]:

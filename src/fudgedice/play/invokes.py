@@ -1,11 +1,13 @@
-"""Invokes on a roll and consequences taken in a hit: the two changes of the
-play state that come with an entry of another kind (a point spent on a roll,
+"""Invokes on a roll and consequences taken in a hit or healed: the changes of
+the play state that come with an entry of another kind (a point spent on a roll,
 a sheet's hit), yet are logged as play is (docs/fairness.md, "Play").
 
 * :func:`invoke`: the spend's entry carries ``aspect``, ``aspect_id``,
   ``free`` and ``points`` (or ``gm_pool``): :func:`fudgedice.log.play_entries.spend_fields`.
 * :func:`consequence`: logged as a ``play`` entry of action ``consequence``,
   so that a later free invoke on it finds its free invoke in the log.
+* :func:`recover`: consequences healed on a sheet leave the table, logged as
+  a ``play`` entry of action ``recover``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from .state import (
 
 CONSEQUENCE: Final = "consequence"
 """The log's action of a consequence taken (it is no action of ``apply``)."""
+
+RECOVER: Final = "recover"
+"""The log's action of consequences healed on a sheet (no action of ``apply``)."""
 
 
 def invoke(
@@ -128,9 +133,9 @@ def consequence(
         raise PlayError("a consequence is a member's")
     if holder is not None and (not isinstance(holder, str) or not holder):
         raise PlayError("a consequence's free invoke is held by a member, or by anyone")
-    for each in state["aspects"]:
-        if each["kind"] == CONSEQUENCE and (each["member"], each["slot"]) == (member, slot):
-            replace_aspect(state, None, each["id"])
+    taken = consequence_of(state, member, slot)
+    if taken is not None:
+        replace_aspect(state, None, taken["id"])
     made = add_aspect(
         state,
         {
@@ -144,6 +149,46 @@ def consequence(
             "slot": slot,
         },
     )
+    held = state.get("initiative")
+    if isinstance(held, dict):  # taken in a conflict: a fate point when it ends
+        taken = held.setdefault("taken", {})
+        taken[member] = taken.get(member, 0) + 1
     args = {"aspect": made["id"], **{k: v for k, v in made.items() if k != "id"}}
     line = f"A {slot} consequence: {name}, with a free invoke."
     return Played(state, {}, None, args, (line,))
+
+
+def consequence_of(state: Mapping[str, Any], member: str, slot: str) -> dict[str, Any] | None:
+    """The consequence aspect ``member``'s character has in ``slot``, if any."""
+    for each in state["aspects"]:
+        if each["kind"] == CONSEQUENCE and (each["member"], each["slot"]) == (member, slot):
+            return dict(each)
+    return None
+
+
+def recover(state: Mapping[str, Any], member: str, slots: Sequence[str]) -> Played:
+    """The consequences of ``member``'s character healed in ``slots`` (its
+    sheet's slots cleared): their aspects leave the table. A slot with no
+    aspect is passed over (a consequence written on the sheet by hand);
+    none at all is refused.
+
+    >>> from fudgedice.play import new_state
+    >>> hurt = consequence(new_state(), "a", "mild", "Bruised ribs", "g").state
+    >>> healed = recover(hurt, "a", ["mild", "moderate"])
+    >>> healed.state["aspects"], healed.args["aspects"], healed.lines
+    ([], ['a1'], ('The mild consequence Bruised ribs heals.',))
+    """
+    state = copied(state)
+    found = [aspect for slot in slots if (aspect := consequence_of(state, member, slot))]
+    if not found:
+        raise PlayError("no consequence of those slots is on the table", 404)
+    for aspect in found:
+        replace_aspect(state, None, aspect["id"])
+    args = {
+        "member": member,
+        "aspects": [aspect["id"] for aspect in found],
+        "slots": [aspect["slot"] for aspect in found],
+        "names": [aspect["name"] for aspect in found],
+    }
+    lines = tuple(f"The {each['slot']} consequence {each['name']} heals." for each in found)
+    return Played(state, {}, None, args, lines)

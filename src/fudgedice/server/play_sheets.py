@@ -7,7 +7,8 @@ An invoke is the spend's entry (as hidden as its roll): its aspect and
 whether it was free are fields of the entry, seen by whoever sees the roll.
 The state it leaves (an aspect's free invoke used, a boost gone) is the
 table's: a hidden roll's placeholder carries it, and nothing of the dice. A
-consequence is a public play entry of its own, next to the hit's.
+consequence is a public play entry of its own, next to the hit's; so is one
+healed (``.../sheet/heal``), whose aspect leaves the table.
 """
 
 from __future__ import annotations
@@ -166,6 +167,10 @@ def _words(aspect: str, *, free: bool, edit: sheets.Edit | None, what: str) -> d
 
 # ------------------------------------------------------------------ consequences
 
+Plays = Callable[[dict[str, Any]], list[tuple[str, play.Played]]]
+"""What a sheet's change does to the play state: each step's action and
+outcome, in order (each outcome's state the next step's)."""
+
 
 def taken(before: Sheet, after: Sheet) -> dict[str, str]:
     """The consequences a hit took: slot -> name, each slot newly filled."""
@@ -173,38 +178,68 @@ def taken(before: Sheet, after: Sheet) -> dict[str, str]:
     return {slot: name for slot, name in after.consequences().items() if was.get(slot) != name}
 
 
-def commit_hit(
+def healed(before: Sheet, after: Sheet) -> list[str]:
+    """The consequence slots a heal cleared."""
+    now = after.consequences()
+    return [slot for slot in before.consequences() if slot not in now]
+
+
+def hit_plays(member: str, consequences: Mapping[str, str], by: str) -> Plays:
+    """A Fate hit's consequences: each an aspect with 1 free invoke for ``by``
+    (the member who inflicted it)."""
+
+    def plays(state: dict[str, Any]) -> list[tuple[str, play.Played]]:
+        made = []
+        for slot, name in consequences.items():
+            played = play.consequence(state, member, slot, name, by)
+            made.append((play.CONSEQUENCE, played))
+            state = played.state
+        return made
+
+    return plays
+
+
+def heal_plays(member: str, slots: list[str]) -> Plays:
+    """Consequences healed: their aspects leave the table (none there, as a
+    consequence written by hand: nothing to do)."""
+
+    def plays(state: dict[str, Any]) -> list[tuple[str, play.Played]]:
+        if not any(play.consequence_of(state, member, slot) for slot in slots):
+            return []
+        return [(play.RECOVER, play.recover(state, member, slots))]
+
+    return plays
+
+
+def commit_with_play(
     db: Database,
     room_id: str,
     owner: Member,
     actor: Member,
     based_on: int,
     change: Change,
-    consequences: Mapping[str, str],
-    by: str,
+    plays: Plays,
 ) -> tuple[list[RollRecord], Stored]:
-    """A Fate hit that took ``consequences``: the sheet's change (as
-    :func:`.sheet_store.commit_change` makes it) and, next in the log, a
-    play entry for each consequence, an aspect with 1 free invoke for
-    ``by`` (the member who inflicted it)."""
+    """A sheet's change (as :func:`.sheet_store.commit_change` makes it) and,
+    next in the log, a play entry for each step of ``plays`` (a hit's
+    consequences taken, a heal's recovered), in one transaction."""
     with db.write() as connection:
         row = hold(connection, room_id)
         version = version_of(connection, room_id, owner.id, based_on)
         records = [sheet_record(row, owner, actor, change, version + 1)]
         state, state_version = read_state(connection, room_id)
-        state = play.new_state() if state is None else state
-        for slot, name in consequences.items():
-            try:
-                played = play.consequence(state, owner.id, slot, name, by)
-                last, logged = records[-1], outcome(actor, "consequence", played)
+        try:
+            steps = plays(play.new_state() if state is None else state)
+            for action, played in steps:
+                last, logged = records[-1], outcome(actor, action, played)
                 records.append(play_record(row, actor, last.seq + 1, last.hash, logged))
-            except play.PlayError as error:
-                raise refused(error) from None
-            except DiceError as error:
-                raise Problem(422, error.message, hint=error.hint) from None
-            state = played.state
+        except play.PlayError as error:
+            raise refused(error) from None
+        except DiceError as error:
+            raise Problem(422, error.message, hint=error.hint) from None
         insert_rolls(connection, records)
         stored = store_sheet(connection, records[0], owner.id, change.text, version)
-        write_state(connection, room_id, state, state_version)
+        if steps:
+            write_state(connection, room_id, steps[-1][1].state, state_version)
         advance(connection, db, records[-1], records[0].seq)
     return records, stored

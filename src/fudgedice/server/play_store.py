@@ -17,9 +17,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, or_, select, update
 
 from ..errors import DiceError
+from ..log.entries import roll_label
 from ..sheets import Edit, Sheet, load_text
 from .db import Database
 from .kept import Member, RollRecord, json_text
@@ -177,14 +178,18 @@ def initiative_rolls(connection: Connection, room_id: str, after: int) -> list[R
     """Each roller's latest public roll labelled ``initiative`` (or
     ``initiative: NAME``, one per name) after ``after``: the rolls a D6
     round is ordered by. A hidden roll orders nobody: the order would
-    tell its total. The label is the one the roll's text gives (``d6: 3D #
-    initiative``), which its entry in the log keeps and ``verify`` reads."""
+    tell its total. The label is the roll's, whichever way it was given
+    (``d6: 3D # initiative`` or the label beside the text): its entry in the
+    log keeps both, and ``verify`` reads it with the same rule."""
     found = connection.execute(
         select(rolls)
         .where(
             rolls.c.room_id == room_id, rolls.c.seq > after, rolls.c.visibility == "public",
             rolls.c.error.is_(None),
-            func.lower(rolls.c.text).like(f"%#%{INITIATIVE}%"),
+            or_(
+                func.lower(rolls.c.text).like(f"%#%{INITIATIVE}%"),
+                func.lower(rolls.c.label).like(f"%{INITIATIVE}%"),
+            ),
         )
         .order_by(rolls.c.seq.desc())
         .limit(MAX_INITIATIVE_ROLLS)
@@ -192,16 +197,11 @@ def initiative_rolls(connection: Connection, room_id: str, after: int) -> list[R
     latest: dict[tuple[str, str], RollRecord] = {}
     for row in found:
         record = record_of(row)
-        label = text_label(record).lower()
+        label = roll_label(record.text, record.label).lower()
         named = label == INITIATIVE or label.startswith(f"{INITIATIVE}:")
         if named and record.result.get("kind") in (None, "spend"):
             latest.setdefault((record.member, label), record)
     return sorted(latest.values(), key=lambda record: record.seq)
-
-
-def text_label(record: RollRecord) -> str:
-    """The label a roll's text gives it (after ``#``), or ""."""
-    return record.text.partition("#")[2].strip()
 
 
 def roll_at(connection: Connection, room_id: str, seq: int) -> RollRecord | None:

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from .. import play
 from ..errors import DiceError
+from ..log.entries import roll_label
 from ..log.play_entries import play_entry
 from ..memory import SizedCache, estimate
 from ..sheets import Edit, Sheet, SheetError, load_text, name_consequence, set_points
@@ -27,7 +28,6 @@ from .play_store import (
     SheetEdit,
     initiative_rolls,
     roll_at,
-    text_label,
 )
 from .problems import Problem
 from .sheet_store import SOURCE, Stored
@@ -152,7 +152,7 @@ def rolled_of(record: RollRecord) -> play.Rolled:
     shifts = details.get("shifts") if isinstance(details, dict) else None
     total = record.result.get("total")
     return play.Rolled(
-        record.seq, record.member, text_label(record) or record.label,
+        record.seq, record.member, roll_label(record.text, record.label) or None,
         total if isinstance(total, int) else None,
         shifts if isinstance(shifts, int) and not isinstance(shifts, bool) else None,
         str(record.result.get("system", "")),

@@ -14,7 +14,7 @@ from .fari_format import FariError, Place, places
 from .fari_templates import ACCELERATED, APPROACHES, CONDENSED, CORE
 from .levels import rules_of
 
-CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
+CONSEQUENCES = ("mild", "moderate", "severe", "extra mild", "extra mild mental")
 TRACKS = ("physical", "mental")
 SYSTEM_OF = {CORE: "fate", CONDENSED: "fatecondensed", ACCELERATED: "fae"}
 TEMPLATE_OF = {system: template for template, system in SYSTEM_OF.items()}

@@ -159,11 +159,8 @@ class Sheet:
         """The consequences the character has and what each absorbs; a track's
         skill at Superb or more adds an extra mild one, which only a hit on
         that track takes (``track``: the consequences such a hit may take)."""
-        rules = self.stress_rules
-        slots = dict(rules.consequences(FATE_DEFAULT))
-        for each in rules.tracks if track is None else (track,):
-            slots.update(rules.consequences(self.track_level(each)))
-        return slots
+        levels = {each: self.track_level(each) for each in self.stress_rules.tracks}
+        return self.stress_rules.slots(levels, track)
 
     def consequences(self) -> dict[str, str]:
         taken = self.values.get("consequences", {})
@@ -383,7 +380,8 @@ def _check_fate(sheet: Sheet) -> None:
     slots = sheet.consequence_slots()
     for name, text in _table(document, values, "consequences").items():
         if name not in slots:
-            skills = " or ".join(skill for skill in sheet.stress_rules.tracks.values() if skill)
+            both = " and " if name == FATE_CONSEQUENCES[-1] else " or "  # extra mild mental
+            skills = both.join(skill for skill in sheet.stress_rules.tracks.values() if skill)
             why = f"only with {skills} at Superb" if name in FATE_CONSEQUENCES and skills else ""
             raise document.fail(
                 f"no consequence '{name}' {why}".strip(),

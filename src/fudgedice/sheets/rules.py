@@ -118,8 +118,8 @@ def d6_raise_cost(pips: int) -> int:
 
 # ------------------------------------------------------------------------------ Fate
 
-FATE_CONSEQUENCES = ("mild", "moderate", "severe", "extra mild")
+FATE_CONSEQUENCES = ("mild", "moderate", "severe", "extra mild", "extra mild mental")
 """Every consequence a Fate sheet may name; its system's stress rules say
-which it has (``SheetLevels.stress``)."""
+which it has (``SheetLevels.stress``), ``Stress.slots`` how each is named."""
 FATE_DEFAULT = 0
 """A skill not on a Fate sheet is Mediocre (+0)."""

@@ -119,6 +119,36 @@ class Stress:
             check_hint,
         )
 
+    def slots(self, levels: Mapping[str, int], track: str | None = None) -> dict[str, int]:
+        """The consequences of a character whose tracks' skills are at
+        ``levels`` (by track), and what each absorbs: those every character
+        has, and each track's own (``track``: that track's alone, the ones a
+        hit on it may take). A track's own are named as a sheet keeps them:
+        the first track's extra mild is ``extra mild``; another's, when one
+        before it has one too, ``extra mild TRACK``. So Physique and Will
+        both at Superb give two, each for its own harm, and a sheet with one
+        keeps the name it always had.
+
+        >>> from fudgedice.systems.fate.sheet import FATE_SHEET
+        >>> FATE_SHEET.stress.slots({"physical": 5, "mental": 5})
+        {'mild': 2, 'moderate': 4, 'severe': 6, 'extra mild': 2, 'extra mild mental': 2}
+        >>> FATE_SHEET.stress.slots({"physical": 5, "mental": 5}, "mental")
+        {'mild': 2, 'moderate': 4, 'severe': 6, 'extra mild mental': 2}
+        >>> FATE_SHEET.stress.slots({"physical": 1, "mental": 5}, "mental")
+        {'mild': 2, 'moderate': 4, 'severe': 6, 'extra mild': 2}
+        """
+        every = dict(self.consequences(0))  # a Mediocre skill's: every character's
+        slots = dict(every)
+        named: set[str] = set()
+        for each, level in levels.items():
+            for name, shifts in self.consequences(level).items():
+                if name in every:
+                    continue
+                if track is None or each == track:
+                    slots[f"{name} {each}" if name in named else name] = shifts
+                named.add(name)
+        return slots
+
 
 class SheetLevels:
     """A system's character sheets. A plain class, not a dataclass: a roll

@@ -47,6 +47,7 @@ class PlayAction(Body):
     mode: Annotated[str, StringConstraints(max_length=20)] | None = None
     order: Annotated[list[Name], Field(max_length=play_table.MAX_ORDER)] | None = None
     npcs: Annotated[list[Name], Field(max_length=play_table.MAX_ORDER)] | None = None
+    conceded: Annotated[list[Name], Field(max_length=play_table.MAX_ORDER)] | None = None
     to: Name | None = None
     holder: Name | None = None
 

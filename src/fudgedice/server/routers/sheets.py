@@ -238,10 +238,15 @@ def change_sheet(
     lines = edit.log if me.id == owner.id else (*edit.log, f"(by {me.name})")
     change = Change(edit.text, action, edit.sheet.name, lines)
     consequences = play_sheets.taken(sheet, edit.sheet) if action == "hit" else {}
-    if consequences:  # each an aspect of the table's play, with a free invoke
-        by = body.by or me.id
-        records, kept = play_sheets.commit_hit(
-            db, room, owner, me, body.version, change, consequences, by
+    healed = play_sheets.healed(sheet, edit.sheet) if action == "heal" else []
+    if consequences or healed:  # each an aspect of the table's play, made or gone
+        plays = (
+            play_sheets.hit_plays(owner.id, consequences, body.by or me.id)
+            if consequences
+            else play_sheets.heal_plays(owner.id, healed)
+        )
+        records, kept = play_sheets.commit_with_play(
+            db, room, owner, me, body.version, change, plays
         )
         record = records[0]
         _publish(db, hub, *records)

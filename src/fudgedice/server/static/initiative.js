@@ -16,6 +16,7 @@ const MODES = {
   gm: "The GM's order",
 };
 const FIRST = { fate: "notice", d6: "perception" };
+const FATE = ["fate", "fatecondensed", "fae"];
 
 /** The tracker of `seat` in `room`, drawn from `table` (playstate.js). */
 export function initiativePanel(room, seat, table, { members, rolled, clientSeed }) {
@@ -38,8 +39,11 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     { class: "line", id: "initiative-moves" },
     el("button", { type: "button", id: "initiative-next", class: "primary", text: "Next", onclick: () => act({ action: "next" }) }),
     el("button", { type: "button", id: "initiative-order-rolls", class: "quiet", text: "Order from the rolls", onclick: () => act({ action: "order" }) }),
-    el("button", { type: "button", id: "initiative-end", class: "quiet", text: "End the conflict", onclick: () => act({ action: "end_conflict" }) }),
+    el("button", { type: "button", id: "initiative-end", class: "quiet", text: "End the conflict", onclick: end }),
   );
+  // who conceded gains a fate point at the end (Fate), as each consequence taken in it does
+  const conceded = el("span", { class: "line muted", id: "initiative-conceded" });
+  moving.append(conceded);
   // the GM's setup stays folded until wanted: a room without a conflict shows one line
   const setup = el(
     "details",
@@ -66,6 +70,19 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     });
   }
 
+  function end() {
+    const ids = [...conceded.querySelectorAll("input:checked")].map((box) => box.value);
+    act({ action: "end_conflict", ...(ids.length ? { conceded: ids } : {}) });
+  }
+
+  /** A box for each Fate character, to tick who conceded (the ticks kept across redraws). */
+  function concessions(characters) {
+    const ticked = new Set([...conceded.querySelectorAll("input:checked")].map((box) => box.value));
+    const fate = (characters || []).filter((one) => FATE.includes(one.system));
+    conceded.replaceChildren(...(fate.length ? ["Conceded:", ...fate.map((one) => el("label", {},
+      el("input", { type: "checkbox", value: one.member, checked: ticked.has(one.member) }), ` ${one.name}`))] : []));
+  }
+
   async function rollPerception() {
     await guarded(async () => {
       const body = { request: "Perception #initiative", visibility: "public" };
@@ -87,6 +104,7 @@ export function initiativePanel(room, seat, table, { members, rolled, clientSeed
     const name = (who) => whoIs(who, characters, members());
     heading.textContent = `Round ${held.round} \u00b7 ${MODES[held.mode] || held.mode}`;
     moving.querySelector("#initiative-order-rolls").hidden = held.mode !== "perception";
+    if (seat.gm) concessions(characters);
     order.replaceChildren(
       ...(held.order || []).map((entry, index) => {
         const now = index === held.current;
