@@ -44,12 +44,18 @@ class Ledger:
         """The GM's pool and the seq that left it; None: not known."""
         self.aspects: dict[str, dict[str, Any]] = {}
         """Aspect id -> its kind, free invokes left, and (a consequence) its slot."""
+        self.compels: dict[str, str] = {}
+        """Compel id -> the member compelled, for each compel on offer."""
         self.made: set[str] = set()
         """Every aspect id the log made: none is made twice."""
         self.margins: dict[int, int | None] = {}
         """The shifts of each roll made again from its revealed seed."""
         self.invoked: dict[int, set[str]] = {}
         """The aspects invoked on each roll's chain of spends, by the chain's first roll."""
+        self.scene = 0
+        """The seq of the entry that began the scene (0: the first scene)."""
+        self.advantaged: set[int] = set()
+        """The rolls (the first of each chain) that made an advantage in the scene."""
         self.replayed = 0
         """Play entries and invokes whose arithmetic was replayed."""
         self.waiting = 0
@@ -111,7 +117,10 @@ class Ledger:
                 raise PlayFailed(f"it names the aspect {aspect!r}, which the log has not")
             if action == "remove":
                 del self.aspects[aspect]
+        elif action in ("compel", "accept", "refuse"):
+            self._compel(action, args, fields)
         elif action in ("scene", "session"):
+            self.scene, self.advantaged, self.compels = seq, set(), {}
             self.aspects = {
                 key: value for key, value in self.aspects.items() if value["kind"] == CONSEQUENCE
             }
@@ -160,6 +169,7 @@ class Ledger:
                 raise PlayFailed("a boost has 1 free invoke")
         elif action == "advantage":
             _advantage(seq, args, fields, earlier, self.margins)
+            self._once(args["of"], earlier)
         elif free != 1 or kind != CONSEQUENCE:
             raise PlayFailed("a consequence is an aspect with 1 free invoke")
         if action == CONSEQUENCE:
@@ -171,7 +181,40 @@ class Ledger:
                     del self.aspects[key]
         self.made.add(aspect)
         slot = [args.get("member"), args.get("slot")]
-        self.aspects[aspect] = {"kind": kind, "free": free, "slot": slot}
+        holder = args.get("holder")
+        self.aspects[aspect] = {"kind": kind, "free": free, "slot": slot, "holder": holder}
+
+    def _compel(self, action: str, args: Mapping[str, Any], fields: Mapping[str, Any]) -> None:
+        """A compel offered, then answered once, by the member compelled."""
+        compel, member = args.get("compel"), args.get("member")
+        if not isinstance(compel, str) or not isinstance(member, str):
+            raise PlayFailed(f"{_an(action)} names no compel and member")
+        if action == "compel":
+            if compel in self.compels:
+                raise PlayFailed(f"it offers the compel {compel!r}, whose id is on offer")
+            self.compels[compel] = member
+            return
+        if self.compels.get(compel) != member or fields["member"] != member:
+            raise PlayFailed(
+                f"it answers the compel {compel!r}, which the log offers not to {member!r} "
+                "(or offered once, answered already)"
+            )
+        del self.compels[compel]
+
+    def _once(self, of: int, earlier: Earlier) -> None:
+        """An advantage's roll (with the spends on it) makes one, in its own scene."""
+        root = of
+        for _ in range(len(earlier)):
+            entry = earlier[root][0]
+            back = entry.get("of")
+            if entry.get("kind") != "spend" or not whole(back) or back not in earlier:
+                break
+            root = back
+        if root < self.scene:
+            raise PlayFailed(f"its advantage's roll {root} was made before the scene began")
+        if root in self.advantaged:
+            raise PlayFailed(f"its advantage's roll {root} made an advantage already")
+        self.advantaged.add(root)
 
     def spend(self, seq: int, fields: Mapping[str, Any], root: int) -> None:
         """A point spent on a roll (opened or public): an invoke that names an
@@ -187,7 +230,7 @@ class Ledger:
             raise PlayFailed("its invoke names no aspect, or its free is not true or false")
         used = self.invoked.setdefault(root, set())
         if free:
-            self._free(aspect_id, fields)
+            self._free(aspect_id, fields, member)
         elif name in used:
             raise PlayFailed(f"it pays to invoke {name} again on the same roll")
         else:
@@ -195,10 +238,14 @@ class Ledger:
         used.add(name)
         self.replayed += 1
 
-    def _free(self, aspect_id: object, fields: Mapping[str, Any]) -> None:
+    def _free(self, aspect_id: object, fields: Mapping[str, Any], member: str) -> None:
         held = self.aspects.get(aspect_id) if isinstance(aspect_id, str) else None
         if held is None:
             raise PlayFailed(f"it uses a free invoke of {aspect_id!r}, an aspect the log has not")
+        if held["holder"] is not None and held["holder"] != member:
+            raise PlayFailed(
+                f"it uses a free invoke of {aspect_id}, which is {held['holder']}'s, not {member}'s"
+            )
         if held["free"] < 1:
             raise PlayFailed(f"it uses a free invoke of {aspect_id}, which has none left")
         if fields.get("points") is not None or fields.get("gm_pool") is not None:

@@ -14,6 +14,7 @@ from typing import Any, Final
 from . import initiative
 from .state import (
     FATE_SYSTEMS,
+    MAX_ADVANTAGES,
     MAX_COMPELS,
     Played,
     PlayError,
@@ -98,12 +99,19 @@ def _advantage(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> 
             f"roll {rolled.seq} is no Fate roll against an opposition",
             hint="roll with vs or opp: fate: Good vs Fair",
         )
-    if any(aspect.get("of") == rolled.seq for aspect in state["aspects"]):
+    root = rolled.root or rolled.seq
+    if root <= state["scene_since"]:
+        raise PlayError(f"roll {rolled.seq} was made before this scene: no advantage now")
+    made_by = state["advantages"]
+    if root in made_by or any(aspect.get("of") == rolled.seq for aspect in state["aspects"]):
         raise PlayError(f"roll {rolled.seq} made an advantage already")
+    if len(made_by) >= MAX_ADVANTAGES:
+        raise PlayError(f"a scene makes at most {MAX_ADVANTAGES} advantages")
     free = advantage_free(rolled.shifts)
     if free is None:
         raise PlayError(f"roll {rolled.seq} failed by {-rolled.shifts}: no advantage")
     boost = rolled.shifts == 0
+    state["advantages"] = [*made_by, root]
     made = add_aspect(
         state,
         {
@@ -242,6 +250,7 @@ def new_scene(
     state["compels"] = []
     state["scene"] += 1
     state["scene_name"] = name
+    state["scene_since"], state["advantages"] = table.last_seq, []
     before, pool = state["gm_pool"], len(fate_characters(table))
     state["gm_pool"] = pool
     called = f" ({name})" if name else ""
