@@ -5,6 +5,9 @@ SQLite (the ``play_room`` and ``play_table`` fixtures: tests/server/conftest.py)
 
 from __future__ import annotations
 
+import concurrent.futures
+import secrets
+from collections.abc import Callable
 from typing import Any
 
 
@@ -43,3 +46,56 @@ def test_a_roll_of_an_earlier_scene_makes_no_advantage(play_table: Any, play_roo
     room.ok(room.gm, action="scene", name="Later")
     again = room.play(ann, action="advantage", of=rolled["seq"], name="Cornered")
     assert again.status_code == 422, again.text
+
+
+def racing(calls: list[Any]) -> list[int]:
+    """Each call at once, from its own thread: the status of each answer."""
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        return [future.result().status_code for future in [pool.submit(c) for c in calls]]
+
+
+def once(statuses: list[int]) -> bool:
+    """One answered 201, the others refused (a stale sheet, none left, gone)."""
+    return statuses.count(201) == 1 and all(s in (201, 404, 409, 422) for s in statuses)
+
+
+def test_points_and_free_invokes_raced_are_spent_once(play_table: Any, play_room: Any) -> None:
+    raced(play_room(play_table))
+
+
+def test_points_and_free_invokes_raced_are_spent_once_on_postgresql(
+    postgres: Any, start_unlimited: Callable[[str], Any], table_of: Any, play_room: Any
+) -> None:
+    database = postgres.create_database(f"race_{secrets.token_hex(6)}")
+    raced(play_room(table_of(start_unlimited(database))))
+
+
+def raced(room: Any) -> None:
+    """A fate point, a free invoke and a compel, each taken four times at once."""
+    ann = room.ann
+    room.ok(room.gm, action="award", member=room.bob["member"])  # Bob's 3 -> 4: not Ann's
+    sheet = room.sheet(ann)
+    text = sheet["text"].replace("fate_points = 3", "fate_points = 1")
+    put = room.served.client.put(
+        f"/api/rooms/{room.id}/members/{ann['member']}/sheet",
+        json={"text": text, "version": sheet["version"]},
+        headers=room.headers(ann["token"]),
+    )
+    assert put.status_code == 200, put.text
+    rolls = [room.roll(ann, "fate: Fair vs Good")["seq"] for _ in range(4)]
+    paid = racing([
+        lambda seq=seq: room.spend(ann, seq, aspect="Infamous Girl with Sword") for seq in rolls
+    ])  # fmt: skip
+    assert once(paid) and room.points(ann) == 0
+
+    made = room.ok(room.gm, action="aspect", name="Fog", free=1)
+    fog = room.aspect({"play": made["play"]}, "Fog")
+    rolls = [room.roll(ann, "fate: Fair vs Good")["seq"] for _ in range(4)]
+    used = racing([lambda seq=seq: room.spend(ann, seq, aspect=fog["id"], free=True) for seq in rolls])
+    assert once(used)
+    assert room.aspect(room.state(), "Fog")["free"] == 0
+
+    offered = room.ok(room.gm, action="compel", member=ann["member"], aspect="Infamous")
+    compel = offered["play"]["compels"][0]["id"]
+    answered = racing([lambda: room.play(ann, action="accept", compel=compel) for _ in range(4)])
+    assert once(answered) and room.points(ann) == 1
