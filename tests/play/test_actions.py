@@ -122,6 +122,14 @@ def test_remove_and_rename() -> None:
     assert [aspect["id"] for aspect in gone["aspects"]] == ["a2"]
 
 
+def test_a_consequence_is_removed_by_the_gm_alone() -> None:
+    # its free invoke is who inflicted it's: the hurt player may name it, not take it away
+    state = consequence(new_state(), "b", "mild", "Bruised ribs", "a").state
+    refused(403, state, "b", "only the GM removes a consequence", action="remove", aspect="a1")
+    refused(403, state, "a", "only the GM removes a consequence", action="remove", aspect="a1")
+    assert play(state, "g", action="remove", aspect="a1").state["aspects"] == []
+
+
 def test_awards_and_compels_move_fate_points() -> None:
     state = new_state()
     award = play(state, action="award", member="a", count=2, why="a great scene")

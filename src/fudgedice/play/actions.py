@@ -146,8 +146,10 @@ def advantage_free(shifts: int) -> int | None:
 
 def _remove(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
     aspect = find_aspect(state, body.get("aspect"))
-    owner = aspect.get("member") if aspect["kind"] == "consequence" else aspect.get("by")
-    if not table.gm and owner != table.actor:
+    if not table.gm and aspect["kind"] == "consequence":
+        # its free invoke is whoever inflicted it's; the sheet heals it, the GM takes it away
+        raise PlayError(f"only the GM removes a consequence: {aspect['name']}", 403)
+    if not table.gm and aspect.get("by") != table.actor:
         raise PlayError(f"only the GM or its owner removes {aspect['name']}", 403)
     replace_aspect(state, None, aspect["id"])
     line = f"{name_of(table, table.actor)} removes the aspect {aspect['name']}."
