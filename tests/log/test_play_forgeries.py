@@ -2,13 +2,15 @@
 from a state tampered with between two actions, every hash right: ``verify``
 names each at its entry (a roll's second advantage, an advantage from an
 earlier scene's roll, a compel answered that was never offered, a free
-invoke used by who does not hold it)."""
+invoke used by who does not hold it, a D6 order that gives one actor
+another's roll)."""
 
 from __future__ import annotations
 
 import fudgedice
+from fudgedice.play import Table, apply
 
-from .test_play_log import Rechain, Room
+from .test_play_log import NAMES, Rechain, Room, a_session
 
 
 def failure(room: Room, rechained: Rechain) -> tuple[int | None, str]:
@@ -66,3 +68,27 @@ def test_a_free_invoke_used_by_who_does_not_hold_it_is_named(rechained: Rechain)
     used = room.invoke(rolled, "a1", True)
     seq, why = failure(room, rechained)
     assert seq == used and "Bob" not in why and "b's" in why
+
+
+def test_an_order_that_gives_one_actor_anothers_roll_is_named(rechained: Rechain) -> None:
+    _, at = a_session()
+    room, _ = a_session()
+    document = room.document()
+    order = document["entries"][at["order"] - 1]["args"]["order"]
+    assert [place["who"] for place in order] == ["b", "a"]
+    order[0]["who"], order[1]["who"] = "a", "b"  # Ann takes Bob's +20, still highest first
+    found = fudgedice.verify(rechained(document)).failure
+    assert found is not None and found.seq == at["order"]
+    assert f"seq {at['roll_b']}, which is b's roll, not a's" in found.reason
+
+
+def test_an_order_from_a_players_roll_for_a_character_by_name_is_named(
+    rechained: Rechain,
+) -> None:
+    room = Room()
+    room.play("g", action="initiative", mode="perception")
+    rolled = room.roll("d6: 3D+20 # initiative: Orc", "a")  # Ann rolls for the GM's Orc
+    cheat = Table("a", True, NAMES, {}, {rolled: room.rolled(rolled)}, len(room.entries))
+    ordered = room.log("g", apply(room.state, {"action": "order"}, cheat), "order")
+    seq, why = failure(room, rechained)
+    assert seq == ordered and "a character's roll by name not the GM's" in why

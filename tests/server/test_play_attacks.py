@@ -91,7 +91,9 @@ def raced(room: Any) -> None:
     made = room.ok(room.gm, action="aspect", name="Fog", free=1)
     fog = room.aspect({"play": made["play"]}, "Fog")
     rolls = [room.roll(ann, "fate: Fair vs Good")["seq"] for _ in range(4)]
-    used = racing([lambda seq=seq: room.spend(ann, seq, aspect=fog["id"], free=True) for seq in rolls])
+    used = racing(
+        [lambda seq=seq: room.spend(ann, seq, aspect=fog["id"], free=True) for seq in rolls]
+    )
     assert once(used)
     assert room.aspect(room.state(), "Fog")["free"] == 0
 

@@ -125,7 +125,7 @@ class Ledger:
                 key: value for key, value in self.aspects.items() if value["kind"] == CONSEQUENCE
             }
         elif action == "order":
-            _ordered(seq, args, earlier)
+            _ordered(seq, args, earlier, fields["member"])
         self.replayed += 1
 
     def _gm_pool(self, seq: int, action: str, args: Mapping[str, Any], pool: Any) -> None:
@@ -324,7 +324,7 @@ def _advantage(
         )
 
 
-def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
+def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier, gm: object) -> None:
     """A D6 order: every roll it lists is an initiative roll of the round
     with the total it says, and the order runs from the highest."""
     order, since = args.get("order"), args.get("since")
@@ -339,7 +339,7 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
         if len(rolls) != len(totals) or not all(whole(total) for total in totals):
             raise PlayFailed("each place of its order lists a whole total for each roll")
         for roll, total in zip(rolls, totals, strict=True):
-            _initiative_roll(roll, total, since, earlier)
+            _initiative_roll(roll, total, since, earlier, (place.get("who"), gm))
         keys.append(totals)
     if any(keys[i] < keys[i + 1] for i in range(len(keys) - 1)):
         raise PlayFailed("its order does not run from the highest total down")
@@ -351,16 +351,28 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
         raise PlayFailed(f"its ties are not those of its totals: {named}")
 
 
-def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) -> None:
+def _initiative_roll(
+    roll: object, total: object, since: int, earlier: Earlier, place: tuple[object, object]
+) -> None:
+    """One roll of a place of a D6 order: of the round, its total as logged,
+    rolled by who the place names (a member's own roll, labelled ``initiative``;
+    a character's by name, ``initiative: NAME``, rolled by the GM who orders)."""
+    who, gm = place
     logged = earlier.get(roll) if whole(roll) else None
     if logged is None or not whole(roll) or roll <= since:
         raise PlayFailed(f"its order lists seq {roll!r}, which is no roll of the round")
     own = logged[1]
     if own is None:
         return  # hidden and not opened yet: its total waits for its opening
-    label = str(own.get("text", "")).partition("#")[2].strip().lower()
-    if not label.startswith("initiative"):
+    label = str(own.get("text", "")).partition("#")[2].strip()
+    if not label.lower().startswith("initiative"):
         raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
+    named = label.partition(":")[2] if ":" in label else None
+    if named is not None and own.get("member") != gm:
+        raise PlayFailed(f"its order lists seq {roll}, a character's roll by name not the GM's")
+    whose = " ".join(named.split()) if named is not None else own.get("member")
+    if whose != who:
+        raise PlayFailed(f"its order lists seq {roll}, which is {whose}'s roll, not {who}'s")
     if own.get("total") != total:
         raise PlayFailed(
             f"its order lists seq {roll} with {total!r}, and it rolled {own.get('total')}"
