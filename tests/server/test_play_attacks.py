@@ -10,6 +10,8 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from fudgedice import sheets
+
 
 def test_a_roll_makes_one_advantage_even_once_it_is_removed(
     play_table: Any, play_room: Any
@@ -101,3 +103,19 @@ def raced(room: Any) -> None:
     compel = offered["play"]["compels"][0]["id"]
     answered = racing([lambda: room.play(ann, action="accept", compel=compel) for _ in range(4)])
     assert once(answered) and room.points(ann) == 1
+
+
+def test_a_d6_sheets_fate_points_reach_no_other_player_through_play(
+    play_table: Any, play_room: Any
+) -> None:
+    # GET play shows a D6 sheet's points to its owner and the GM only: no public entry tells them
+    room = play_room(play_table, system="d6", sheets_=False)
+    room.attach(room.ann, sheets.new_sheet("d6", "Han"))
+    han = room.ann["member"]
+    assert all(c["member"] != han for c in room.state(room.bob)["characters"])
+    for action in ({"action": "award", "member": han}, {"action": "compel", "member": han,
+                                                         "aspect": "Greedy"}):  # fmt: skip
+        refused = room.play(room.gm, **action)
+        assert refused.status_code == 422 and "of Fate's" in refused.json()["error"]
+    assert not [r for r in play_table.rolls(room.id, room.bob["token"]) if r.get("points")]
+    assert room.sheet(room.ann)["sheet"]["points"]["fate_points"] == 1

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .state import (
+    FATE_SYSTEMS,
     MAX_TEXT,
     Played,
     PlayError,
@@ -67,6 +68,8 @@ def invoke(
         return Played(state, {}, None, args, (line,))
     character = table.characters.get(table.actor)
     if character is not None and character.fate_points is not None:
+        if character.system not in FATE_SYSTEMS:
+            raise PlayError(f"{character.name}'s sheet keeps no fate points to invoke {name}")
         before = character.fate_points
         if before < 1:
             raise PlayError(f"{character.name} has no fate point to invoke {name}")

@@ -217,8 +217,10 @@ def points_of(table: Table, member: str) -> tuple[Character, int]:
     character = table.characters.get(member)
     if character is None:
         raise PlayError(f"{name_of(table, member)} has no character sheet in this room")
-    if character.fate_points is None:
-        raise PlayError(f"{character.name}'s sheet keeps no fate points")
+    if character.fate_points is None or character.system not in FATE_SYSTEMS:
+        # a D6 sheet's Fate Points are its owner's and the GM's to read: a public
+        # entry of play would tell them (they change on the sheet)
+        raise PlayError(f"{character.name}'s sheet keeps no fate points of Fate's")
     return character, character.fate_points
 
 
