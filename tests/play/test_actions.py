@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from fudgedice.log.play_entries import play_entry, play_fields_error
 from fudgedice.play import (
     ACTIONS,
     Character,
@@ -128,6 +129,29 @@ def test_a_consequence_is_removed_by_the_gm_alone() -> None:
     refused(403, state, "b", "only the GM removes a consequence", action="remove", aspect="a1")
     refused(403, state, "a", "only the GM removes a consequence", action="remove", aspect="a1")
     assert play(state, "g", action="remove", aspect="a1").state["aspects"] == []
+
+
+def test_a_session_of_a_crowd_refreshes_in_a_few_words() -> None:
+    # every player of the largest room: an entry's lines stay under the log's limit
+    crowd = {f"m{i}": Character(f"m{i}", f"C{i}", "fate", 0, 3, {}, (), {}) for i in range(500)}
+    table = Table("g", True, {"g": "Gina", **{m: m for m in crowd}}, crowd)
+    played = apply(new_state(), {"action": "session"}, table)
+    assert len(played.points) == 500 and len(played.lines) == 3
+    assert played.lines[1] == "500 characters refresh."
+    assert (
+        play_fields_error(
+            play_entry(
+                commitment="0" * 64,
+                seq=1,
+                prev="0" * 64,
+                roller="Gina",
+                member="g",
+                played=played,
+                action="session",
+            )
+        )
+        is None
+    )
 
 
 def test_awards_and_compels_move_fate_points() -> None:

@@ -276,10 +276,16 @@ def _session(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Pl
         if before < character.refresh:
             points[character.member] = (before, character.refresh)
             lines.append(f"{character.name} refreshes to {_points(character.refresh)}.")
+    if len(lines) > NAMED_REFRESHES:  # an entry's words stay short: its points name each
+        lines = [f"{len(lines)} characters refresh."]
     state["session"] += 1
     played = new_scene(state, body, table, points, (f"Session {state['session']} begins.", *lines))
     args = {**played.args, "session": state["session"], "refresh": refresh}
     return played._replace(args=args)
+
+
+NAMED_REFRESHES: Final = 20
+"""Characters a session's words name one by one as they refresh (more: counted)."""
 
 
 def _invokes(count: int) -> str:
