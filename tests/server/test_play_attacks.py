@@ -119,3 +119,17 @@ def test_a_d6_sheets_fate_points_reach_no_other_player_through_play(
         assert refused.status_code == 422 and "of Fate's" in refused.json()["error"]
     assert not [r for r in play_table.rolls(room.id, room.bob["token"]) if r.get("points")]
     assert room.sheet(room.ann)["sheet"]["points"]["fate_points"] == 1
+
+
+def test_an_advantage_on_a_hidden_roll_tells_nothing_of_it(play_table: Any, play_room: Any) -> None:
+    room = play_room(play_table)
+    for roller, visibility in ((room.ann, "gm"), (room.ann, "self"), (room.gm, "secret")):
+        # a failure by 4 at least: an answer that read its shifts would say "failed by"
+        hidden = room.roll(roller, "fate: Terrible vs Legendary", visibility=visibility)
+        for who in (room.ann, room.bob, room.gm):
+            answer = room.play(who, action="advantage", of=hidden["seq"], name="Spied")
+            assert answer.status_code == 422, answer.text
+            assert answer.json()["error"] == (
+                f"roll {hidden['seq']} is hidden: an advantage would tell its shifts"
+            )
+    assert room.state(room.bob)["play"]["aspects"] == []
