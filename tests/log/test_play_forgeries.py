@@ -8,7 +8,7 @@ another's roll)."""
 from __future__ import annotations
 
 import fudgedice
-from fudgedice.play import Table, apply
+from fudgedice.play import Table, apply, consequence
 
 from .test_play_log import NAMES, Rechain, Room, a_session
 
@@ -92,3 +92,12 @@ def test_an_order_from_a_players_roll_for_a_character_by_name_is_named(
     ordered = room.log("g", apply(room.state, {"action": "order"}, cheat), "order")
     seq, why = failure(room, rechained)
     assert seq == ordered and "a character's roll by name not the GM's" in why
+
+
+def test_a_consequence_whose_free_invoke_is_its_own_players_is_named(rechained: Rechain) -> None:
+    room = Room()
+    played = consequence(room.state, "b", "mild", "Bruised", "a")
+    played.args["holder"] = played.state["aspects"][0]["holder"] = "b"  # Bob's on his own
+    hurt = room.log("g", played, "consequence")
+    seq, why = failure(room, rechained)
+    assert seq == hurt and "held by its own character's player" in why

@@ -133,3 +133,23 @@ def test_an_advantage_on_a_hidden_roll_tells_nothing_of_it(play_table: Any, play
                 f"roll {hidden['seq']} is hidden: an advantage would tell its shifts"
             )
     assert room.state(room.bob)["play"]["aspects"] == []
+
+
+def test_a_hit_marked_by_its_own_player_gives_them_no_free_invoke(
+    play_table: Any, play_room: Any
+) -> None:
+    room = play_room(play_table)
+    ann = room.ann
+    path = f"/api/rooms/{room.id}/members/{ann['member']}/sheet/hit"
+
+    def hit(**body: Any) -> Any:
+        version = room.sheet(ann)["version"]
+        return room.served.client.post(
+            path, json={"version": version, "amount": 6, **body}, headers=room.headers(ann["token"])
+        )
+
+    assert hit(by=ann["member"]).status_code == 422  # her own consequence is not hers to invoke
+    taken = hit()
+    assert taken.status_code == 200, taken.text
+    [consequence] = [a for a in room.state()["play"]["aspects"] if a["kind"] == "consequence"]
+    assert consequence["holder"] is None  # who inflicted it is the GM's word

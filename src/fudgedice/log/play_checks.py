@@ -172,6 +172,8 @@ class Ledger:
             self._once(args["of"], earlier)
         elif free != 1 or kind != CONSEQUENCE:
             raise PlayFailed("a consequence is an aspect with 1 free invoke")
+        elif args.get("holder") == args.get("member"):
+            raise PlayFailed("a consequence's free invoke is held by its own character's player")
         if action == CONSEQUENCE:
             for key, value in list(self.aspects.items()):  # one consequence a slot
                 if value["kind"] == CONSEQUENCE and value["slot"] == [

@@ -131,6 +131,8 @@ def consequence(
         raise PlayError("a consequence is a member's")
     if holder is not None and (not isinstance(holder, str) or not holder):
         raise PlayError("a consequence's free invoke is held by a member, or by anyone")
+    if holder == member:
+        raise PlayError("a consequence's free invoke is who inflicted it's, not its character's")
     for each in state["aspects"]:
         if each["kind"] == CONSEQUENCE and (each["member"], each["slot"]) == (member, slot):
             replace_aspect(state, None, each["id"])

@@ -181,12 +181,12 @@ def commit_hit(
     based_on: int,
     change: Change,
     consequences: Mapping[str, str],
-    by: str,
+    by: str | None,
 ) -> tuple[list[RollRecord], Stored]:
     """A Fate hit that took ``consequences``: the sheet's change (as
     :func:`.sheet_store.commit_change` makes it) and, next in the log, a
     play entry for each consequence, an aspect with 1 free invoke for
-    ``by`` (the member who inflicted it)."""
+    ``by`` (the member who inflicted it; None: anyone, at the GM's word)."""
     with db.write() as connection:
         row = hold(connection, room_id)
         version = version_of(connection, room_id, owner.id, based_on)

@@ -239,7 +239,8 @@ def change_sheet(
     change = Change(edit.text, action, edit.sheet.name, lines)
     consequences = play_sheets.taken(sheet, edit.sheet) if action == "hit" else {}
     if consequences:  # each an aspect of the table's play, with a free invoke
-        by = body.by or me.id
+        # a player who marks their own hit does not say who inflicted it: the GM's word
+        by = body.by or (None if me.id == owner.id else me.id)
         records, kept = play_sheets.commit_hit(
             db, room, owner, me, body.version, change, consequences, by
         )
