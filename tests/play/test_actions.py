@@ -20,6 +20,7 @@ from fudgedice.play import (
     invoke,
     new_state,
 )
+from fudgedice.play.state import MAX_ADVANTAGES
 
 NAMES = {"g": "Gina", "a": "Ann", "b": "Bob", "d": "Dee"}
 ANN = Character("a", "Cynere", "fate", 2, 3, {"Notice": 2}, ("Infamous Girl with Sword",), {})
@@ -103,6 +104,19 @@ def test_an_advantage_refused(rolled: Rolled, actor: str, status: int, match: st
     with pytest.raises(PlayError, match=match) as caught:
         apply(new_state(), {"action": "advantage", "of": 7, "name": "X"}, table(actor, r=rolled))
     assert caught.value.status == status
+
+
+def test_a_scene_remembers_a_bounded_number_of_advantages() -> None:
+    # each advantage's roll is kept to refuse it a second: at the bound, a clear refusal
+    state = {**new_state(), "advantages": list(range(1, MAX_ADVANTAGES + 1))}
+    fresh = Rolled(MAX_ADVANTAGES + 1, "a", None, 1, 2, "fate")
+    with pytest.raises(PlayError, match=f"at most {MAX_ADVANTAGES} advantages") as caught:
+        apply(state, {"action": "advantage", "of": fresh.seq, "name": "X"}, table("a", r=fresh))
+    assert caught.value.status == 422
+    scene = play(state, action="scene").state  # a new scene forgets them
+    made = apply(scene, {"action": "advantage", "of": 2000, "name": "X"},
+                 table("a", r=fresh._replace(seq=2000))._replace(last_seq=0))  # fmt: skip
+    assert made.state["advantages"] == [2000]
 
 
 def test_remove_and_rename() -> None:
