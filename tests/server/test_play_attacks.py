@@ -153,3 +153,24 @@ def test_a_hit_marked_by_its_own_player_gives_them_no_free_invoke(
     assert taken.status_code == 200, taken.text
     [consequence] = [a for a in room.state()["play"]["aspects"] if a["kind"] == "consequence"]
     assert consequence["holder"] is None  # who inflicted it is the GM's word
+
+
+def test_ids_of_one_room_reach_nothing_in_another(play_table: Any, play_room: Any) -> None:
+    room, other = play_room(play_table), play_room(play_table)
+    theirs = other.ok(other.gm, action="compel", member=other.ann["member"], aspect="Infamous")
+    their_roll = other.roll(other.ann, "fate: Fair vs Good")["seq"]
+    foreign = other.ann["member"]
+    for who, body in (
+        (room.gm, {"action": "award", "member": foreign}),
+        (room.gm, {"action": "compel", "member": foreign, "aspect": "X"}),
+        (room.gm, {"action": "aspect", "name": "X", "free": 1, "holder": foreign}),
+        (room.ann, {"action": "accept", "compel": theirs["play"]["compels"][0]["id"]}),
+        (room.ann, {"action": "advantage", "of": their_roll + 100, "name": "X"}),
+    ):
+        answer = room.play(who, **body)
+        assert answer.status_code == 404, (body, answer.text)
+    # another room's token reads and does nothing here
+    assert room.served.get(f"/api/rooms/{room.id}/play", other.gm["token"]).status_code == 404
+    assert room.play(other.gm, action="scene").status_code == 404
+    assert other.spend(room.ann, their_roll, aspect="Infamous Girl with Sword").status_code == 404
+    assert room.state()["play"]["compels"] == [] and other.points(other.ann) == 3
