@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from fudgedice.log.play_entries import play_entry, play_fields_error
 from fudgedice.play import (
     ACTIONS,
     Character,
@@ -19,6 +20,7 @@ from fudgedice.play import (
     invoke,
     new_state,
 )
+from fudgedice.play.state import MAX_ADVANTAGES
 
 NAMES = {"g": "Gina", "a": "Ann", "b": "Bob", "d": "Dee"}
 ANN = Character("a", "Cynere", "fate", 2, 3, {"Notice": 2}, ("Infamous Girl with Sword",), {})
@@ -104,6 +106,19 @@ def test_an_advantage_refused(rolled: Rolled, actor: str, status: int, match: st
     assert caught.value.status == status
 
 
+def test_a_scene_remembers_a_bounded_number_of_advantages() -> None:
+    # each advantage's roll is kept to refuse it a second: at the bound, a clear refusal
+    state = {**new_state(), "advantages": list(range(1, MAX_ADVANTAGES + 1))}
+    fresh = Rolled(MAX_ADVANTAGES + 1, "a", None, 1, 2, "fate")
+    with pytest.raises(PlayError, match=f"at most {MAX_ADVANTAGES} advantages") as caught:
+        apply(state, {"action": "advantage", "of": fresh.seq, "name": "X"}, table("a", r=fresh))
+    assert caught.value.status == 422
+    scene = play(state, action="scene").state  # a new scene forgets them
+    made = apply(scene, {"action": "advantage", "of": 2000, "name": "X"},
+                 table("a", r=fresh._replace(seq=2000))._replace(last_seq=0))  # fmt: skip
+    assert made.state["advantages"] == [2000]
+
+
 def test_remove_and_rename() -> None:
     rolled = Rolled(3, "a", None, 4, 1, "fate")
     state = apply(new_state(), {"action": "advantage", "of": 3, "name": "Smoke"},
@@ -120,6 +135,37 @@ def test_remove_and_rename() -> None:
     refused(403, state, "a", "only the GM or its owner", action="rename", aspect="a2", name="X")
     gone = play(state, "a", action="remove", aspect="a1").state
     assert [aspect["id"] for aspect in gone["aspects"]] == ["a2"]
+
+
+def test_a_consequence_is_removed_by_the_gm_alone() -> None:
+    # its free invoke is who inflicted it's: the hurt player may name it, not take it away
+    state = consequence(new_state(), "b", "mild", "Bruised ribs", "a").state
+    refused(403, state, "b", "only the GM removes a consequence", action="remove", aspect="a1")
+    refused(403, state, "a", "only the GM removes a consequence", action="remove", aspect="a1")
+    assert play(state, "g", action="remove", aspect="a1").state["aspects"] == []
+
+
+def test_a_session_of_a_crowd_refreshes_in_a_few_words() -> None:
+    # every player of the largest room: an entry's lines stay under the log's limit
+    crowd = {f"m{i}": Character(f"m{i}", f"C{i}", "fate", 0, 3, {}, (), {}) for i in range(500)}
+    table = Table("g", True, {"g": "Gina", **{m: m for m in crowd}}, crowd)
+    played = apply(new_state(), {"action": "session"}, table)
+    assert len(played.points) == 500 and len(played.lines) == 3
+    assert played.lines[1] == "500 characters refresh."
+    assert (
+        play_fields_error(
+            play_entry(
+                commitment="0" * 64,
+                seq=1,
+                prev="0" * 64,
+                roller="Gina",
+                member="g",
+                played=played,
+                action="session",
+            )
+        )
+        is None
+    )
 
 
 def test_awards_and_compels_move_fate_points() -> None:

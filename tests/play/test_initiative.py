@@ -146,3 +146,12 @@ def test_an_order_from_rolls_is_perceptions_alone() -> None:
     state = run(new_state(), gm, action="initiative", mode="gm", order=["b"]).state
     with pytest.raises(PlayError, match="only a perception order"):
         run(state, gm, action="order")
+
+
+def test_the_gms_roll_by_name_orders_no_member() -> None:
+    # "initiative: a" names a character "a", never the member a: Ann's own roll orders her
+    state = run(new_state(), Table("g", True, NAMES, {}, last_seq=1), action="initiative",
+                mode="perception").state  # fmt: skip
+    rolls = {r.seq: r for r in (rolled(2, "a", 5), rolled(3, "g", 30, "initiative: a"))}
+    held = run(state, Table("g", True, NAMES, {}, rolls, 3), action="order").state["initiative"]
+    assert [(e["who"], e["score"], e["roll"]) for e in held["order"]] == [("a", 5, 2)]

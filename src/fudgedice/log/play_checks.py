@@ -45,6 +45,8 @@ class Ledger:
         """The GM's pool and the seq that left it; None: not known."""
         self.aspects: dict[str, dict[str, Any]] = {}
         """Aspect id -> its kind, free invokes left, and (a consequence) its slot."""
+        self.compels: dict[str, str] = {}
+        """Compel id -> the member compelled, for each compel on offer."""
         self.made: set[str] = set()
         """Every aspect id the log made: none is made twice."""
         self.margins: dict[int, int | None] = {}
@@ -53,6 +55,10 @@ class Ledger:
         """The aspects invoked on each roll's chain of spends, by the chain's first roll."""
         self.conflict: dict[str, int] | None = None
         """The consequences each character took in the conflict under way (None: none is)."""
+        self.scene = 0
+        """The seq of the entry that began the scene (0: the first scene)."""
+        self.advantaged: set[int] = set()
+        """The rolls (the first of each chain) that made an advantage in the scene."""
         self.replayed = 0
         """Play entries and invokes whose arithmetic was replayed."""
         self.waiting = 0
@@ -123,12 +129,15 @@ class Ledger:
                 raise PlayFailed(f"it names the aspect {aspect!r}, which the log has not")
             if action == "remove":
                 del self.aspects[aspect]
+        elif action in ("compel", "accept", "refuse"):
+            self._compel(action, args, fields)
         elif action in ("scene", "session"):
+            self.scene, self.advantaged, self.compels = seq, set(), {}
             self.aspects = {
                 key: value for key, value in self.aspects.items() if value["kind"] == CONSEQUENCE
             }
         elif action == "order":
-            _ordered(seq, args, earlier)
+            _ordered(seq, args, earlier, fields["member"])
         self.replayed += 1
 
     def _recovered(self, args: Mapping[str, Any]) -> None:
@@ -214,8 +223,11 @@ class Ledger:
                 raise PlayFailed("a boost has 1 free invoke")
         elif action == "advantage":
             _advantage(seq, args, fields, earlier, self.margins)
+            self._once(args["of"], earlier)
         elif free != 1 or kind != CONSEQUENCE:
             raise PlayFailed("a consequence is an aspect with 1 free invoke")
+        elif args.get("holder") == args.get("member"):
+            raise PlayFailed("a consequence's free invoke is held by its own character's player")
         if action == CONSEQUENCE:
             for key, value in list(self.aspects.items()):  # one consequence a slot
                 if value["kind"] == CONSEQUENCE and value["slot"] == [
@@ -225,7 +237,40 @@ class Ledger:
                     del self.aspects[key]
         self.made.add(aspect)
         slot = [args.get("member"), args.get("slot")]
-        self.aspects[aspect] = {"kind": kind, "free": free, "slot": slot}
+        holder = args.get("holder")
+        self.aspects[aspect] = {"kind": kind, "free": free, "slot": slot, "holder": holder}
+
+    def _compel(self, action: str, args: Mapping[str, Any], fields: Mapping[str, Any]) -> None:
+        """A compel offered, then answered once, by the member compelled."""
+        compel, member = args.get("compel"), args.get("member")
+        if not isinstance(compel, str) or not isinstance(member, str):
+            raise PlayFailed(f"{_an(action)} names no compel and member")
+        if action == "compel":
+            if compel in self.compels:
+                raise PlayFailed(f"it offers the compel {compel!r}, whose id is on offer")
+            self.compels[compel] = member
+            return
+        if self.compels.get(compel) != member or fields["member"] != member:
+            raise PlayFailed(
+                f"it answers the compel {compel!r}, which the log offers not to {member!r} "
+                "(or offered once, answered already)"
+            )
+        del self.compels[compel]
+
+    def _once(self, of: int, earlier: Earlier) -> None:
+        """An advantage's roll (with the spends on it) makes one, in its own scene."""
+        root = of
+        for _ in range(len(earlier)):
+            entry = earlier[root][0]
+            back = entry.get("of")
+            if entry.get("kind") != "spend" or not whole(back) or back not in earlier:
+                break
+            root = back
+        if root < self.scene:
+            raise PlayFailed(f"its advantage's roll {root} was made before the scene began")
+        if root in self.advantaged:
+            raise PlayFailed(f"its advantage's roll {root} made an advantage already")
+        self.advantaged.add(root)
 
     def spend(self, seq: int, fields: Mapping[str, Any], root: int) -> None:
         """A point spent on a roll (opened or public): an invoke that names an
@@ -241,7 +286,7 @@ class Ledger:
             raise PlayFailed("its invoke names no aspect, or its free is not true or false")
         used = self.invoked.setdefault(root, set())
         if free:
-            self._free(aspect_id, fields)
+            self._free(aspect_id, fields, member)
         elif name in used:
             raise PlayFailed(f"it pays to invoke {name} again on the same roll")
         else:
@@ -249,10 +294,14 @@ class Ledger:
         used.add(name)
         self.replayed += 1
 
-    def _free(self, aspect_id: object, fields: Mapping[str, Any]) -> None:
+    def _free(self, aspect_id: object, fields: Mapping[str, Any], member: str) -> None:
         held = self.aspects.get(aspect_id) if isinstance(aspect_id, str) else None
         if held is None:
             raise PlayFailed(f"it uses a free invoke of {aspect_id!r}, an aspect the log has not")
+        if held["holder"] is not None and held["holder"] != member:
+            raise PlayFailed(
+                f"it uses a free invoke of {aspect_id}, which is {held['holder']}'s, not {member}'s"
+            )
         if held["free"] < 1:
             raise PlayFailed(f"it uses a free invoke of {aspect_id}, which has none left")
         if fields.get("points") is not None or fields.get("gm_pool") is not None:
@@ -334,7 +383,7 @@ def _advantage(
         )
 
 
-def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
+def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier, gm: object) -> None:
     """A D6 order: every roll it lists is an initiative roll of the round
     with the total it says, and the order runs from the highest."""
     order, since = args.get("order"), args.get("since")
@@ -349,7 +398,7 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
         if len(rolls) != len(totals) or not all(whole(total) for total in totals):
             raise PlayFailed("each place of its order lists a whole total for each roll")
         for roll, total in zip(rolls, totals, strict=True):
-            _initiative_roll(roll, total, since, earlier)
+            _initiative_roll(roll, total, since, earlier, (place.get("who"), gm))
         keys.append(totals)
     if any(keys[i] < keys[i + 1] for i in range(len(keys) - 1)):
         raise PlayFailed("its order does not run from the highest total down")
@@ -361,16 +410,28 @@ def _ordered(seq: int, args: Mapping[str, Any], earlier: Earlier) -> None:
         raise PlayFailed(f"its ties are not those of its totals: {named}")
 
 
-def _initiative_roll(roll: object, total: object, since: int, earlier: Earlier) -> None:
+def _initiative_roll(
+    roll: object, total: object, since: int, earlier: Earlier, place: tuple[object, object]
+) -> None:
+    """One roll of a place of a D6 order: of the round, its total as logged,
+    rolled by who the place names (a member's own roll, labelled ``initiative``;
+    a character's by name, ``initiative: NAME``, rolled by the GM who orders)."""
+    who, gm = place
     logged = earlier.get(roll) if whole(roll) else None
     if logged is None or not whole(roll) or roll <= since:
         raise PlayFailed(f"its order lists seq {roll!r}, which is no roll of the round")
     own = logged[1]
     if own is None:
         return  # hidden and not opened yet: its total waits for its opening
-    label = roll_label(own.get("text"), own.get("label")).lower()
-    if label != "initiative" and not label.startswith("initiative:"):
+    label = roll_label(own.get("text"), own.get("label"))
+    if label.lower() != "initiative" and not label.lower().startswith("initiative:"):
         raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
+    named = label.partition(":")[2] if ":" in label else None
+    if named is not None and own.get("member") != gm:
+        raise PlayFailed(f"its order lists seq {roll}, a character's roll by name not the GM's")
+    whose = " ".join(named.split()) if named is not None else own.get("member")
+    if whose != who:
+        raise PlayFailed(f"its order lists seq {roll}, which is {whose}'s roll, not {who}'s")
     if own.get("total") != total:
         raise PlayFailed(
             f"its order lists seq {roll} with {total!r}, and it rolled {own.get('total')}"

@@ -14,6 +14,7 @@ from typing import Any, Final
 from . import initiative
 from .state import (
     FATE_SYSTEMS,
+    MAX_ADVANTAGES,
     MAX_COMPELS,
     Played,
     PlayError,
@@ -98,12 +99,19 @@ def _advantage(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> 
             f"roll {rolled.seq} is no Fate roll against an opposition",
             hint="roll with vs or opp: fate: Good vs Fair",
         )
-    if any(aspect.get("of") == rolled.seq for aspect in state["aspects"]):
+    root = rolled.root or rolled.seq
+    if root <= state["scene_since"]:
+        raise PlayError(f"roll {rolled.seq} was made before this scene: no advantage now")
+    made_by = state["advantages"]
+    if root in made_by or any(aspect.get("of") == rolled.seq for aspect in state["aspects"]):
         raise PlayError(f"roll {rolled.seq} made an advantage already")
+    if len(made_by) >= MAX_ADVANTAGES:
+        raise PlayError(f"a scene makes at most {MAX_ADVANTAGES} advantages")
     free = advantage_free(rolled.shifts)
     if free is None:
         raise PlayError(f"roll {rolled.seq} failed by {-rolled.shifts}: no advantage")
     boost = rolled.shifts == 0
+    state["advantages"] = [*made_by, root]
     made = add_aspect(
         state,
         {
@@ -138,8 +146,10 @@ def advantage_free(shifts: int) -> int | None:
 
 def _remove(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Played:
     aspect = find_aspect(state, body.get("aspect"))
-    owner = aspect.get("member") if aspect["kind"] == "consequence" else aspect.get("by")
-    if not table.gm and owner != table.actor:
+    if not table.gm and aspect["kind"] == "consequence":
+        # its free invoke is whoever inflicted it's; the sheet heals it, the GM takes it away
+        raise PlayError(f"only the GM removes a consequence: {aspect['name']}", 403)
+    if not table.gm and aspect.get("by") != table.actor:
         raise PlayError(f"only the GM or its owner removes {aspect['name']}", 403)
     replace_aspect(state, None, aspect["id"])
     line = f"{name_of(table, table.actor)} removes the aspect {aspect['name']}."
@@ -242,6 +252,7 @@ def new_scene(
     state["compels"] = []
     state["scene"] += 1
     state["scene_name"] = name
+    state["scene_since"], state["advantages"] = table.last_seq, []
     before, pool = state["gm_pool"], len(fate_characters(table))
     state["gm_pool"] = pool
     called = f" ({name})" if name else ""
@@ -265,10 +276,16 @@ def _session(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Pl
         if before < character.refresh:
             points[character.member] = (before, character.refresh)
             lines.append(f"{character.name} refreshes to {_points(character.refresh)}.")
+    if len(lines) > NAMED_REFRESHES:  # an entry's words stay short: its points name each
+        lines = [f"{len(lines)} characters refresh."]
     state["session"] += 1
     played = new_scene(state, body, table, points, (f"Session {state['session']} begins.", *lines))
     args = {**played.args, "session": state["session"], "refresh": refresh}
     return played._replace(args=args)
+
+
+NAMED_REFRESHES: Final = 20
+"""Characters a session's words name one by one as they refresh (more: counted)."""
 
 
 def _invokes(count: int) -> str:

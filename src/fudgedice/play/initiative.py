@@ -283,6 +283,8 @@ def _initiative_rolls(since: int, table: Table) -> dict[str, Any]:
             who = rolled.member
         elif label.lower().startswith("initiative:") and rolled.member == table.actor:
             who = text_of(label.partition(":")[2], "an NPC's name")
+            if who in table.names:  # a member's id: the GM's roll would take their place
+                continue
         else:
             continue
         latest[who] = rolled

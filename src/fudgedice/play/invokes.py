@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .state import (
+    FATE_SYSTEMS,
     MAX_TEXT,
     Played,
     PlayError,
@@ -72,6 +73,8 @@ def invoke(
         return Played(state, {}, None, args, (line,))
     character = table.characters.get(table.actor)
     if character is not None and character.fate_points is not None:
+        if character.system not in FATE_SYSTEMS:
+            raise PlayError(f"{character.name}'s sheet keeps no fate points to invoke {name}")
         before = character.fate_points
         if before < 1:
             raise PlayError(f"{character.name} has no fate point to invoke {name}")
@@ -133,6 +136,8 @@ def consequence(
         raise PlayError("a consequence is a member's")
     if holder is not None and (not isinstance(holder, str) or not holder):
         raise PlayError("a consequence's free invoke is held by a member, or by anyone")
+    if holder == member:
+        raise PlayError("a consequence's free invoke is who inflicted it's, not its character's")
     taken = consequence_of(state, member, slot)
     if taken is not None:
         replace_aspect(state, None, taken["id"])

@@ -27,6 +27,9 @@ MAX_ASPECTS: Final = 200
 MAX_COMPELS: Final = 50
 """Compels on offer at once."""
 
+MAX_ADVANTAGES: Final = 1000
+"""Advantages a scene's state remembers (each needs a roll of its own)."""
+
 MAX_TEXT: Final = 200
 """Characters of an aspect's name, a compel's text or a reason."""
 
@@ -69,6 +72,9 @@ class Rolled(NamedTuple):
     shifts: int | None
     """The margin against the roll's opposition; None: it had none."""
     system: str
+    root: int = 0
+    """The first roll of its chain of spends (0: ``seq`` itself): a roll
+    and the spends on it are one roll, that makes one advantage."""
 
 
 class Table(NamedTuple):
@@ -105,7 +111,10 @@ class Played(NamedTuple):
 
 def new_state() -> dict[str, Any]:
     """A room's play state before its first action: scene 1 of session 1,
-    no aspect, no compel, no conflict.
+    no aspect, no compel, no conflict. ``scene_since`` is the room's last
+    seq when the scene began and ``advantages`` the rolls (the first of each
+    chain of spends) that made an advantage in it: a roll makes one, in its
+    own scene.
 
     >>> new_state()["scene"], new_state()["aspects"]
     (1, [])
@@ -119,6 +128,8 @@ def new_state() -> dict[str, Any]:
         "compels": [],
         "initiative": None,
         "next_id": 1,
+        "scene_since": 0,
+        "advantages": [],
     }
 
 
@@ -206,8 +217,10 @@ def points_of(table: Table, member: str) -> tuple[Character, int]:
     character = table.characters.get(member)
     if character is None:
         raise PlayError(f"{name_of(table, member)} has no character sheet in this room")
-    if character.fate_points is None:
-        raise PlayError(f"{character.name}'s sheet keeps no fate points")
+    if character.fate_points is None or character.system not in FATE_SYSTEMS:
+        # a D6 sheet's Fate Points are its owner's and the GM's to read: a public
+        # entry of play would tell them (they change on the sheet)
+        raise PlayError(f"{character.name}'s sheet keeps no fate points of Fate's")
     return character, character.fate_points
 
 

@@ -184,9 +184,9 @@ def healed(before: Sheet, after: Sheet) -> list[str]:
     return [slot for slot in before.consequences() if slot not in now]
 
 
-def hit_plays(member: str, consequences: Mapping[str, str], by: str) -> Plays:
+def hit_plays(member: str, consequences: Mapping[str, str], by: str | None) -> Plays:
     """A Fate hit's consequences: each an aspect with 1 free invoke for ``by``
-    (the member who inflicted it)."""
+    (the member who inflicted it; None: anyone, at the GM's word)."""
 
     def plays(state: dict[str, Any]) -> list[tuple[str, play.Played]]:
         made = []

@@ -210,3 +210,18 @@ def roll_at(connection: Connection, room_id: str, seq: int) -> RollRecord | None
         select(rolls).where(rolls.c.room_id == room_id, rolls.c.seq == seq)
     ).first()
     return None if row is None else record_of(row)
+
+
+MAX_CHAIN = 100
+"""Spends followed back from a roll to the first roll of its chain."""
+
+
+def root_of(connection: Connection, room_id: str, record: RollRecord) -> int:
+    """The first roll of the chain of spends that led to ``record``."""
+    for _ in range(MAX_CHAIN):
+        back = record.result.get("of") if record.result.get("kind") == "spend" else None
+        found = roll_at(connection, room_id, back) if isinstance(back, int) else None
+        if found is None:
+            break
+        record = found
+    return record.seq

@@ -28,6 +28,7 @@ from .play_store import (
     SheetEdit,
     initiative_rolls,
     roll_at,
+    root_of,
 )
 from .problems import Problem
 from .sheet_store import SOURCE, Stored
@@ -146,8 +147,9 @@ def character_of(member: str, sheet: Sheet) -> play.Character:
     )  # fmt: skip
 
 
-def rolled_of(record: RollRecord) -> play.Rolled:
-    """What the rules of play read of a logged roll (or a point spent on one)."""
+def rolled_of(record: RollRecord, root: int = 0) -> play.Rolled:
+    """What the rules of play read of a logged roll (or a point spent on one,
+    ``root`` the first roll of its chain)."""
     details = record.result.get("details")
     shifts = details.get("shifts") if isinstance(details, dict) else None
     total = record.result.get("total")
@@ -155,7 +157,7 @@ def rolled_of(record: RollRecord) -> play.Rolled:
         record.seq, record.member, roll_label(record.text, record.label) or None,
         total if isinstance(total, int) else None,
         shifts if isinstance(shifts, int) and not isinstance(shifts, bool) else None,
-        str(record.result.get("system", "")),
+        str(record.result.get("system", "")), root,
     )  # fmt: skip
 
 
@@ -165,6 +167,7 @@ def table_of(
     kept: Mapping[str, Stored],
     rolls: Sequence[RollRecord] = (),
     last_seq: int = 0,
+    roots: Mapping[int, int] | None = None,
 ) -> play.Table:
     """The table as ``actor`` acts at it: the members in the order they
     joined, each one's character, the rolls the action names."""
@@ -175,7 +178,9 @@ def table_of(
     }
     return play.Table(
         actor=actor.id, gm=actor.gm, names={member.id: member.name for member in members},
-        characters=characters, rolls={record.seq: rolled_of(record) for record in rolls},
+        characters=characters, rolls={
+            record.seq: rolled_of(record, (roots or {}).get(record.seq, 0)) for record in rolls
+        },
         last_seq=last_seq,
     )  # fmt: skip
 
@@ -211,7 +216,12 @@ class Decision:
 
     def __call__(self, held: Held) -> Outcome:
         rolls = self._rolls(held)
-        table = table_of(self.actor, self.members, held.sheets, rolls, held.last_seq)
+        roots = {
+            record.seq: root_of(held.connection, self.actor.room, record)
+            for record in rolls
+            if self.action["action"] == "advantage"
+        }
+        table = table_of(self.actor, self.members, held.sheets, rolls, held.last_seq, roots)
         state = play.new_state() if held.state is None else held.state
         try:
             played = play.apply(state, self.action, table)

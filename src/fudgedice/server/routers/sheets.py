@@ -240,8 +240,10 @@ def change_sheet(
     consequences = play_sheets.taken(sheet, edit.sheet) if action == "hit" else {}
     healed = play_sheets.healed(sheet, edit.sheet) if action == "heal" else []
     if consequences or healed:  # each an aspect of the table's play, made or gone
+        # a player who marks their own hit does not say who inflicted it: the GM's word
+        by = body.by or (None if me.id == owner.id else me.id)
         plays = (
-            play_sheets.hit_plays(owner.id, consequences, body.by or me.id)
+            play_sheets.hit_plays(owner.id, consequences, by)
             if consequences
             else play_sheets.heal_plays(owner.id, healed)
         )
