@@ -75,7 +75,7 @@ def test_an_order_that_gives_one_actor_anothers_roll_is_named(rechained: Rechain
     room, _ = a_session()
     document = room.document()
     order = document["entries"][at["order"] - 1]["args"]["order"]
-    assert [place["who"] for place in order] == ["b", "a"]
+    assert [place["who"] for place in order] == ["b", "a", "Orc"]
     order[0]["who"], order[1]["who"] = "a", "b"  # Ann takes Bob's +20, still highest first
     found = fudgedice.verify(rechained(document)).failure
     assert found is not None and found.seq == at["order"]

@@ -81,7 +81,7 @@ def test_a_conflicts_end_pays_for_consequences_taken_in_it_and_for_conceding() -
         ("a", ["a"], 403, "only the GM ends a conflict"),
         ("g", ["zz"], 404, "no member 'zz'"),
         ("g", ["a", "a"], 422, "each one once"),
-        ("g", ["d"], 422, "Jax is no Fate character"),
+        ("g", ["d"], 422, "Jax's sheet keeps no fate points of Fate's"),
         ("g", ["e"], 422, "Mo's sheet keeps no fate points"),
         ("g", "a", 422, "conceded is a list"),
     ],

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .document import Failed, whole
-from .play_checks import Ledger, PlayFailed
+from .play_checks import Ledger
+from .play_rolls import PlayFailed
 from .spends import spend_error
 
 
