@@ -12,24 +12,41 @@ export function tableState(room, seat) {
   let state = null; // null until read, or where the server has no play
   let characters = [];
   let reading = null;
+  let again = false; // an entry came while a read was under way: read once more after it
+  let taken = 0; // entries whose state was shown: a read begun before one is older than it
 
   function tell() {
     for (const listener of listeners) listener(state, characters);
   }
 
+  async function readOnce() {
+    const seen = taken;
+    try {
+      const answer = await api("GET", path, { token: seat.token });
+      // a state the feed brought while this read was under way is the newer one
+      if (taken === seen) state = answer?.play || null;
+      characters = Array.isArray(answer?.characters) ? answer.characters : [];
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status !== 404) throw error;
+      state = null; // a server without play: the panels stay hidden
+    }
+  }
+
   /** The state and the characters again, from the server. */
   async function load() {
-    // one read at a time: a burst of entries on the feed reads once more, not once each
-    if (reading) return reading;
+    // one read at a time: a burst of entries on the feed reads once more, not once each,
+    // and never leaves a read older than the last entry for the last word
+    if (reading) {
+      again = true;
+      return reading;
+    }
     reading = (async () => {
       try {
-        const answer = await api("GET", path, { token: seat.token });
-        state = answer?.play || null;
-        characters = Array.isArray(answer?.characters) ? answer.characters : [];
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        if (error.status !== 404) throw error;
-        state = null; // a server without play: the panels stay hidden
+        do {
+          again = false;
+          await readOnce();
+        } while (again);
       } finally {
         reading = null;
       }
@@ -43,6 +60,7 @@ export function tableState(room, seat) {
   function take(entry) {
     if (entry?.play && typeof entry.play === "object") {
       state = entry.play;
+      taken += 1;
       tell();
     }
     if (entry?.kind === "play" || entry?.kind === "sheet" || entry?.kind === "spend") load();
@@ -53,6 +71,7 @@ export function tableState(room, seat) {
     const answer = await api("POST", path, { token: seat.token, body });
     if (answer?.play) {
       state = answer.play;
+      taken += 1;
       tell();
     }
     load();
