@@ -61,6 +61,14 @@ class Served:
     def roll(self, room: str, token: str, text: str, **extra: Any) -> dict[str, Any]:
         return self._created(f"/api/rooms/{room}/rolls", {"text": text, **extra}, token)
 
+    def revealed_log(self, room: str, token: str) -> dict[str, Any]:
+        """The room's log once its GM (``token``) has revealed the seeds."""
+        headers = {"Authorization": f"Bearer {token}"}
+        revealed = self.client.post(f"/api/rooms/{room}/reveal", headers=headers)
+        assert revealed.status_code == 200, revealed.text
+        log: dict[str, Any] = self.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+        return log
+
     def _created(self, path: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         answer = self.client.post(path, json=body, headers=headers)
@@ -289,6 +297,27 @@ def seats(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable
             seat.context.close()
     for seat in opened:
         assert not seat.errors, f"{seat.name}'s page raised: {seat.errors}"
+
+
+@pytest.fixture
+def gm_and_phone(
+    server: Served, seats: Callable[..., Seat]
+) -> Callable[..., tuple[Seat, Seat, str]]:
+    """Seats a GM (Gemma, on a 1280 px laptop) at a new room of ``system``
+    and a player on a 375 px phone who attaches ``sheet``, its panel then
+    titled ``title``; returns both seats and the room's id."""
+
+    def sit(
+        room_name: str, system: str, player: str, sheet: str, title: str
+    ) -> tuple[Seat, Seat, str]:
+        gm = seats("Gemma", width=1280)
+        phone = seats(player, width=375, height=800)
+        link = gm.create_room(server.url, room_name, system)
+        phone.join(link)
+        phone.attach(sheet, title)
+        return gm, phone, link.rsplit("/", 1)[1]
+
+    return sit
 
 
 @pytest.fixture

@@ -32,14 +32,9 @@ sixteen sixes in a row."""
 
 
 def test_a_d6_round_with_initiative_and_a_wound(
-    server: Any, seats: Callable[..., Any], artifacts: Path
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path
 ) -> None:
-    gm = seats("Gemma", width=1280)
-    ann = seats("Ann", width=375, height=800)
-    link = gm.create_room(server.url, "The raid", "d6")
-    room = link.rsplit("/", 1)[1]
-    ann.join(link)
-    ann.attach(JAX, "Jax (d6)")
+    gm, ann, room = gm_and_phone("The raid", "d6", "Ann", JAX, "Jax (d6)")
     expect(ann.page.locator("#initiative")).to_be_hidden()  # no conflict yet
 
     # the GM starts a round ordered by Perception: the player rolls from the tracker
@@ -94,9 +89,6 @@ def test_a_d6_round_with_initiative_and_a_wound(
     ann.assert_fits(375)
     gm.assert_fits(1280)
 
-    token = gm.stored()[room]["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    assert server.client.post(f"/api/rooms/{room}/reveal", headers=headers).status_code == 200
-    log = server.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+    log = server.revealed_log(room, gm.stored()[room]["token"])
     report = fudgedice.verify(log)
     assert report.ok and report.complete, report

@@ -54,14 +54,10 @@ def _invoke(card: Locator, aspect: str, *, free: bool) -> None:
 
 
 def test_a_whole_fate_scene(
-    server: Any, seats: Callable[..., Any], artifacts: Path, fate_sheet: str
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
 ) -> None:
-    gm = seats("Gemma", width=1280)
-    bo = seats("Bo", width=375, height=800)
-    link = gm.create_room(server.url, "The docks", "fate")
-    room = link.rsplit("/", 1)[1]
-    bo.join(link)
-    bo.attach(fate_sheet + 'Notice = "Fair"\n', "Bob (fate)")
+    bob = fate_sheet + 'Notice = "Fair"\n'
+    gm, bo, room = gm_and_phone("The docks", "fate", "Bo", bob, "Bob (fate)")
     aspects = {who.name: who.page.locator("#scene-aspects") for who in (gm, bo)}
 
     # the GM sets two situation aspects; both reach the phone live
@@ -190,10 +186,7 @@ def test_a_whole_fate_scene(
     expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 5")
 
     # the log, play entries and all, verifies
-    token = gm.stored()[room]["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    assert server.client.post(f"/api/rooms/{room}/reveal", headers=headers).status_code == 200
-    log = server.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+    log = server.revealed_log(room, gm.stored()[room]["token"])
     kinds = [entry.get("kind") for entry in log["entries"]]
     assert kinds.count("play") >= 5, kinds  # 2 aspects, advantage, compel, accept (and more)
     report = fudgedice.verify(log)
