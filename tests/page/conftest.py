@@ -23,7 +23,15 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Dialog, Locator, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Dialog,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,6 +60,14 @@ class Served:
 
     def roll(self, room: str, token: str, text: str, **extra: Any) -> dict[str, Any]:
         return self._created(f"/api/rooms/{room}/rolls", {"text": text, **extra}, token)
+
+    def revealed_log(self, room: str, token: str) -> dict[str, Any]:
+        """The room's log once its GM (``token``) has revealed the seeds."""
+        headers = {"Authorization": f"Bearer {token}"}
+        revealed = self.client.post(f"/api/rooms/{room}/reveal", headers=headers)
+        assert revealed.status_code == 200, revealed.text
+        log: dict[str, Any] = self.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+        return log
 
     def _created(self, path: str, body: dict[str, Any], token: str = "") -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -201,6 +217,26 @@ class Seat:
         page.select_option("#roll-visibility", options.get("visibility", "public"))
         page.click("#roll-submit")
 
+    def attach(self, text: str, title: str) -> None:
+        """Save ``text`` as this seat's sheet; its panel then shows ``title``."""
+        self.page.fill("#sheet-text", text)
+        self.page.click("#sheet-save")
+        expect(self.page.locator("#sheet-title")).to_have_text(title)
+
+    def shoot(self, folder: Path, name: str) -> None:
+        """Screenshots of the page as it is and at the other width (375 px or
+        1280 px), as ``{name}-{seat}-{width}.png``: at 375 px nothing may reach
+        past the screen's edge."""
+        size = self.page.viewport_size
+        assert size is not None  # every seat opens with a viewport
+        width = size["width"]
+        for each in (width, 1280 if width == 375 else 375):
+            self.page.set_viewport_size({"width": each, "height": 800})
+            if each == 375:
+                self.assert_fits(375)
+            self.page.screenshot(path=folder / f"{name}-{self.name}-{each}.png", full_page=True)
+        self.page.set_viewport_size({"width": width, "height": 800})
+
     def assert_fits(self, width: int) -> None:
         """Nothing on the page reaches past the right edge of a screen `width`
         pixels wide (a caret line under a long roll may scroll inside its box)."""
@@ -261,6 +297,45 @@ def seats(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable
             seat.context.close()
     for seat in opened:
         assert not seat.errors, f"{seat.name}'s page raised: {seat.errors}"
+
+
+@pytest.fixture
+def gm_and_phone(
+    server: Served, seats: Callable[..., Seat]
+) -> Callable[..., tuple[Seat, Seat, str]]:
+    """Seats a GM (Gemma, on a 1280 px laptop) at a new room of ``system``
+    and a player on a 375 px phone who attaches ``sheet``, its panel then
+    titled ``title``; returns both seats and the room's id."""
+
+    def sit(
+        room_name: str, system: str, player: str, sheet: str, title: str
+    ) -> tuple[Seat, Seat, str]:
+        gm = seats("Gemma", width=1280)
+        phone = seats(player, width=375, height=800)
+        link = gm.create_room(server.url, room_name, system)
+        phone.join(link)
+        phone.attach(sheet, title)
+        return gm, phone, link.rsplit("/", 1)[1]
+
+    return sit
+
+
+@pytest.fixture
+def fate_sheet() -> str:
+    """A Fate sheet (Bob: Fight Good, Physique Mediocre, so two physical
+    stress boxes), its ``[skills]`` last so that a test may add to them."""
+    return """\
+system = "fate"
+name = "Bob"
+fate_points = 3
+refresh = 3
+high_concept = "Sword for hire"
+trouble = "Hot-headed"
+pyramid = false
+[skills]
+Fight = "Good"
+Physique = "Mediocre"
+"""
 
 
 @pytest.fixture

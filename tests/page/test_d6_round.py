@@ -31,31 +31,10 @@ OGRE = "d6: 1D+100 # initiative: Ogre"
 sixteen sixes in a row."""
 
 
-def _shot(seat: Any, folder: Path, name: str) -> None:
-    """The page as it is, and at the other width (375 px or 1280 px): at 375
-    px nothing may reach past the screen's edge."""
-    width = seat.page.viewport_size["width"]
-    for each in (width, 1280 if width == 375 else 375):
-        seat.page.set_viewport_size({"width": each, "height": 800})
-        if each == 375:
-            seat.assert_fits(375)
-        seat.page.screenshot(
-            path=folder / f"d6-round-{name}-{seat.name}-{each}.png", full_page=True
-        )
-    seat.page.set_viewport_size({"width": width, "height": 800})
-
-
 def test_a_d6_round_with_initiative_and_a_wound(
-    server: Any, seats: Callable[..., Any], artifacts: Path
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path
 ) -> None:
-    gm = seats("Gemma", width=1280)
-    ann = seats("Ann", width=375, height=800)
-    link = gm.create_room(server.url, "The raid", "d6")
-    room = link.rsplit("/", 1)[1]
-    ann.join(link)
-    ann.page.fill("#sheet-text", JAX)
-    ann.page.click("#sheet-save")
-    expect(ann.page.locator("#sheet-title")).to_have_text("Jax (d6)")
+    gm, ann, room = gm_and_phone("The raid", "d6", "Ann", JAX, "Jax (d6)")
     expect(ann.page.locator("#initiative")).to_be_hidden()  # no conflict yet
 
     # the GM starts a round ordered by Perception: the player rolls from the tracker
@@ -68,14 +47,14 @@ def test_a_d6_round_with_initiative_and_a_wound(
     expect(jax_roll).to_contain_text("3D+1")
     gm.roll(OGRE)
     expect(gm.page.locator("#rolls .roll", has_text="initiative: Ogre")).to_have_count(1)
-    _shot(ann, artifacts, "1-rolled")
+    ann.shoot(artifacts, "d6-round-1-rolled")
 
     gm.page.click("#initiative-order-rolls")
     order = {seat.name: seat.page.locator("#initiative-order li") for seat in (gm, ann)}
     expect(order["Ann"].locator(".who")).to_have_text(["Ogre", "Jax"])
     expect(order["Ann"].nth(0)).to_have_attribute("aria-current", "true")
     expect(ann.page.locator("#roll-initiative")).to_have_count(0)  # rolled, and ordered
-    _shot(gm, artifacts, "2-ordered")
+    gm.shoot(artifacts, "d6-round-2-ordered")
 
     # the Ogre acts: a hit that beats Jax's resistance by 4 wounds him
     jax = gm.page.locator("#party .party-sheet", has_text="Jax (d6), Ann's")
@@ -92,8 +71,8 @@ def test_a_d6_round_with_initiative_and_a_wound(
     gm.page.click("#initiative-next")
     current = ann.page.locator("#initiative-order li[aria-current='true'] .who")
     expect(current).to_have_text("Jax")
-    _shot(ann, artifacts, "3-wounded")
-    _shot(gm, artifacts, "3-wounded")
+    ann.shoot(artifacts, "d6-round-3-wounded")
+    gm.shoot(artifacts, "d6-round-3-wounded")
     gm.page.click("#initiative-next")
     expect(ann.page.locator("#initiative-line")).to_contain_text("Round 2")
     ann.page.click("#roll-initiative")
@@ -110,9 +89,6 @@ def test_a_d6_round_with_initiative_and_a_wound(
     ann.assert_fits(375)
     gm.assert_fits(1280)
 
-    token = gm.stored()[room]["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    assert server.client.post(f"/api/rooms/{room}/reveal", headers=headers).status_code == 200
-    log = server.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+    log = server.revealed_log(room, gm.stored()[room]["token"])
     report = fudgedice.verify(log)
     assert report.ok and report.complete, report

@@ -17,36 +17,8 @@ from playwright.sync_api import Locator, expect
 
 import fudgedice
 
-BOB = """\
-system = "fate"
-name = "Bob"
-fate_points = 3
-refresh = 3
-high_concept = "Sword for hire"
-trouble = "Hot-headed"
-pyramid = false
-[skills]
-Fight = "Good"
-Physique = "Mediocre"
-Notice = "Fair"
-"""
-
 WITH_STYLE = "fate: 4dF+10 vs 0"
 """+6 to +14 shifts whatever the dice: an advantage with style, two free invokes."""
-
-
-def _shot(seat: Any, folder: Path, name: str) -> None:
-    """The page as it is, and at the other width (375 px or 1280 px): at 375
-    px nothing may reach past the screen's edge."""
-    width = seat.page.viewport_size["width"]
-    for each in (width, 1280 if width == 375 else 375):
-        seat.page.set_viewport_size({"width": each, "height": 800})
-        if each == 375:
-            seat.assert_fits(375)
-        seat.page.screenshot(
-            path=folder / f"fate-scene-{name}-{seat.name}-{each}.png", full_page=True
-        )
-    seat.page.set_viewport_size({"width": width, "height": 800})
 
 
 def _card(seat: Any, text: str) -> Locator:
@@ -81,15 +53,11 @@ def _invoke(card: Locator, aspect: str, *, free: bool) -> None:
     actions.locator("button.invoke").click()
 
 
-def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: Path) -> None:
-    gm = seats("Gemma", width=1280)
-    bo = seats("Bo", width=375, height=800)
-    link = gm.create_room(server.url, "The docks", "fate")
-    room = link.rsplit("/", 1)[1]
-    bo.join(link)
-    bo.page.fill("#sheet-text", BOB)
-    bo.page.click("#sheet-save")
-    expect(bo.page.locator("#sheet-title")).to_have_text("Bob (fate)")
+def test_a_whole_fate_scene(
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
+) -> None:
+    bob = fate_sheet + 'Notice = "Fair"\n'
+    gm, bo, room = gm_and_phone("The docks", "fate", "Bo", bob, "Bob (fate)")
     aspects = {who.name: who.page.locator("#scene-aspects") for who in (gm, bo)}
 
     # the GM sets two situation aspects; both reach the phone live
@@ -111,8 +79,8 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     expect(rope.locator(".free-invokes .sr")).to_have_text("1 free invoke")
     aspects["Gemma"].locator("li.aspect", has_text="Loose rope").locator("button.remove").click()
     expect(rope).to_have_count(0)
-    _shot(gm, artifacts, "1-aspects")
-    _shot(bo, artifacts, "1-aspects")
+    gm.shoot(artifacts, "fate-scene-1-aspects")
+    bo.shoot(artifacts, "fate-scene-1-aspects")
 
     # an advantage with style: two free invokes, held by Bo
     bo.roll(WITH_STYLE)
@@ -149,8 +117,8 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     expect(paid).to_have_text(re.compile(r"Fate Point .*\(Higher ground\)$"))
     free = gm.card(_seq(second)).locator(".spent")
     expect(free).to_have_text(re.compile(r"^a free invoke spent: .*\(Higher ground\)$"))
-    _shot(gm, artifacts, "2-invokes")
-    _shot(bo, artifacts, "2-invokes")
+    gm.shoot(artifacts, "fate-scene-2-invokes")
+    bo.shoot(artifacts, "fate-scene-2-invokes")
 
     # the GM compels Bob's trouble; Bo accepts: a fate point
     gm.page.select_option("#gm-member", label="Bob")
@@ -159,7 +127,7 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     gm.page.click("#gm-compel")
     compel = bo.page.locator("#compels .compel")
     expect(compel).to_contain_text("the harbour master")
-    _shot(bo, artifacts, "3-compel")
+    bo.shoot(artifacts, "fate-scene-3-compel")
     compel.locator("button.accept").click()
     expect(bo.page.locator("#compels .compel")).to_have_count(0)
     expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 3")
@@ -177,8 +145,8 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     expect(aspects["Gemma"].locator("li.consequence .aspect-name")).to_have_text("Twisted ankle")
     expect(aspects["Gemma"].locator("li.consequence")).to_contain_text("for Gemma")
     expect(bo.page.locator("#sheet li[data-slot='mild'] strong")).to_have_text("Twisted ankle")
-    _shot(gm, artifacts, "4-consequence")
-    _shot(bo, artifacts, "4-consequence")
+    gm.shoot(artifacts, "fate-scene-4-consequence")
+    bo.shoot(artifacts, "fate-scene-4-consequence")
 
     # a reload keeps everything
     bo.page.reload()
@@ -212,16 +180,13 @@ def test_a_whole_fate_scene(server: Any, seats: Callable[..., Any], artifacts: P
     gm.page.click("#initiative-start")
     expect(bo.page.locator("#initiative-line")).to_contain_text("Round 1")
     gm.page.locator("#initiative-conceded label", has_text="Bob").locator("input").check()
-    _shot(gm, artifacts, "6-conceded")
+    gm.shoot(artifacts, "fate-scene-6-conceded")
     gm.page.click("#initiative-end")
     expect(bo.page.locator("#initiative")).to_be_hidden()
     expect(bo.page.locator("#sheet-points")).to_contain_text("Fate Points: 5")
 
     # the log, play entries and all, verifies
-    token = gm.stored()[room]["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    assert server.client.post(f"/api/rooms/{room}/reveal", headers=headers).status_code == 200
-    log = server.client.get(f"/api/rooms/{room}/log", headers=headers).json()
+    log = server.revealed_log(room, gm.stored()[room]["token"])
     kinds = [entry.get("kind") for entry in log["entries"]]
     assert kinds.count("play") >= 5, kinds  # 2 aspects, advantage, compel, accept (and more)
     report = fudgedice.verify(log)

@@ -25,25 +25,6 @@ Melee = "Good"
 Climbing = "Fair"
 """
 
-BOB = """\
-system = "fate"
-name = "Bob"
-fate_points = 3
-refresh = 3
-high_concept = "Sword for hire"
-trouble = "Hot-headed"
-pyramid = false
-[skills]
-Fight = "Good"
-Physique = "Mediocre"
-"""
-
-
-def _attach(seat: Any, text: str, title: str) -> None:
-    seat.page.fill("#sheet-text", text)
-    seat.page.click("#sheet-save")
-    expect(seat.page.locator("#sheet-title")).to_have_text(title)
-
 
 def test_a_wound_lowers_the_traits_where_people_look(
     server: Any, seats: Callable[..., Any]
@@ -52,7 +33,7 @@ def test_a_wound_lowers_the_traits_where_people_look(
     ann = seats("Ann", width=375, height=800)
     link = gm.create_room(server.url, "State", "fudge")
     ann.join(link)
-    _attach(ann, ASHLEY, "Ashley (fudge)")
+    ann.attach(ASHLEY, "Ashley (fudge)")
     sheet = ann.page.locator("#sheet")
     expect(sheet.locator("#sheet-points")).to_contain_text("Fudge Points: 3 \u00b7 EP: 5")
 
@@ -82,12 +63,14 @@ def test_a_wound_lowers_the_traits_where_people_look(
     ann.assert_fits(375)
 
 
-def test_fate_stress_and_a_named_consequence(server: Any, seats: Callable[..., Any]) -> None:
+def test_fate_stress_and_a_named_consequence(
+    server: Any, seats: Callable[..., Any], fate_sheet: str
+) -> None:
     gm = seats("Gemma")
     bo = seats("Bo")
     link = gm.create_room(server.url, "Stress", "fate")
     bo.join(link)
-    _attach(bo, BOB, "Bob (fate)")
+    bo.attach(fate_sheet, "Bob (fate)")
     bob = gm.page.locator("#party .party-sheet", has_text="Bob (fate), Bo's")
     expect(bob.locator(".boxes[data-track='physical'] .box")).to_have_count(2)
 
