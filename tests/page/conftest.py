@@ -38,6 +38,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "page"
 WAIT_MS = 20_000
 """Milliseconds a test waits for the page to show something before it fails."""
+# the same patience for every expect() as for every action: a machine that runs other
+# work beside the tests delivers a live entry later than Playwright's own 5 s allow
+expect.set_options(timeout=WAIT_MS)
 START_WITHIN = 60.0
 """Seconds the server may take to start before the tests fail."""
 
