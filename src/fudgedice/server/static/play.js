@@ -114,15 +114,42 @@ export function playPanel(room, seat, table, members) {
     return item;
   }
 
+  /** What a member is typing in a consequence's name, kept across a redraw (every entry
+   * of the feed redraws the scene): returns what puts it back, focus and caret too. */
+  function typing() {
+    const typed = new Map();
+    for (const field of aspects.querySelectorAll("input.rename")) {
+      if (field.value !== field.defaultValue) typed.set(field.closest("li").dataset.aspect, field.value);
+    }
+    const open = new Set([...aspects.querySelectorAll("details.rename[open]")].map((details) => details.closest("li").dataset.aspect));
+    const active = document.activeElement;
+    const focused = active && active.matches("#scene-aspects input.rename") ? active.closest("li").dataset.aspect : null;
+    const caret = focused ? active.selectionStart : null;
+    return () => {
+      for (const field of aspects.querySelectorAll("input.rename")) {
+        const id = field.closest("li").dataset.aspect;
+        if (typed.has(id)) field.value = typed.get(id);
+        const details = field.closest("details");
+        if (details && open.has(id)) details.open = true;
+        if (id === focused) {
+          field.focus();
+          field.setSelectionRange(caret, caret);
+        }
+      }
+    };
+  }
+
   function draw(state, characters) {
     panel.hidden = !state;
     if (!state) return;
     const scene = state.scene_name ? `Scene ${state.scene}: ${state.scene_name}` : `Scene ${state.scene}`;
     sceneLine.textContent = `${scene} \u00b7 session ${state.session} \u00b7 GM pool: ${state.gm_pool}`;
     const shown = state.aspects || [];
+    const kept = typing();
     aspects.replaceChildren(
       ...(shown.length ? shown.map((aspect) => aspectItem(aspect, characters)) : [el("li", { class: "muted", text: "No aspect on the scene yet." })]),
     );
+    kept();
     compels.replaceChildren(...(state.compels || []).map((compel) => compelItem(compel, characters)));
     party.replaceChildren(
       ...characters.filter((one) => one.stress).map((one) =>
