@@ -26,7 +26,7 @@ from .db import Database
 from .kept import Member, RollRecord, json_text
 from .problems import Problem
 from .schema import play, rolls, sheets
-from .sheet_store import SOURCE, Stored, advance, hold, read_all
+from .sheet_store import SOURCE, Stored, advance, hold, read_all, read_held, store_sheet
 from .store import insert_rolls, now, record_of
 
 
@@ -105,11 +105,9 @@ def current(
     for member_id, version in versions:
         kept = before.get(member_id)
         if kept is None or kept.version != version:
-            row = connection.execute(
-                select(sheets).where(sheets.c.room_id == room_id, sheets.c.member_id == member_id)
-            ).one()
-            kept = Stored(row.member_id, row.text, row.version, row.updated_at)
-        found[member_id] = kept
+            kept = read_held(connection, room_id, member_id)
+        if kept is not None:
+            found[member_id] = kept
     return found
 
 
@@ -129,11 +127,10 @@ def commit_play(
             record = play_record(row, actor, row.last_seq + 1, row.last_hash, outcome)
         except DiceError as error:  # the rules' refusals are PlayErrors: this is any other
             raise Problem(422, error.message, hint=error.hint) from None
-        at = record.at
         insert_rolls(connection, [record])
         write_state(connection, room_id, outcome.state, version)
         for member_id, edit in outcome.edits.items():
-            _edit_sheet(connection, room_id, kept.get(member_id), edit, at)
+            _edit_sheet(connection, record, kept.get(member_id), edit)
         advance(connection, db, record)
     return record
 
@@ -149,7 +146,7 @@ def play_record(row: Any, actor: Member, seq: int, prev: str, outcome: Outcome) 
 
 
 def _edit_sheet(
-    connection: Connection, room_id: str, kept: Stored | None, edit: SheetEdit, at: str
+    connection: Connection, record: RollRecord, kept: Stored | None, edit: SheetEdit
 ) -> None:
     """A sheet changed by an action of play, its comments kept, one version more."""
     if kept is None:
@@ -158,13 +155,8 @@ def _edit_sheet(
         made = edit(load_text(kept.text, SOURCE))
     except DiceError as error:
         raise Problem(409, error.message, hint="load the sheet again, then try it again") from None
-    if made is None:
-        return
-    connection.execute(
-        update(sheets)
-        .where(sheets.c.room_id == room_id, sheets.c.member_id == kept.member)
-        .values(text=made.text, version=kept.version + 1, updated_at=at)
-    )
+    if made is not None:
+        store_sheet(connection, record, kept.member, made.text, kept.version)
 
 
 INITIATIVE = "initiative"

@@ -73,10 +73,11 @@ def checked(text: str) -> Sheet:
 
 def read(db: Database, room_id: str, member_id: str) -> Stored | None:
     with db.read() as connection:
-        return _read(connection, room_id, member_id)
+        return read_held(connection, room_id, member_id)
 
 
-def _read(connection: Connection, room_id: str, member_id: str) -> Stored | None:
+def read_held(connection: Connection, room_id: str, member_id: str) -> Stored | None:
+    """A member's sheet as it is in the transaction of ``connection``."""
     row = connection.execute(
         select(sheets).where(sheets.c.room_id == room_id, sheets.c.member_id == member_id)
     ).first()
@@ -256,7 +257,7 @@ def hold(connection: Connection, room_id: str) -> Any:
 
 def version_of(connection: Connection, room_id: str, member_id: str, based_on: int) -> int:
     """The stored sheet's version, which must be ``based_on``."""
-    stored = _read(connection, room_id, member_id)
+    stored = read_held(connection, room_id, member_id)
     version = 0 if stored is None else stored.version
     if version != based_on:
         now_at = "no sheet" if stored is None else f"version {version}"
