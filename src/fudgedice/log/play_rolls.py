@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..play import advantage_free
-from ..play.initiative import ties_of
+from ..play.initiative import read_initiative, ties_of
 from .document import whole
 from .entries import roll_label
 
@@ -87,10 +87,9 @@ def _initiative_roll(
     own = logged[1]
     if own is None:
         return  # hidden and not opened yet: its total waits for its opening
-    label = roll_label(own.get("text"), own.get("label"))
-    if label.lower() != "initiative" and not label.lower().startswith("initiative:"):
+    counts, named = read_initiative(roll_label(own.get("text"), own.get("label")))
+    if not counts:
         raise PlayFailed(f"its order lists seq {roll}, which is no initiative roll")
-    named = label.partition(":")[2] if ":" in label else None
     if named is not None and own.get("member") != gm:
         raise PlayFailed(f"its order lists seq {roll}, a character's roll by name not the GM's")
     whose = " ".join(named.split()) if named is not None else own.get("member")

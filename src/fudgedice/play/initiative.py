@@ -270,19 +270,39 @@ def order(state: dict[str, Any], body: Mapping[str, Any], table: Table) -> Playe
     return Played(state, {}, None, args, tuple(lines))
 
 
+INITIATIVE: Final = "initiative"
+"""The label of an initiative roll: a player's own, or ``initiative: NAME``
+for the GM's roll of a character not played by a member."""
+
+
+def read_initiative(label: str | None) -> tuple[bool, str | None]:
+    """How a roll's label takes part in a D6 order: ``initiative`` is its
+    roller's own roll (True, None), ``initiative: NAME`` the GM's roll of the
+    character NAME (True, the text after the colon as written), any other
+    label none (False, None). The one reading the table orders by and
+    ``verify`` checks."""
+    text = (label or "").strip()
+    lowered = text.lower()
+    if lowered == INITIATIVE:
+        return True, None
+    if lowered.startswith(f"{INITIATIVE}:"):
+        return True, text[len(INITIATIVE) + 1 :]
+    return False, None
+
+
 def _initiative_rolls(since: int, table: Table) -> dict[str, Any]:
     """Each one's latest initiative roll after ``since``: a member's labelled
     ``initiative``, an NPC's ``initiative: NAME`` made by the GM."""
     latest: dict[str, Any] = {}
     for seq in sorted(table.rolls):
         rolled = table.rolls[seq]
-        label = (rolled.label or "").strip()
-        if seq <= since or rolled.total is None:
+        counts, named = read_initiative(rolled.label)
+        if seq <= since or rolled.total is None or not counts:
             continue
-        if label.lower() == "initiative":
+        if named is None:
             who = rolled.member
-        elif label.lower().startswith("initiative:") and rolled.member == table.actor:
-            who = text_of(label.partition(":")[2], "an NPC's name")
+        elif rolled.member == table.actor:
+            who = text_of(named, "an NPC's name")
             if who in table.names:  # a member's id: the GM's roll would take their place
                 continue
         else:

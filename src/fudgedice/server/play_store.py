@@ -21,6 +21,7 @@ from sqlalchemy import Connection, func, insert, or_, select, update
 
 from ..errors import DiceError
 from ..log.entries import roll_label
+from ..play.initiative import INITIATIVE, read_initiative
 from ..sheets import Edit, Sheet, load_text
 from .db import Database
 from .kept import Member, RollRecord, json_text
@@ -159,9 +160,6 @@ def _edit_sheet(
         store_sheet(connection, record, kept.member, made.text, kept.version)
 
 
-INITIATIVE = "initiative"
-"""The label of an initiative roll: a player's own, or ``initiative: NAME``
-for the GM's roll of a character not played by a member."""
 MAX_INITIATIVE_ROLLS = 2000
 """Initiative rolls read for one order: the latest of each roller and name."""
 
@@ -189,10 +187,10 @@ def initiative_rolls(connection: Connection, room_id: str, after: int) -> list[R
     latest: dict[tuple[str, str], RollRecord] = {}
     for row in found:
         record = record_of(row)
-        label = roll_label(record.text, record.label).lower()
-        named = label == INITIATIVE or label.startswith(f"{INITIATIVE}:")
-        if named and record.result.get("kind") in (None, "spend"):
-            latest.setdefault((record.member, label), record)
+        label = roll_label(record.text, record.label)
+        counts, _ = read_initiative(label)
+        if counts and record.result.get("kind") in (None, "spend"):
+            latest.setdefault((record.member, label.lower()), record)
     return sorted(latest.values(), key=lambda record: record.seq)
 
 
