@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any, Final
 
 from .. import play, sheets
@@ -25,10 +26,11 @@ from . import store
 from .db import Database
 from .kept import OWN, Member, RollRecord
 from .play_store import (
+    MAX_CHAIN,
+    chain_back,
     current,
     play_record,
     read_state,
-    roll_at,
     sheets_before,
     write_state,
 )
@@ -51,9 +53,6 @@ from .sheet_store import (
 )
 from .store import insert_rolls
 
-MAX_CHAIN: Final = 100
-"""Spends followed back from a roll to find the aspects invoked on it."""
-
 INVOKES: Final = ("invoke", "reroll")
 """The points of an invoke: +2, or the dice again."""
 
@@ -61,17 +60,9 @@ INVOKES: Final = ("invoke", "reroll")
 def used_aspects(connection: Any, room_id: str, of: RollRecord) -> list[str]:
     """The aspects invoked on ``of``'s roll so far: along the chain of
     spends that led to it, each named once."""
-    used: list[str] = []
-    record: RollRecord | None = of
-    for _ in range(MAX_CHAIN):
-        if record is None or record.result.get("kind") != "spend":
-            break
-        named = record.result.get("aspect")
-        if isinstance(named, str):
-            used.append(named)
-        back = record.result.get("of")
-        record = roll_at(connection, room_id, back) if isinstance(back, int) else None
-    return used
+    chain = islice(chain_back(connection, room_id, of), MAX_CHAIN)
+    spent = (record.result for record in chain if record.result.get("kind") == "spend")
+    return [result["aspect"] for result in spent if isinstance(result.get("aspect"), str)]
 
 
 def _besides(

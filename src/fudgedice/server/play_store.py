@@ -13,7 +13,7 @@ between are read again while it is held.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,12 +206,20 @@ MAX_CHAIN = 100
 """Spends followed back from a roll to the first roll of its chain."""
 
 
-def root_of(connection: Connection, room_id: str, record: RollRecord) -> int:
-    """The first roll of the chain of spends that led to ``record``."""
+def chain_back(connection: Connection, room_id: str, record: RollRecord) -> Iterator[RollRecord]:
+    """``record``, then the roll or spend each spend was made on, back to the
+    first roll of its chain (at most :data:`MAX_CHAIN` steps back)."""
+    yield record
     for _ in range(MAX_CHAIN):
         back = record.result.get("of") if record.result.get("kind") == "spend" else None
         found = roll_at(connection, room_id, back) if isinstance(back, int) else None
         if found is None:
-            break
+            return
         record = found
-    return record.seq
+        yield record
+
+
+def root_of(connection: Connection, room_id: str, record: RollRecord) -> int:
+    """The first roll of the chain of spends that led to ``record``."""
+    *_, root = chain_back(connection, room_id, record)
+    return root.seq
