@@ -99,7 +99,7 @@ function resultLine(roll) {
   );
 }
 
-function when(at) {
+export function when(at) {
   const date = new Date(at);
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
 }

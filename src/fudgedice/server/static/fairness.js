@@ -3,6 +3,7 @@
 // the hash-chained log for `fudgedice verify`.
 
 import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
+import { BLIND } from "./blind.js";
 import { el, problem } from "./dom.js";
 
 export function fairnessPanel(room, seat) {
@@ -128,15 +129,25 @@ function strangers(rolls, own) {
   const foreign = drawn.filter((roll) => sent.get(roll.seq) !== roll.client_seed).map((roll) => `#${roll.seq}`);
   const nonces = new Map();
   const gaps = [];
-  for (const roll of drawn) {
+  // a blind roll of one's own is hidden from its roller until the reveal: each
+  // one takes a nonce unseen, so the nonces may skip as many as it made
+  let blind = 0;
+  const counted = new Set(drawn);
+  for (const roll of rolls) {
+    if (roll.hidden && roll.visibility === BLIND) blind += 1;
+    if (!counted.has(roll)) continue;
     const next = nonces.get(roll.commitment) || 0;
-    if (roll.nonce !== next) gaps.push(`#${roll.seq}`);
+    const skipped = roll.nonce - next;
+    if (skipped > 0 && skipped <= blind) blind -= skipped;
+    else if (skipped !== 0) gaps.push(`#${roll.seq}`);
     nonces.set(roll.commitment, roll.nonce + 1);
   }
   const said = [];
   if (foreign.length) said.push(`not sent from this browser: ${foreign.join(", ")}`);
   if (gaps.length) said.push(`a nonce skipped before ${gaps.join(", ")}`);
+  const blinds = rolls.filter((roll) => roll.hidden && roll.visibility === BLIND).length;
+  const later = blinds ? ` ${blinds} blind roll(s) of yours are checked once the seed is revealed.` : "";
   return said.length
-    ? `Rolls under your name ${said.join("; ")}.`
-    : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.`;
+    ? `Rolls under your name ${said.join("; ")}.${later}`
+    : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.${later}`;
 }

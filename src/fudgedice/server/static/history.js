@@ -4,7 +4,7 @@
 
 import { api, download, guardIn } from "./api.js";
 import { el } from "./dom.js";
-import { rollCard } from "./dice.js";
+import { entryCard } from "./entries.js";
 
 export const PAGE = 25;
 
@@ -37,7 +37,8 @@ export function historyPanel(room, seat, actions = null) {
       if (shown.has(roll.of)) place(shown.get(roll.of)); // superseded: drawn again without its buttons
     }
     if (member && roll.member !== member) return;
-    const card = rollCard(roll, gms.has(roll.member), spentOn.has(seq) ? null : actions);
+    const card = entryCard(roll, seat, gms.has(roll.member), spentOn.has(seq) ? null : actions);
+    if (!card) return;
     if (spentOn.has(seq)) card.append(el("p", { class: "muted superseded", text: `A point was spent on it: #${spentOn.get(seq)}.` }));
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);

@@ -17,6 +17,7 @@ import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
 import { SYSTEMS } from "./language.js";
+import { talkBox } from "./talk.js";
 
 const main = $("#main");
 /** The rooms whose page shows the scene's aspects and the fate-point economy. */
@@ -234,7 +235,14 @@ async function openRoom(roomId) {
   let invokes = null; // a Fate roll's invokes and advantage, at a table with play
   const history = historyPanel(room, me, (roll) => (sheet ? (invokes?.(roll) ?? sheet.spendButtons(roll)) : null));
   const fairness = fairnessPanel(room, me);
-  const people = whoIsHere(roomId, me, history, fairness);
+  const talk = talkBox(room, me, { said: history.place });
+  // who is here is both the log's filter and the talk's whispers
+  const people = whoIsHere(roomId, me, {
+    members(all) {
+      history.members(all);
+      talk.members(all);
+    },
+  }, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
@@ -277,7 +285,7 @@ async function openRoom(roomId) {
         party?.panel,
         sheet.panel,
       ),
-      el("div", { class: "card" }, history.panel),
+      el("div", { class: "card" }, talk.panel, history.panel),
     ),
     fairness.panel,
   );
@@ -333,10 +341,11 @@ function followRoom(roomId, room, me, { history, fairness, people, live, sheet, 
       history.place(roll);
       // a change to this member's sheet (by the GM too), a point spent, or an
       // action of play that moved their fate points: the sheet again
-      if (roll.kind && (roll.member === me.member || me.member in (roll.points || {}))) sheet.load();
+      const changes = roll.kind && roll.kind !== "talk"; // talk changes no sheet
+      if (changes && (roll.member === me.member || me.member in (roll.points || {}))) sheet.load();
       table.take(roll);
       // any sheet's change or spend: the GM's view of the party again
-      if (roll.kind && party) party.load();
+      if (changes && party) party.load();
       if (roll.member && !people.knows(roll.member)) again();
     },
     async reveal(data) {

@@ -3,6 +3,7 @@
 
 import { ApiError, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
+import { BLIND, BLIND_CHOICE } from "./blind.js";
 import { VISIBILITY } from "./dice.js";
 import { language } from "./language.js";
 import { oddsPanel } from "./odds.js";
@@ -30,6 +31,7 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     Object.entries(VISIBILITY)
       .filter(([value]) => value !== "secret" || seat.gm)
       .map(([value, shown]) => el("option", { value, text: value === "self" ? "to myself" : shown })),
+    el("option", { value: BLIND, text: BLIND_CHOICE }),
   );
   const read = el("input", { id: "roll-read", type: "checkbox" });
   const faces = el("input", {
