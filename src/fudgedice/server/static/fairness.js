@@ -146,7 +146,7 @@ function strangers(rolls, own) {
   if (foreign.length) said.push(`not sent from this browser: ${foreign.join(", ")}`);
   if (gaps.length) said.push(`a nonce skipped before ${gaps.join(", ")}`);
   const blinds = rolls.filter((roll) => roll.hidden && roll.visibility === BLIND).length;
-  const later = blinds ? ` ${blinds} blind roll(s) of yours are checked once the seed is revealed.` : "";
+  const later = blinds === 1 ? " Your blind roll is checked once the seed is revealed." : blinds ? ` Your ${blinds} blind rolls are checked once the seed is revealed.` : "";
   return said.length
     ? `Rolls under your name ${said.join("; ")}.${later}`
     : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.${later}`;
