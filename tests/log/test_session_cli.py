@@ -92,6 +92,7 @@ def test_a_whole_session_verifies(game: Path, tmp_path: Path) -> None:
         "changes": 0,
         "played": 0,
         "waiting": 0,
+        "talk": 0,
     }
     first_hash = line.rsplit(" ", 1)[1]
     ok("verify", str(log), "--hash", f"1:{first_hash}")

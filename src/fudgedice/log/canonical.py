@@ -34,11 +34,49 @@ STREAM: Final = 2
 GENESIS: Final = "0" * 64
 """The ``prev`` of the first entry: there is no entry before it."""
 
-Visibility = Literal["public", "gm", "self", "secret"]
-VISIBILITIES: Final[tuple[Visibility, ...]] = ("public", "gm", "self", "secret")
-"""Who sees a roll: everyone; the roller and the GM; the roller only; the GM
-only. Every roll but a public one enters the chain as a placeholder, so that
-the log any reader exports verifies."""
+Visibility = Literal["public", "gm", "self", "secret", "blind", "whisper"]
+VISIBILITIES: Final[tuple[Visibility, ...]] = ("public", "gm", "self", "secret", "blind", "whisper")
+"""Who sees an entry: everyone; its maker and the GM; its maker only; the GM
+only (the GM's own); ``blind``, the GM only, not even its roller (a roll made
+for the GM to read); ``whisper``, its sender and the one member it is ``to``
+(talk only). Every entry but a public one enters the chain as a placeholder,
+so that the log any reader exports verifies."""
+
+RollVisibility = Literal["public", "gm", "self", "secret", "blind"]
+ROLL_VISIBILITIES: Final[tuple[RollVisibility, ...]] = ("public", "gm", "self", "secret", "blind")
+"""How a roll (or a sheet's change) may be hidden: all but ``whisper``."""
+
+TalkVisibility = Literal["public", "gm", "self", "secret", "whisper"]
+TALK_VISIBILITIES: Final[tuple[TalkVisibility, ...]] = ("public", "gm", "self", "secret", "whisper")
+"""How talk may be hidden: all but ``blind`` (words are read by whoever says them)."""
+
+
+def visibilities_of(kind: object) -> tuple[Visibility, ...]:
+    """The visibilities an entry of ``kind`` (None: a roll) may have."""
+    return TALK_VISIBILITIES if kind == "talk" else ROLL_VISIBILITIES
+
+
+KINDS: Final = ("roll", "spend", "sheet", "play", "talk")
+"""What an entry records: a roll (an entry with no ``kind``), a point spent
+on a roll after it was made (:mod:`.spends`), a sheet's change
+(:mod:`.sheet_entries`), an action at the table (:mod:`.play_entries`), a
+message (:mod:`.talk_entries`)."""
+
+DRAWLESS: Final = ("sheet", "play", "talk")
+"""The kinds that draw nothing: their place in the chain and their fields are
+what is checked, and no seed's reveal makes them again."""
+
+KEPT_PRIVATE: Final = ("talk",)
+"""The kinds whose hidden entries stay closed when their seed is revealed
+(a reveal opens every other one to everyone): a reveal is about the dice,
+and private words are no part of them."""
+
+
+def opens_at_reveal(kind: object) -> bool:
+    """Whether a hidden entry of ``kind`` (None: a roll) is opened to everyone
+    once its seed is revealed."""
+    return kind not in KEPT_PRIVATE
+
 
 ROLL_FIELDS: Final = (
     "seq",

@@ -11,19 +11,20 @@ from typing import Any, TypeGuard
 from ..errors import DiceError, DiceValueError, LimitError
 from ..limits import DEFAULT_LIMITS
 from ..stream import commitment as commitment_of
-from .canonical import FORMAT_V1, PLACEHOLDER_FIELDS, ROLL_FIELDS, STREAMS, is_hex64
+from .canonical import (
+    FORMAT_V1,
+    KINDS,
+    PLACEHOLDER_FIELDS,
+    ROLL_FIELDS,
+    STREAMS,
+    is_hex64,
+    visibilities_of,
+)
 from .entries import checked_member
 from .play_entries import play_fields_error
 from .report import Failure
 from .sheet_entries import sheet_fields_error
-
-KINDS = ("roll", "spend", "sheet", "play")
-"""What an entry records: a roll (an entry with no ``kind``), a point spent
-on a roll after it was made (:mod:`.spends`), a sheet's change
-(:mod:`.sheet_entries`), an action at the table (:mod:`.play_entries`)."""
-
-DRAWLESS = ("sheet", "play")
-"""The kinds that draw nothing: their place in the chain and their fields are what is checked."""
+from .talk_entries import talk_fields_error
 
 
 class Failed(Exception):
@@ -117,7 +118,22 @@ def own_fields_error(fields: Mapping[str, Any]) -> str | None:
         return sheet_fields_error(fields)
     if kind == "play":
         return play_fields_error(fields)
+    if kind == "talk":
+        return talk_fields_error(fields)
     return roll_fields_error(fields)
+
+
+def entry_error(entry: Mapping[str, Any]) -> str | None:
+    """What is wrong with an entry of the chain (a placeholder, or a public
+    entry's own fields) and its visibility, or None."""
+    hidden = entry.get("hidden", False)
+    wrong = placeholder_error(entry) if hidden is not False else own_fields_error(entry)
+    allowed = visibilities_of(entry.get("kind"))
+    if wrong is None and entry.get("visibility") not in allowed:
+        wrong = f"its visibility is not one of {', '.join(allowed)}"
+    if wrong is None and (entry["visibility"] == "public") == bool(hidden):
+        wrong = "a public roll is hidden, or a hidden one public"
+    return wrong
 
 
 def placeholder_error(entry: Mapping[str, Any]) -> str | None:
@@ -139,6 +155,8 @@ def placeholder_error(entry: Mapping[str, Any]) -> str | None:
         return "a play entry is public, never hidden"
     if any(name in entry for name in ("change", "character", "action", "sheet", "point")):
         return "a hidden entry's placeholder shows what it changed or spent"
+    if "to" in entry:
+        return "a hidden message's placeholder shows whom it is to"
     if "text" in entry or "faces" in entry or "total" in entry:
         return "a hidden roll's placeholder shows its text, faces or total"
     return None

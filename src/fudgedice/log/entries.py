@@ -24,9 +24,9 @@ from ..stream import Stream, room_stream
 from .canonical import (
     PLACEHOLDER_FIELDS,
     ROLL_FIELDS,
+    ROLL_VISIBILITIES,
     STREAM,
     STREAMS,
-    VISIBILITIES,
     Visibility,
     digest,
     entry_hash,
@@ -98,11 +98,14 @@ def checked_member(value: object) -> str:
     return member
 
 
-def checked_visibility(value: object) -> Visibility:
-    for visibility in VISIBILITIES:
+def checked_visibility(
+    value: object, allowed: tuple[Visibility, ...] = ROLL_VISIBILITIES
+) -> Visibility:
+    """``value``, if it is one of the visibilities ``allowed`` (a roll's, by default)."""
+    for visibility in allowed:
         if value == visibility:
             return visibility
-    raise DiceValueError(f"visibility is one of {', '.join(VISIBILITIES)}, not {value!r}")
+    raise DiceValueError(f"visibility is one of {', '.join(allowed)}, not {value!r}")
 
 
 def chained(fields: dict[str, Any], prev: str) -> dict[str, Any]:

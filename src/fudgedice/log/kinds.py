@@ -1,8 +1,8 @@
 """What ``verify`` checks of an entry by its kind, besides its place in the
 chain and its dice (:mod:`.verifier`): a spend names an earlier roll of its
-roller's and draws from its stream (:mod:`.spends`); a sheet change and a
-play entry draw nothing; the arithmetic of play runs through all of them
-(:mod:`.play_checks`)."""
+roller's and draws from its stream (:mod:`.spends`); a sheet change, a
+play entry and a message (talk) draw nothing; the arithmetic of play runs
+through all of them (:mod:`.play_checks`)."""
 
 from __future__ import annotations
 

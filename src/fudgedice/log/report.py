@@ -50,6 +50,10 @@ class Report:
     """Hidden spends not opened yet: what they paid is not known, so the
     points of their roller (and the GM's pool) are taken as the next entry
     states them."""
+    talk: int = 0
+    """Messages (talk) in their place in the chain, a hidden one's words
+    checked against its digest where its opening is shown; they draw no dice
+    (not counted in ``checked``), and a private one stays unopened for good."""
 
     @property
     def ok(self) -> bool:
@@ -75,6 +79,7 @@ class Report:
             "changes": self.changes,
             "played": self.played,
             "waiting": self.waiting,
+            "talk": self.talk,
             "failure": None
             if self.failure is None
             else {"seq": self.failure.seq, "reason": self.failure.reason},
@@ -116,5 +121,10 @@ class Report:
             lines.append(
                 f"{self.waiting} hidden spend{'s' if self.waiting != 1 else ''} not opened yet: "
                 "what they paid waits for their opening"
+            )
+        if self.talk:
+            lines.append(
+                f"{self.talk} message{'s' if self.talk != 1 else ''} of talk: in their place in "
+                "the chain (they draw no dice; a private one is opened only to its readers)"
             )
         return "\n".join(lines)

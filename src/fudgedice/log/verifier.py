@@ -21,22 +21,22 @@ from ..limits import DEFAULT_LIMITS, Limits
 from ..memory import reserve
 from ..stream import Stream, room_stream
 from .canonical import (
+    DRAWLESS,
     FORMATS,
     GENESIS,
     SHARED_FIELDS,
-    VISIBILITIES,
     digest,
     entry_hash,
     is_hex64,
+    opens_at_reveal,
 )
 from .document import (
-    DRAWLESS,
     Failed,
     Seed,
     check_size,
     drawing_member,
+    entry_error,
     own_fields_error,
-    placeholder_error,
     published_hashes,
     seeds_of,
     whole,
@@ -125,6 +125,7 @@ class _Checker:
         self.pending = 0
         self.by_hand = 0
         self.changes = 0
+        self.talk = 0
         self.kinds = KindChecks()
 
     def report(self, failure: Failure | None) -> Report:
@@ -141,6 +142,7 @@ class _Checker:
             self.changes,
             self.kinds.ledger.replayed,
             self.kinds.ledger.waiting,
+            self.talk,
         )
 
     def entry(self, position: int, entry: object) -> None:
@@ -169,18 +171,16 @@ class _Checker:
                 "was rewritten up to here",
             )
         hidden = entry.get("hidden", False)
-        wrong = placeholder_error(entry) if hidden is not False else own_fields_error(entry)
-        if wrong is None and entry.get("visibility") not in VISIBILITIES:
-            wrong = f"its visibility is not one of {', '.join(VISIBILITIES)}"
-        if wrong is None and (entry["visibility"] == "public") == bool(hidden):
-            wrong = "a public roll is hidden, or a hidden one public"
+        wrong = entry_error(entry)
         if wrong is not None:
             raise Failed(position, wrong)
         seed = self._seed_of(position, entry)
         fields = self._opened(position, entry, seed) if hidden else entry
         self.kinds.entry(position, entry, fields)
         kind = entry.get("kind", "roll")
-        if kind in DRAWLESS:  # draws nothing: its place in the chain is what there is to check
+        if kind == "talk":  # words: checked where opened, never re-made, never waiting
+            self.talk += 1
+        elif kind in DRAWLESS:  # draws nothing: its place in the chain is what there is to check
             self.changes += fields is not None and kind == "sheet"
             self.pending += fields is None
         elif fields is not None and fields.get("by_hand") is True:
@@ -236,7 +236,7 @@ class _Checker:
         """A hidden roll's fields from its opening; None while it has none."""
         opening = entry.get("opening")
         if opening is None:
-            if seed.server_seed is not None:
+            if seed.server_seed is not None and opens_at_reveal(entry.get("kind")):
                 raise Failed(position, "a hidden roll whose seed is revealed has no opening")
             return None
         salt = opening.get("salt") if isinstance(opening, dict) else None

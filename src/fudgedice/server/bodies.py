@@ -13,7 +13,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..log.canonical import Visibility
+from ..log.canonical import RollVisibility, TalkVisibility
 from .inputs import unstorable
 from .problems import Problem, unprocessable
 
@@ -52,12 +52,21 @@ class NewMember(Body):
 
 class NewRoll(Body):
     text: str
-    visibility: Visibility = "public"
+    visibility: RollVisibility = "public"
     label: str | None = None
     client_seed: str | None = None
     faces: list[str] | None = None
     """Dice rolled by hand, as written (``["+", "0", "-", "+"]``): the roll is
     read from them instead of drawn from the room's seed."""
+
+
+class NewTalk(Body):
+    text: str
+    """Checked by :func:`fudgedice.log.talk_entries.checked_talk` (a 400 if
+    empty or too long); the request's size is bounded by :class:`.guards.BodyLimit`."""
+    visibility: TalkVisibility = "public"
+    to: str | None = None
+    """A whisper's: the member id it is to."""
 
 
 def malformed(errors: Sequence[Any]) -> Problem:

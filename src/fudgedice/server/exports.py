@@ -36,12 +36,12 @@ def log_entries(
     """Every entry of the chain, in order, as it was made. A hidden roll is its
     placeholder; its opening (salt and whole entry) is added for a reader who
     may see it, and for everyone once its seed is revealed (docs/fairness.md),
-    so that it can be checked."""
+    so that it can be checked; hidden talk's, only for its readers."""
     for record in records:
         if record.entry is None:
             raise Problem(500, f"roll {record.seq} was made before rolls kept their log entry")
         entry = dict(record.entry)
-        if record.opening is not None and (record.visible_to(viewer) or record.epoch in revealed):
+        if record.opened_to(viewer, revealed):
             entry["opening"] = record.opening
         yield entry
 

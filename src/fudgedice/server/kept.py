@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import orjson
 
-from ..log.canonical import Visibility
+from ..log.canonical import DRAWLESS, Visibility, opens_at_reveal
 
 
 def json_bytes(value: Any) -> bytes:
@@ -117,10 +117,33 @@ class RollRecord:
         return self.visibility != "public"
 
     def visible_to(self, viewer: Member) -> bool:
-        if self.visibility == "public" or viewer.id == self.member:
+        """Whether ``viewer`` is shown the entry whole (else its placeholder)."""
+        if self.visibility == "public":
             return True
+        if self.visibility == "blind":  # the GM's to read, not its roller's
+            return viewer.gm
+        if viewer.id == self.member:
+            return True
+        if self.visibility == "whisper":  # its sender and the one it is to, the GM or not
+            return viewer.id == self.to
         # "gm": the roller and the GM; "secret": the GM's own; "self": the roller only
         return viewer.gm and self.visibility in {"gm", "secret"}
+
+    @property
+    def to(self) -> str | None:
+        """The member a whisper is to (kept in its result): None for any other entry."""
+        to = self.result.get("to") if self.visibility == "whisper" else None
+        return to if isinstance(to, str) else None
+
+    def opened_to(self, viewer: Member, revealed: set[int]) -> bool:
+        """Whether the log ``viewer`` exports shows a hidden entry's opening:
+        to those who may see it, and to everyone once its seed is revealed
+        (``revealed``: those seeds' epochs), but for talk, which no reveal opens."""
+        if self.opening is None:
+            return False
+        if self.visible_to(viewer):
+            return True
+        return self.epoch in revealed and opens_at_reveal(self.result.get("kind"))
 
     def sees_own(self, viewer: Member) -> bool:
         """Whether ``viewer`` is shown the result's :data:`OWN` part: its
@@ -153,7 +176,7 @@ class RollRecord:
             # could have computed these dice before the roll was asked for
             "foreseeable": self.faces is None
             and not self.client_seed
-            and self.result.get("kind") not in ("sheet", "play"),
+            and self.result.get("kind") not in DRAWLESS,
             "at": self.at,
             "hash": self.hash,
             "verified": self.verified,
@@ -225,19 +248,21 @@ class Shown:
 
     def __init__(self, records: Sequence[RollRecord]) -> None:
         self.records = records
-        # rollers whose rolls their readers see in two ways or more: hidden, or
-        # with a part for the roller and the GM alone
-        self._hidden_rollers = {
+        # members who see some of these rolls otherwise than the readers like
+        # them in being the GM or not: the rollers of rolls hidden, or with a
+        # part for the roller and the GM alone, and the members whispered to
+        self._apart = {
             record.member for record in records if record.hidden or OWN in record.result
-        }
+        } | {record.to for record in records if record.to is not None}
         self._made: dict[tuple[bool, str | None], bytes] = {}
 
     def frames_for(self, viewer: Member) -> bytes:
         # who sees a hidden roll depends on being the GM and on being its
-        # roller only (RollRecord.visible_to): readers alike in both see alike
-        rolled = viewer.id if viewer.id in self._hidden_rollers else None
-        made = self._made.get((viewer.gm, rolled))
+        # roller or the one it is whispered to (RollRecord.visible_to): readers
+        # alike in these see alike
+        apart = viewer.id if viewer.id in self._apart else None
+        made = self._made.get((viewer.gm, apart))
         if made is None:
             made = b"".join(record.frame_for(viewer) for record in self.records)
-            self._made[viewer.gm, rolled] = made
+            self._made[viewer.gm, apart] = made
         return made

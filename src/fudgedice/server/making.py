@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from starlette.concurrency import run_in_threadpool
 
+from ..log.canonical import Visibility
 from . import rolling, store
 from .bodies import NewRoll
 from .caches import Members, Texts
@@ -16,7 +17,7 @@ from .db import Database
 from .guards import RateLimit
 from .kept import Member, RollRecord, RollRequest, Room
 from .problems import not_found, unauthorized, unprocessable
-from .writer import Writer
+from .writer import FailedRoll, Writer
 
 
 def member_of(
@@ -62,23 +63,47 @@ class Rolls:
 
     async def make(
         self, room: str, body: NewRoll, authorization: str | None, address: str
-    ) -> RollRecord:
-        """The roll, once committed; or the Problem that refuses it."""
+    ) -> tuple[Member, RollRecord]:
+        """Its roller and the roll, once committed; or the Problem that
+        refuses it. A blind roll's roller is answered with its placeholder
+        (:meth:`RollRecord.json_for`), even if it failed once drawn."""
         me, system = await self.member(room, authorization)
-        if body.visibility == "secret" and not me.gm:
-            raise unprocessable("only the GM rolls secret", hint="players may roll 'gm' or 'self'")
+        shown_as(body.visibility, me)
         label = (
             None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
         )
         faces = rolling.faces(body.faces)
         seed = rolling.client_seed(body.client_seed)
-        self.limiter.take(me.id)
-        self.addresses.take(f"rolls {address}")
+        self.take(me, address)
         heavy = self.texts.heavy(body.text, system)
         if heavy is None:  # new to the process: checked on a worker thread, so that a
             # bad text is refused (400, its column) before its room is held, and a
             # long one never stalls the event loop
             heavy = await run_in_threadpool(self.texts.check, body.text, system)
-        return await self.writer.roll(
-            RollRequest(room, me, body.text, system, body.visibility, label, seed, faces, heavy)
+        request = RollRequest(
+            room, me, body.text, system, body.visibility, label, seed, faces, heavy
         )
+        try:
+            return me, await self.writer.roll(request)
+        except FailedRoll as failed:
+            if failed.record.visible_to(me):
+                raise
+            # a blind roll: that it failed, and why, would tell its roller of its dice
+            return me, failed.record
+
+    def take(self, me: Member, address: str) -> None:
+        """One of ``me``'s allowance and of the client address's: a roll's,
+        or anything else a member adds to the log as often (talk)."""
+        self.limiter.take(me.id)
+        self.addresses.take(f"rolls {address}")
+
+
+def shown_as(visibility: Visibility, me: Member) -> Visibility:
+    """``visibility``, if ``me`` may hide a roll or a message so: only the GM
+    keeps one secret (the GM's alone)."""
+    if visibility == "secret" and not me.gm:
+        raise unprocessable(
+            "only the GM keeps a roll or a message secret",
+            hint="players may choose 'gm' or 'self'",
+        )
+    return visibility

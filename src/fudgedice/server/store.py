@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, update
 
 from ..errors import DiceError
-from ..log.canonical import GENESIS, STREAM
+from ..log.canonical import DRAWLESS, GENESIS, STREAM
 from ..names import name_keys, same_name
 from . import fair, rolling
 from .db import NOTIFY_CHANNEL, Database
@@ -286,10 +286,11 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
 def _verify(record: RollRecord, seed: bytes, system: str, stream: int) -> bool | None:
     """Whether the stored roll follows from the revealed seed (or, read by
     hand, from the faces given; a failed roll: fails so on its faces); None
-    for a sheet's change, which draws nothing. A point spent on a roll draws
-    from its roll's nonce; under version 2 of the stream, from its member's."""
+    for an entry that draws nothing (a sheet's change, play, talk). A point
+    spent on a roll draws from its roll's nonce; under version 2 of the
+    stream, from its member's."""
     kind = record.result.get("kind")
-    if kind == "sheet":
+    if kind in DRAWLESS:
         return None
     nonce = record.entry.get("nonce") if kind == "spend" and record.entry else record.nonce
     member = record.member if stream == 2 else None

@@ -1,7 +1,8 @@
 """The table's routes, one :class:`fastapi.APIRouter` a resource, each in a
 module of its own that imports no other router: ``rolls`` (making one,
 reading them), ``rooms``, ``members``, ``live`` (the feed and the server's
-health), ``sheets``, ``play`` (aspects, fate points, compels, initiative),
+health), ``sheets``, ``play`` (aspects, fate points, compels, initiative), ``talk``
+(a message in the room's log),
 ``log`` (the log and the export), ``odds``, ``systems`` (the installed
 systems, for the page) and ``page``.
 

@@ -78,8 +78,8 @@ async def make_roll(
 ) -> Response:
     # a roll drawn from the room's seed, kept, and answered once committed
     rolls: making.Rolls = request.app.state.rolls
-    record = await rolls.make(room, body, authorization, address(request))
-    return Response(record.full_json, 201, media_type="application/json")
+    me, record = await rolls.make(room, body, authorization, address(request))
+    return Response(record.json_for(me), 201, media_type="application/json")
 
 
 # the first route of the first router the app includes: the first it tries

@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ... import sheets
 from ...errors import DiceError
+from ...log.canonical import DRAWLESS, RollVisibility
 from ...log.spends import POINT_SYSTEMS
 from ...sheets import fari
 from ...sheets.model import POINTS, points
@@ -74,7 +75,7 @@ class SheetAction(Body):
 
 class SheetRoll(Body):
     request: str
-    visibility: Literal["public", "gm", "self", "secret"] = "public"
+    visibility: RollVisibility = "public"
     client_seed: str | None = None
 
 
@@ -199,7 +200,7 @@ async def roll_trait(
     rolls: TableRolls,
     authorization: Auth = None,
 ) -> JSONResponse:
-    # A trait of one's own sheet rolled by name.
+    # A trait of one's own sheet rolled by name (blind: its placeholder, and the sheet's notes).
     me, _ = await rolls.member(room, authorization)
     if member != me.id:
         raise Problem(403, "a member rolls their own sheet's traits")
@@ -209,8 +210,8 @@ async def roll_trait(
         raise unprocessable("attach a sheet first: its traits roll by name")
     plan = await run_in_threadpool(_plan, stored.text, asked)
     text = NewRoll(text=plan.text, visibility=body.visibility, client_seed=body.client_seed)
-    record = await rolls.make(room, text, authorization, address(request))
-    return JSONResponse({**record.full(), "notes": list(plan.notes)}, 201)
+    me, record = await rolls.make(room, text, authorization, address(request))
+    return JSONResponse({**record.for_viewer(me), "notes": list(plan.notes)}, 201)
 
 
 @router.post("/api/rooms/{room}/members/{member}/sheet/{action}")
@@ -302,8 +303,10 @@ def spend_on_roll(
     of = found[0]
     if of.member != me.id:
         raise Problem(403, "only its roller spends points on a roll")
-    if of.result.get("kind") in ("sheet", "play"):
+    if of.result.get("kind") in DRAWLESS:
         raise unprocessable(f"entry {seq} is a {of.result['kind']} entry, not a roll")
+    if not of.visible_to(me):
+        raise Problem(403, f"roll {seq} is blind: the GM reads it, its roller spends nothing")
     if body.aspect is not None:
         record, answer = play_sheets.spend_invoke(
             db, room, of, me, body.point, body.aspect, body.free, body.version
