@@ -52,7 +52,7 @@ export function talkBox(room, seat, { said }) {
 
   const form = el(
     "form",
-    { class: "talk", id: "talk-form", autocomplete: "off", "aria-label": "Talk to the table" },
+    { class: "talk-box", id: "talk-form", autocomplete: "off", "aria-label": "Talk to the table" },
     el("div", { class: "line" }, words, to, send),
     status,
   );
