@@ -13,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Locator, expect
 
+import fudgedice
+
 SAID = "<img src=x onerror=alert(1)> **bold** & <b>not bold</b>"
 """Words that would be markup or Markdown, were they read as such."""
 
@@ -41,6 +43,15 @@ def _line(seat: Any, words: str) -> Locator:
 
 def _seq(card: Locator) -> int:
     return int(card.get_attribute("data-seq") or 0)
+
+
+def _log_of(server: Any, room: str, seat: Any) -> dict[str, Any]:
+    """The room's log as ``seat`` downloads it."""
+    headers = {"Authorization": f"Bearer {seat.stored()[room]['token']}"}
+    answer = server.client.get(f"/api/rooms/{room}/log", headers=headers)
+    assert answer.status_code == 200, answer.text
+    log: dict[str, Any] = answer.json()
+    return log
 
 
 def _choices(seat: Any) -> list[str]:
@@ -108,7 +119,7 @@ def test_talk_whispers_and_a_blind_roll(
     bo.page.locator("#talk-text").press_sequentially("x")
     expect(bo.page.locator("#talk-status .error")).to_have_count(0)
 
-    _blind_rolls(gm, bo, cy)
+    blind_seq = _blind_rolls(gm, bo, cy)
     gm.shoot(artifacts, "talk-3-blind")
     bo.shoot(artifacts, "talk-3-blind")
 
@@ -117,11 +128,24 @@ def test_talk_whispers_and_a_blind_roll(
     bo.wait_until_live()
     expect(_line(bo, "Deceive").locator(".badge.talk-to")).to_have_text("whispered to you")
     expect(_line(bo, "**bold**").locator(".words")).to_have_text(SAID)
+
+    # the seed revealed: the blind roll is checked, on every page and in Bo's
+    # own log, where it is opened; the whispers stay closed to Cy
+    log = server.revealed_log(room, gm.stored()[room]["token"])
+    assert fudgedice.verify(log).ok
+    for seat in (bo, cy):
+        expect(seat.card(blind_seq).locator(".badge.verified")).to_have_count(1)
+    own = _log_of(server, room, bo)
+    opened = [entry for entry in own["entries"] if entry["seq"] == blind_seq]
+    assert "sneaking" in str(opened) and fudgedice.verify(own).ok
+    assert "Deceive" not in str(_log_of(server, room, cy))
+    assert "Deceive" not in cy.page.locator("#history").inner_text()
     assert not any(seat.dialogs for seat in (gm, bo, cy))
 
 
-def _blind_rolls(gm: Any, bo: Any, cy: Any) -> None:
-    """Bo rolls blind, typed and from a trait: Bo and Cy see a placeholder, the GM the dice."""
+def _blind_rolls(gm: Any, bo: Any, cy: Any) -> int:
+    """Bo rolls blind, typed and from a trait: Bo and Cy see a placeholder, the
+    GM the dice; returns the typed roll's seq."""
     bo.roll("4dF+2", label="sneaking", visibility="blind")
     own = bo.page.locator("#rolls .roll.hidden-roll.vis-blind").first
     expect(own.locator(".placeholder")).to_have_text("Your blind roll: only the GM sees it")
@@ -142,3 +166,14 @@ def _blind_rolls(gm: Any, bo: Any, cy: Any) -> None:
     expect(trait.locator(".placeholder")).to_have_text("Your blind roll: only the GM sees it")
     expect(gm.wait_for_roll(seq + 1).locator(".label")).to_contain_text("Fight")
     expect(trait.locator(".dice")).to_have_count(0)
+
+    # Bo's own check of the rolls under their name: the two nonces the blind
+    # rolls took unseen are no gap before the public roll after them
+    bo.roll("4dF", visibility="public")
+    expect(bo.wait_for_roll(seq + 2).locator(".dice .die")).to_have_count(4)
+    bo.page.locator("#fairness summary").click()
+    bo.page.click("#check-mine")
+    checked = bo.page.locator("#mine-checked")
+    expect(checked).to_contain_text("their nonces with no gap.")
+    expect(checked).to_contain_text("Your 2 blind rolls are checked once the seed is revealed.")
+    return seq
