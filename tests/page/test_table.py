@@ -61,11 +61,12 @@ def test_a_gm_secret_roll_is_a_placeholder_to_players(
     bob.roll("4dF")
     for seat in (gm, ann, bob):
         expect(seat.wait_for_roll(2).locator(".who")).to_have_text("Bob")
-    # only the GM may roll in secret; a player's roll "to the GM" is the GM's and theirs
+    # only the GM may roll in secret (anyone may roll blind); a player's roll
+    # "to the GM" is the GM's and theirs
     visibilities = ann.page.locator("#roll-visibility option").evaluate_all(
         "options => options.map(option => option.value)"
     )
-    assert visibilities == ["public", "gm", "self"]
+    assert visibilities == ["public", "gm", "self", "blind"]
     ann.roll("2d6", label="for-the-gm", visibility="gm")
     expect(gm.wait_for_roll(3).locator(".label")).to_have_text("for-the-gm")
     expect(ann.wait_for_roll(3).locator(".label")).to_have_text("for-the-gm")
