@@ -35,7 +35,7 @@ export function talkBox(room, seat, { said }) {
   });
   const to = el("select", { id: "talk-to", "aria-label": "said to" });
   const send = el("button", { type: "submit", class: "primary", id: "talk-send", text: "Send" });
-  const status = el("div", { class: "status", id: "talk-status", "aria-live": "polite" });
+  const status = el("div", { class: "status", id: "talk-status" }); // a refusal is an alert: said once
   let sending = false;
 
   function members(all) {
