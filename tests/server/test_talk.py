@@ -207,9 +207,9 @@ def test_the_log_verifies_with_talk_and_blind_rolls_before_and_after_a_reveal(
 ) -> None:
     room, members = _room(served, "verified talk")
     assert served.roll(room, members["bob"]["token"], "4dF").status_code == 201
-    sees, _ = _said(served, room, {**members})
+    sees, _ = _said(served, room, members)
     sees = {seq + 1: readers for seq, readers in sees.items()} | {1: set(members)}
-    talk = [seq for seq in range(2, 8)]
+    talk = range(2, 8)
     for who, member in members.items():
         report = fudgedice.verify(_export(served, room, member["token"]))
         assert report.ok and report.talk == 6 and report.checked == 0, (who, report)
