@@ -27,7 +27,19 @@ from .live import Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
 from .problems import REFUSED
-from .routers import live, log, members, odds, page, play, rolls, rooms, sheets, systems
+from .routers import (
+    favourites,
+    live,
+    log,
+    members,
+    odds,
+    page,
+    play,
+    rolls,
+    rooms,
+    sheets,
+    systems,
+)
 from .sheet_pages import SheetPages
 from .stack import add_error_handlers, add_guards
 from .writer import Writer
@@ -36,7 +48,7 @@ KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
 
-ROUTERS = (rolls, rooms, members, sheets, play, log, live, odds, systems, page)
+ROUTERS = (rolls, rooms, members, sheets, favourites, play, log, live, odds, systems, page)
 """In the order the app tries them: the roll first, the request a table makes most."""
 
 
