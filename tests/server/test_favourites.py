@@ -12,7 +12,9 @@ import httpx
 from fudgedice import sheets
 from fudgedice.server.favourites import MAX_FAVOURITES
 
-from .conftest import bearer
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def _path(room: str) -> str:
