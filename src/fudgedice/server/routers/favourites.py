@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from .. import favourites, making
 from ..bodies import Body
 from ..problems import REFUSED
-from .shared import Auth, Db
+from .shared import Auth, Db, TableRolls
 
 router = APIRouter(responses=REFUSED)
 
@@ -37,11 +37,13 @@ def get_favourites(room: str, db: Db, authorization: Auth = None) -> dict[str, A
 
 @router.put("/api/rooms/{room}/favourites")
 def put_favourites(
-    room: str, body: FavouriteList, db: Db, authorization: Auth = None
+    room: str, body: FavouriteList, db: Db, rolls: TableRolls, authorization: Auth = None
 ) -> dict[str, Any]:
     """The member's list replaced by the one sent, each text checked as a roll
-    of the room's system; the list as kept comes back."""
+    of the room's system; the list as kept comes back. A change is counted in
+    the member's allowance of rolls, as a sheet's is: each reads 30 roll texts."""
     found, me = making.member_of(db, room, authorization)
+    rolls.limiter.take(me.id)
     given = [(each.text, each.label) for each in body.favourites]
     kept = favourites.checked(given, found.system)
     favourites.store(db, room, me.id, kept)
