@@ -30,9 +30,18 @@ def _rolled(seat: Any, seq: int) -> Locator:
     return card
 
 
+def _warmed(server: Any) -> None:
+    """The server's measuring process started and ready: a sheet attached
+    next is answered with its page without waiting for a new interpreter to
+    load the engine (seconds, on a loaded machine)."""
+    measured = server.client.get("/api/odds", params={"text": "4dF"}, timeout=120)
+    assert measured.status_code == 200, measured.text
+
+
 def test_the_difficulty_applies_to_the_roll_box_and_the_traits(
-    gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
 ) -> None:
+    _warmed(server)
     gm, bo, _ = gm_and_phone("Difficulty", "fate", "Bo", fate_sheet, "Bob (fate)")
     page = bo.page
     expect(page.locator("#sheet-against")).to_have_count(0)  # one field, the roll box's
@@ -157,6 +166,7 @@ def _from_template(page: Page, system: str, title: str) -> None:
 def test_a_new_sheet_from_the_rooms_template(
     server: Any, seats: Callable[..., Any], artifacts: Path
 ) -> None:
+    _warmed(server)
     for system, title in (("fate", "Pat (fate)"), ("d6", "Pat (d6)")):
         created = server.room(f"Template {system}", system=system)
         pat = server.join(created["room"], "Pat")
@@ -168,8 +178,9 @@ def test_a_new_sheet_from_the_rooms_template(
 
 
 def test_the_visibility_beside_every_roll_button(
-    gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
+    server: Any, gm_and_phone: Callable[..., Any], artifacts: Path, fate_sheet: str
 ) -> None:
+    _warmed(server)
     gm, bo, _ = gm_and_phone("Who sees it", "fate", "Bo", fate_sheet, "Bob (fate)")
     page = bo.page
     badges = [page.locator("#roll-visibility-badge"), page.locator("#sheet-visibility-badge")]
