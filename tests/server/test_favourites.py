@@ -5,6 +5,7 @@ as ``fudgedice sheet new`` writes it. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -115,3 +116,19 @@ def test_a_systems_sheet_template_is_the_clis(served: Any) -> None:
         answer = served.get("/api/systems/fate/sheet-template", name=name)
         assert answer.status_code == status, (name, answer.text)
         assert answer.json()["error"]
+
+
+def test_lists_replaced_at_once_take_turns(served: Any) -> None:
+    created = served.room("at once", system="fudge")
+    room, gm = created["room"], created["gm_token"]
+    lists = [[{"text": f"4dF+{n}"}] * (n % 3 + 1) for n in range(12)]
+
+    def replace(listed: list[dict[str, Any]]) -> int:
+        with httpx.Client(base_url=served.url, timeout=60) as client:
+            answer = client.put(_path(room), json={"favourites": listed}, headers=bearer(gm))
+            return answer.status_code
+
+    with ThreadPoolExecutor(len(lists)) as pool:
+        statuses = list(pool.map(replace, lists))
+    assert statuses == [200] * len(lists)
+    assert _listed(served, room, gm) in lists

@@ -20,7 +20,7 @@ from sqlalchemy import delete, insert, select
 from . import rolling
 from .db import Database
 from .problems import Problem
-from .schema import favourites
+from .schema import favourites, members
 from .store import now
 
 MAX_FAVOURITES = 30
@@ -78,6 +78,10 @@ def store(db: Database, room_id: str, member_id: str, kept: list[Favourite]) -> 
     entries = json.dumps([each.to_dict() for each in kept], ensure_ascii=False)
     where = (favourites.c.room_id == room_id, favourites.c.member_id == member_id)
     with db.write() as connection:
+        # the member's row held (PostgreSQL; SQLite's write lock holds the whole
+        # database): two devices replacing the list at once take turns, where
+        # both would delete and then both insert the same key
+        connection.execute(select(members.c.id).where(members.c.id == member_id).with_for_update())
         connection.execute(delete(favourites).where(*where))
         connection.execute(
             insert(favourites).values(
