@@ -76,7 +76,7 @@ def test_the_readme_picture_of_a_sheet(
     page.fill("#sheet-text", JAX)
     page.click("#sheet-save")
     expect(page.locator("#sheet-title")).to_have_text("Jax (d6)")
-    page.fill("#sheet-against", "Moderate")
+    page.fill("#roll-difficulty", "Moderate")
     page.locator('#sheet-traits button[data-trait="Blaster"]').click()
     seat.wait_for_roll(2).locator('button.spend[data-point="cp"]').click()
     seat.wait_for_roll(3)

@@ -24,7 +24,8 @@ def test_the_odds_of_what_is_typed(server: Any, seats: Callable[..., Any]) -> No
     values = [rect.get_attribute("data-value") for rect in page.locator("#odds-chart rect").all()]
     assert values == [str(value) for value in range(-3, 6)]
     page.fill("#roll-text", "Good vs Great #attack")
-    expect(page.locator("#roll-difficulty")).to_be_disabled()
+    # the text names its own difficulty: the field's, typed still, does not apply to it
+    expect(page.locator("#difficulty-note")).to_contain_text("does not apply")
     expect(page.locator('#odds dd[data-event="success"]')).to_have_text("31/81 (38.27%)")
     page.fill("#roll-text", "4dF+")
     error = page.locator("#odds .error")

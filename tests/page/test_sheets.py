@@ -45,7 +45,7 @@ def test_a_trait_rolls_and_a_point_is_spent_from_its_card(
     expect(gm.card(1)).to_contain_text("Ann attached the sheet of Jax (d6)")
     expect(bob.wait_for_roll(1)).to_contain_text("a change to a character sheet: hidden")
 
-    page.fill("#sheet-against", "Moderate")
+    page.fill("#roll-difficulty", "Moderate")
     page.locator('#sheet-traits button[data-trait="Dodge"]').click()
     card = ann.wait_for_roll(2)
     expect(card.locator(".notation")).to_have_text("d6: 4D vs Moderate")

@@ -26,6 +26,7 @@ from fudgedice.server.live import Hub
 from fudgedice.server.making import Rolls
 from fudgedice.server.odds import OddsGate
 from fudgedice.server.routers import (
+    favourites,
     live,
     log,
     members,
@@ -184,6 +185,17 @@ def test_the_sheets_router_alone(tmp_path: Path, client_of: Served) -> None:
         assert client.get("/api/odds", params={"text": "4dF"}).status_code == 404
 
 
+def test_the_favourites_router_alone(tmp_path: Path, client_of: Served) -> None:
+    db = database(tmp_path)
+    room, _, token = store.create_room(db, "alone", "fate", "GM")
+    with client_of(alone(favourites, **rolls_state(db))) as client:
+        path = f"/api/rooms/{room.id}/favourites"
+        put = client.put(path, json={"favourites": [{"text": "Good"}]}, headers=bearer(token))
+        assert put.status_code == 200, put.text
+        assert client.get(path, headers=bearer(token)).json()["favourites"] == [{"text": "Good"}]
+        assert client.get(f"/api/rooms/{room.id}/sheets", headers=bearer(token)).status_code == 404
+
+
 def test_the_log_router_alone(tmp_path: Path, client_of: Served) -> None:
     db = database(tmp_path)
     room, _, token = store.create_room(db, "alone", "fudge", "GM")
@@ -222,6 +234,8 @@ def test_the_systems_router_alone(client_of: Served) -> None:
         assert listed.status_code == 200, listed.text
         names = [each["name"] for each in listed.json()["systems"]]
         assert names == list(fudgedice.SYSTEMS) and listed.json()["default"] == "fudge"
+        template = client.get("/api/systems/fate/sheet-template", params={"name": "Cynere"})
+        assert template.status_code == 200 and 'system = "fate"' in template.json()["text"]
         assert client.get("/api/odds", params={"text": "4dF"}).status_code == 404
 
 

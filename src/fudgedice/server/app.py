@@ -27,7 +27,20 @@ from .live import Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
 from .problems import REFUSED
-from .routers import live, log, members, odds, page, play, rolls, rooms, sheets, systems, talk
+from .routers import (
+    favourites,
+    live,
+    log,
+    members,
+    odds,
+    page,
+    play,
+    rolls,
+    rooms,
+    sheets,
+    systems,
+    talk,
+)
 from .sheet_pages import SheetPages
 from .stack import add_error_handlers, add_guards
 from .writer import Writer
@@ -36,7 +49,7 @@ KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
 
-ROUTERS = (rolls, rooms, members, sheets, play, talk, log, live, odds, systems, page)
+ROUTERS = (rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems, page)
 """In the order the app tries them: the roll first, the request a table makes most."""
 
 

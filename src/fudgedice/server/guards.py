@@ -23,7 +23,11 @@ many times over."""
 MAX_SHEET_BODY = 72 * 1024
 """Bytes in the body that attaches a character sheet (``PUT .../sheet``): a
 sheet of 32 KiB, every character of it escaped in JSON at worst twice as long.
-A longer sheet that fits is refused by the sheet's own limit, which says so."""
+A longer sheet that fits is refused by the sheet's own limit, which says so.
+A member's favourite rolls (``PUT .../favourites``: 30 roll texts of 1,000
+characters and their labels) are sent under the same bound."""
+_LONG_BODIES = ("/sheet", "/favourites")
+"""The paths whose body is bounded by :data:`MAX_SHEET_BODY`, not :data:`MAX_BODY`."""
 
 
 class BodyLimit:
@@ -41,7 +45,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.sheet_limit if scope["path"].endswith("/sheet") else self.limit
+        limit = self.sheet_limit if scope["path"].endswith(_LONG_BODIES) else self.limit
         declared: bytes | None = None
         chunked = False
         for name, value in scope.get("headers", ()):  # a loop: dict() of them cost more

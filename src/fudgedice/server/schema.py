@@ -137,3 +137,14 @@ play = Table(
     # 1 at the first action, one more at each
     Column("version", BigInteger, nullable=False),
 )
+
+favourites = Table(
+    "favourites",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("member_id", String(16), ForeignKey("members.id"), primary_key=True),
+    # the member's favourite rolls, in their order, as JSON: [{"text", "label"?}];
+    # a member reads and writes only their own (server/favourites.py bounds them)
+    Column("entries", Text, nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)

@@ -1,10 +1,10 @@
 """The table's routes, one :class:`fastapi.APIRouter` a resource, each in a
 module of its own that imports no other router: ``rolls`` (making one,
 reading them), ``rooms``, ``members``, ``live`` (the feed and the server's
-health), ``sheets``, ``play`` (aspects, fate points, compels, initiative), ``talk``
-(a message in the room's log),
+health), ``sheets``, ``favourites`` (a member's favourite rolls), ``play``
+(aspects, fate points, compels, initiative), ``talk`` (a message in the room's log),
 ``log`` (the log and the export), ``odds``, ``systems`` (the installed
-systems, for the page) and ``page``.
+systems, for the page, and each one's new character sheet) and ``page``.
 
 What a route needs (the database, the live hub, the writer's rolls, the
 allowances, the odds' gate) comes through the FastAPI dependencies of

@@ -5,6 +5,7 @@
 // member's, for the person to choose (a GM opening a player's link stays GM).
 
 import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, sitAs } from "./api.js";
+import { choicesLine } from "./choices.js";
 import { $, el, problem } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { historyPanel } from "./history.js";
@@ -246,9 +247,12 @@ async function openRoom(roomId) {
   const live = el("span", { class: "live", id: "live", text: "connecting" });
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
+  const [visibility, difficulty] = [box.querySelector("#roll-visibility"), box.querySelector("#roll-difficulty")];
   sheet = sheetPanel(room, me, {
     rolled: history.place,
-    visibility: () => box.querySelector("#roll-visibility")?.value || "public",
+    visibility: () => visibility.value,
+    difficulty: () => difficulty.value,
+    choices: choicesLine(visibility, difficulty, "sheet"),
     clientSeed: fairness.clientSeed,
     changed: history.redraw,
   });

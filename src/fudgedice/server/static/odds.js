@@ -1,8 +1,10 @@
 // The exact odds of what is typed in the roll box, before it is rolled: a
-// small chart of the outcomes and the chance of success against a
-// difficulty, from GET /api/odds (the same measure as `fudgedice odds`).
+// small chart of the outcomes and the chance of success against the
+// Difficulty (as Roll sends it: difficulty.js), from GET /api/odds (the same
+// measure as `fudgedice odds`).
 
 import { api } from "./api.js";
+import { withDifficulty } from "./difficulty.js";
 import { debounce, el, problem, svg } from "./dom.js";
 
 const HEIGHT = 80;
@@ -15,14 +17,6 @@ export function chance(figure) {
   const exact = String(figure.exact ?? "");
   if (!exact || exact.length > 24) return `\u2248 ${percent}`;
   return `${exact} (${percent})`;
-}
-
-/** The text with " vs DIFFICULTY" before its label, if any. */
-export function against(text, difficulty) {
-  const hash = text.indexOf("#");
-  const roll = hash === -1 ? text : text.slice(0, hash);
-  const label = hash === -1 ? "" : ` ${text.slice(hash)}`;
-  return `${roll.trimEnd()} vs ${difficulty}${label}`;
 }
 
 function chart(measured) {
@@ -109,18 +103,15 @@ export function oddsPanel(panel, textInput, difficultyInput, system) {
     let asked = text;
     try {
       const measured = await measure(text, signal);
-      const checked = measured.events && ("success" in measured.events || "win" in measured.events);
+      // the roll as Roll sends it: against the Difficulty, unless it names its own
+      const applied = withDifficulty(text, difficulty, system);
       let success = null;
-      if (checked) {
-        difficultyInput.disabled = true;
-      } else {
-        difficultyInput.disabled = false;
-        if (difficulty) {
-          asked = against(text, difficulty);
-          const versus = await measure(asked, signal);
-          success = versus.events?.success;
-        }
+      if (applied !== text) {
+        asked = applied;
+        const versus = await measure(asked, signal);
+        success = versus.events?.success;
       }
+      const kept = difficulty && asked === text;
       panel.replaceChildren(
         el("p", { class: "notation", text: String(measured.notation || text) }),
         chart(measured) || "",
@@ -132,6 +123,12 @@ export function oddsPanel(panel, textInput, difficultyInput, system) {
               `Chance of success vs ${difficulty}: `,
               el("strong", { text: chance(success) }),
             )
+          : "",
+        kept
+          ? el("p", {
+              id: "difficulty-note", class: "muted",
+              text: `The Difficulty (${difficulty}) does not apply: this roll names its own, or its system has none.`,
+            })
           : "",
         events(measured) || "",
       );

@@ -1,10 +1,14 @@
 // The roll box: what to roll (or the dice rolled by hand to read), for whom,
-// with the exact odds of the text shown as it is typed.
+// against what Difficulty (difficulty.js), with the exact odds of the text
+// shown as it is typed, and this member's favourite rolls (favourites.js).
 
 import { ApiError, sendRoll } from "./api.js";
+import { choicesLine } from "./choices.js";
+import { withDifficulty } from "./difficulty.js";
 import { el, problem } from "./dom.js";
 import { BLIND, BLIND_CHOICE } from "./blind.js";
 import { VISIBILITY } from "./dice.js";
+import { favourites } from "./favourites.js";
 import { language } from "./language.js";
 import { oddsPanel } from "./odds.js";
 
@@ -42,11 +46,14 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
   facesField.hidden = true;
   const difficulty = el("input", {
     id: "roll-difficulty", type: "text", autocomplete: "off", maxlength: 40,
-    placeholder: spoken.difficulties.slice(-2).join(" or "), "aria-label": "difficulty",
+    placeholder: spoken.difficulties.slice(-2).join(" or ") || "none", "aria-label": "difficulty",
   });
+  const difficultyField = field("Difficulty", difficulty);
+  difficultyField.hidden = !spoken.difficulties.length; // 3d6 Fudge compares to the skill itself
   const submit = el("button", { type: "submit", class: "primary", id: "roll-submit", text: "Roll" });
   const status = el("div", { class: "status", id: "roll-status", "aria-live": "polite" });
   const odds = el("div", { class: "odds", id: "odds" });
+  const favourite = favourites(room, seat, { text, label, roll: (given, named) => send(given, named, false) });
 
   // an error of the last roll goes once its text is changed
   for (const input of [text, faces]) input.addEventListener("input", () => status.replaceChildren());
@@ -60,6 +67,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     "form",
     { class: "rollbox", id: "roll-form", autocomplete: "off" },
     el("div", { class: "line" }, text, submit),
+    el("div", { class: "line favourite-line" }, choicesLine(visibility, difficulty, "roll"), favourite.save),
+    favourite.bar,
     el(
       "div",
       { class: "examples" },
@@ -79,12 +88,12 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
       { class: "options" },
       field("Label", label),
       field("Who sees it", visibility),
+      difficultyField,
       el("label", { class: "check" }, read, el("span", { text: "Read dice rolled by hand" })),
     ),
     facesField,
     status,
     el("h3", { text: "Odds before you roll" }),
-    field("Difficulty", difficulty),
     odds,
     el(
       "details",
@@ -94,18 +103,19 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     ),
   );
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const body = { text: text.value.trim(), visibility: visibility.value };
-    if (label.value.trim()) body.label = label.value.trim();
-    if (read.checked) body.faces = faces.value.trim().split(/[\s,]+/).filter(Boolean);
+  /** A roll of `given` (against the Difficulty, unless it names its own),
+   * labelled `named`, read from the faces typed if `byHand`. */
+  async function send(given, named, byHand) {
+    const body = { text: withDifficulty(given, difficulty.value, room.system), visibility: visibility.value };
+    if (named) body.label = named;
+    if (byHand) body.faces = faces.value.trim().split(/[\s,]+/).filter(Boolean);
     submit.disabled = true;
     status.replaceChildren();
     try {
       const path = `/api/rooms/${encodeURIComponent(room.room)}/rolls`;
       const roll = await sendRoll(room.room, path, seat.token, body, clientSeed());
       rolled(roll);
-      if (read.checked) faces.value = "";
+      if (byHand) faces.value = "";
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error, body.text));
@@ -116,8 +126,14 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     } finally {
       submit.disabled = false;
     }
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(text.value.trim(), label.value.trim(), read.checked);
   });
 
   oddsPanel(odds, text, difficulty, room.system);
+  favourite.load();
   return form;
 }

@@ -4,10 +4,11 @@
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
 import { ApiError, api, download, guardIn, sendRoll } from "./api.js";
+import { withDifficulty } from "./difficulty.js";
 import { el, problem } from "./dom.js";
 import { hitControls } from "./hit.js";
-import { language } from "./language.js";
 import { pointName, stateView, traitText } from "./sheetstate.js";
+import { sheetTemplate } from "./template.js";
 
 /** A Fate sheet's points a roll's card offers: Core's, Condensed's and Accelerated's alike. */
 const FATE_SPENDS = [
@@ -28,10 +29,12 @@ const RAISED_WITH = ["ep", "character_points"];
 
 /**
  * The sheet panel of `seat` in `room`. `rolled(roll)` takes each roll or spend
- * the server accepted; `visibility()` and `clientSeed()` are the roll box's;
- * `changed()` is told when the sheet changed (the cards' spend buttons follow it).
+ * the server accepted; `visibility()`, `difficulty()` and `clientSeed()` are
+ * the roll box's, and `choices` its line of what a roll goes out with (shown
+ * beside the traits); `changed()` is told when the sheet changed (the cards'
+ * spend buttons follow it).
  */
-export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed }) {
+export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices, clientSeed, changed }) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
   const mine = `${base}/members/${encodeURIComponent(seat.member)}/sheet`;
   let current = null; // the sheet as the server last answered it, or null
@@ -41,15 +44,9 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   const hitLine = el("details", { class: "take-hit", id: "sheet-hit" }, el("summary", { text: "Take a hit" }));
   const spendFudge = el("button", { type: "button", class: "quiet", id: "spend-fudge-point", text: "Spend a Fudge Point" });
   const traits = el("div", { class: "traits", id: "sheet-traits" });
-  const against = el("input", {
-    id: "sheet-against", type: "text", autocomplete: "off", maxlength: 40,
-    placeholder: language(room.system).difficulties[0] || "", "aria-label": "against",
-  });
   const page = el("pre", { class: "sheet-page", id: "sheet-page" });
-  const text = el("textarea", {
-    id: "sheet-text", rows: 12, spellcheck: "false", "aria-label": "the sheet's TOML",
-    placeholder: 'system = "d6"\nname = "Jax"\n[attributes]\nAgility = "3D"\n[skills]\nDodge = "Agility+1D"',
-  });
+  const text = el("textarea", { id: "sheet-text", rows: 12, spellcheck: "false", "aria-label": "the sheet's TOML" });
+  const template = sheetTemplate(room, seat, text);
   const file = el("input", {
     id: "sheet-file", type: "file", accept: ".toml,.json,text/plain,application/json",
     "aria-label": "upload a sheet (.toml, or a Fari character's .fari.json)",
@@ -63,13 +60,14 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
     { class: "sheet-editor", id: "sheet-editor" },
     el("summary", { text: "Attach or edit the sheet (TOML)" }),
     el("label", { class: "field" }, el("span", { text: "Upload a .toml file, or a Fate character from Fari (.fari.json)" }), file),
+    template,
     text,
     el("div", { class: "line" }, save, toFari),
   );
   const rolling = el(
     "div",
     { class: "sheet-roll" },
-    el("label", { class: "inline" }, el("span", { text: "Against" }), against),
+    choices || "",
     traits,
   );
   const whole = el("details", { class: "explain" }, el("summary", { text: "the whole sheet" }), page);
@@ -152,8 +150,8 @@ export function sheetPanel(room, seat, { rolled, visibility, clientSeed, changed
   spendFudge.addEventListener("click", () => change("spend", { point: "fudge", count: 1 }));
 
   async function rollTrait(name) {
-    const wanted = against.value.trim();
-    const body = { request: wanted ? `${name} vs ${wanted}` : name, visibility: visibility() };
+    const system = current?.sheet?.system || room.system; // the sheet's words say what a difficulty is
+    const body = { request: withDifficulty(name, difficulty(), system), visibility: visibility() };
     await guarded(async () => rolled(await sendRoll(room.room, `${mine}/roll`, seat.token, body, clientSeed())));
   }
 
