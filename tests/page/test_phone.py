@@ -21,9 +21,14 @@ window.__notes = [];
 window.__asked = 0;
 class Recorded {
   constructor(title, options) { window.__notes.push({ title, body: (options || {}).body || "" }); }
-  static requestPermission() { window.__asked += 1; Recorded.permission = "granted"; return Promise.resolve("granted"); }
+  static requestPermission() {
+    window.__asked += 1;
+    sessionStorage.setItem("granted", "yes");  // kept by the browser, as a real grant is
+    Recorded.permission = "granted";
+    return Promise.resolve("granted");
+  }
 }
-Recorded.permission = "default";
+Recorded.permission = sessionStorage.getItem("granted") ? "granted" : "default";
 window.Notification = Recorded;
 """
 """A browser's notifications, recorded instead of shown."""
@@ -187,7 +192,7 @@ def test_a_notification_for_a_mention_and_a_compel(
         headers={"Authorization": f"Bearer {token}"},
         json={"action": "compel", "member": member, "aspect": "Hot-headed", "text": "A brawl."},
     )
-    assert offered.status_code == 200, offered.text
+    assert offered.status_code == 201, offered.text
     expect(page.locator("#compels .compel")).to_contain_text("A brawl.")
     expect(page.locator("#compels .compel")).to_have_count(1)
     recorded = page.evaluate(notes)

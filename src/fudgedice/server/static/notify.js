@@ -48,6 +48,10 @@ export function aboutMe(entry, me, character) {
   return null;
 }
 
+function granted() {
+  return typeof Notification !== "undefined" && Notification.permission === "granted";
+}
+
 let audio = null;
 function beep() {
   try {
@@ -68,7 +72,8 @@ function beep() {
 /** The settings control: two choices, each off until the person turns it on. */
 function control(chosen) {
   const sound = el("input", { type: "checkbox", id: "notify-sound", checked: chosen.sound });
-  const notify = el("input", { type: "checkbox", id: "notify-browser", checked: chosen.notify });
+  // a permission taken back in the browser's settings unticks the box
+  const notify = el("input", { type: "checkbox", id: "notify-browser", checked: chosen.notify && granted() });
   const status = el("p", { class: "muted notify-status", id: "notify-status" });
   sound.addEventListener("change", () => {
     chosen.sound = sound.checked;
@@ -80,7 +85,7 @@ function control(chosen) {
     if (notify.checked && typeof Notification === "undefined") {
       notify.checked = false;
       status.textContent = "This browser shows no notifications.";
-    } else if (notify.checked && Notification.permission !== "granted") {
+    } else if (notify.checked && !granted()) {
       const answer = await Notification.requestPermission();
       if (answer !== "granted") {
         notify.checked = false;
@@ -125,7 +130,7 @@ export function notifier(title, me, character) {
 
   function alert(what) {
     if (chosen.sound) beep();
-    if (chosen.notify && typeof Notification !== "undefined" && Notification.permission === "granted") {
+    if (chosen.notify && granted()) {
       try {
         new Notification(title, { body: what, tag: `fudgedice-${title}` });
       } catch {
