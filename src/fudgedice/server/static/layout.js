@@ -14,8 +14,9 @@ export function narrow() {
   return window.matchMedia(NARROW).matches;
 }
 
-/** The result of this member's last roll, shown where they rolled: a card
- * drawn as the log draws it, without its actions, until dismissed or the next. */
+/** The result of this member's last roll, shown where they rolled (on a
+ * narrow screen: a laptop has the log beside the roll box): a card drawn as
+ * the log draws it, without its actions, until dismissed or the next roll. */
 export function rollResult(me) {
   const card = el("div", { class: "result-card" });
   const close = el("button", { type: "button", class: "quiet dismiss", "aria-label": "dismiss the result", text: "\u00d7" });
@@ -118,7 +119,9 @@ export function newRollsPill(list, me) {
     pill,
     /** An entry of the live feed, placed in the log already. */
     arrived(entry) {
-      if (entry?.member === me.member || newestInSight()) return;
+      // on a phone one's own roll shows above the roll line; on a laptop a
+      // roll from the sheet far below the log is news like any other
+      if ((entry?.member === me.member && narrow()) || newestInSight()) return;
       unseen += 1;
       settle();
     },

@@ -263,19 +263,35 @@ async function openRoom(roomId) {
   table.subscribe(() => history.redraw()); // the cards' invokes follow the aspects' free invokes
   const notify = notifier(document.title, me, () => sheet.current?.sheet?.name);
   table.subscribe((state) => notify.play(state));
-  const log = el("div", { class: "card log", id: "log" }, history.panel);
   const pill = newRollsPill(history.panel.querySelector("#rolls"), me);
   const roller = dock(el("section", { class: "roller card", id: "roller" }, el("h2", { text: "Roll" }), box), result);
+  layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, roller, scene, initiative, party, sheet, fairness });
+  people.show(room.members);
+  await sheet.load();
+  if (party) await party.load();
+  await table.load();
+  await history.reload();
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify });
+}
+
+/** The room's parts on the page: a header (the connection's state, the
+ * parts' bar on a narrow screen), then the two columns, the log on the right
+ * (first, on a narrow screen; layout.js and table.css). */
+function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, roller, scene, initiative, party, sheet, fairness }) {
+  const log = el("div", { class: "card log", id: "log" }, history.panel);
+  const parts = [["Log", log], ["Scene", scene?.panel], ["Order", initiative.panel], ["Party", party?.panel], ["Sheet", sheet.panel], ["Table", fairness.panel]];
   const header = el(
     "header",
     { class: "room-head" },
-    el("div", { class: "head-line" },
+    el(
+      "div",
+      { class: "head-line" },
       el("h1", { id: "room-title", text: room.name }),
       el("span", { class: "badge system", text: SYSTEMS[room.system] || room.system }),
       live,
       seatChoice(roomId, me),
     ),
-    partsBar([["Log", log], ["Scene", scene?.panel], ["Order", initiative.panel], ["Party", party?.panel], ["Sheet", sheet.panel], ["Table", fairness.panel]]),
+    partsBar(parts),
   );
   keepHeight(header, "--head"); // what scrolls under the header stops below it
   main.replaceChildren(
@@ -284,20 +300,9 @@ async function openRoom(roomId) {
     offered ? seatOffer(roomId, offered, me) : "",
     el("div", { class: "table-line" }, people.line, notify.control),
     shareLinks(roomId, me),
-    el(
-      "div",
-      { class: "columns" },
-      el("div", { class: "left" }, scene?.panel, roller, initiative.panel, party?.panel, sheet.panel),
-      log,
-    ),
+    el("div", { class: "columns" }, el("div", { class: "left" }, scene?.panel, roller, initiative.panel, party?.panel, sheet.panel), log),
     fairness.panel,
   );
-  people.show(room.members);
-  await sheet.load();
-  if (party) await party.load();
-  await table.load();
-  await history.reload();
-  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify });
 }
 
 /** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
