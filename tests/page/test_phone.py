@@ -12,7 +12,7 @@ from pathlib import Path
 from secrets import token_hex
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 PHONE = {"width": 375, "height": 740, "is_mobile": True, "has_touch": True}
 
@@ -40,7 +40,7 @@ HIDDEN = """(state) => {
 """The page told that its tab is hidden, or shown again."""
 
 
-def _box(locator: Locator) -> dict[str, float]:
+def _box(locator: Locator) -> FloatRect:
     box = locator.bounding_box()
     assert box is not None, locator
     return box
@@ -75,11 +75,12 @@ def test_a_roll_on_the_phone_shows_where_it_was_made(
 ) -> None:
     room, seated = _room(server)
     for number in range(3):
-        server.roll(room, seated["GM"]["token"], f"4dF #warm-up {number}", client_seed=token_hex(16))
+        server.roll(room, seated["GM"]["token"], f"4dF #{number}", client_seed=token_hex(16))
     ann = _sit(seats, server, room, seated["Ann"]["token"], "Ann")
     page = ann.page
     # on one screen: the connection's state, the log's newest entry and the roll line
-    for shown in ("#live", "#roll-text", "#roll-submit", "#roll-visibility", "#rolls .roll >> nth=0"):
+    on_screen = ("#live", "#roll-text", "#roll-submit", "#roll-visibility", "#rolls .roll >> nth=0")
+    for shown in on_screen:
         expect(page.locator(shown)).to_be_in_viewport()
     _uncovered(page, ann.card(3).locator("header"))
     page.fill("#roll-text", "4dF+1 #sneak")

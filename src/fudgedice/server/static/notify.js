@@ -41,11 +41,10 @@ export function aboutMe(entry, me, character) {
   const who = entry.name || entry.roller || "someone";
   if (entry.visibility === "whisper" && entry.to === me.member) return `${who} whispers to you: ${entry.text ?? ""}`;
   const said = entry.kind === "talk" ? entry.text : entry.label;
-  if (names(said, [me.name, character])) {
-    const total = entry.total ?? "";
-    return entry.kind === "talk" ? `${who}: ${said}` : `${who} rolls ${said}: ${[total, entry.result].filter((part) => part !== "" && part != null).join(", ")}`;
-  }
-  return null;
+  if (!names(said, [me.name, character])) return null;
+  if (entry.kind === "talk") return `${who}: ${said}`;
+  const outcome = [entry.total, entry.result].filter((part) => part !== undefined && part !== null && part !== "");
+  return `${who} rolls ${said}${outcome.length ? `: ${outcome.join(" ")}` : ""}`;
 }
 
 function granted() {
