@@ -105,8 +105,8 @@ def test_the_phone_layout(server: Any, seats: Callable[..., Any]) -> None:
     link = gm.create_room(server.url, "A room with a rather long name for a small screen", "d6")
     phone.join(link)
     page = phone.page
-    page.fill("#roll-text", "4D+2")
     page.click("#roll-more")  # the odds open above the docked roll line
+    page.fill("#roll-text", "4D+2")
     page.fill("#roll-difficulty", "Moderate")
     expect(page.locator("#success")).to_contain_text("Chance of success vs Moderate")
     phone.roll("4D+2 vs Moderate", label="x" * 200)
