@@ -30,8 +30,18 @@ class Recorded {
 }
 Recorded.permission = sessionStorage.getItem("granted") ? "granted" : "default";
 window.Notification = Recorded;
+window.__beeps = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() {
+    const tone = super.createOscillator();
+    const start = tone.start.bind(tone);
+    tone.start = (...when) => { window.__beeps += 1; start(...when); };
+    return tone;
+  }
+};
 """
-"""A browser's notifications, recorded instead of shown."""
+"""A browser's notifications, recorded instead of shown, and its beeps counted."""
 
 HIDDEN = """(state) => {
   Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
@@ -173,6 +183,9 @@ def test_a_notification_for_a_mention_and_a_compel(
     page.locator("#notify-browser").check()
     expect(page.locator("#notify-browser")).to_be_checked()
     assert page.evaluate("() => window.__asked") == 1
+    assert page.evaluate("() => window.__beeps") == 0
+    page.locator("#notify-sound").check()  # heard once, at the click
+    assert page.evaluate("() => window.__beeps") == 1
     # the choice is kept by this browser
     page.reload()
     bo.wait_until_live()
@@ -186,6 +199,7 @@ def test_a_notification_for_a_mention_and_a_compel(
     recorded = page.evaluate(notes)
     assert [note["body"].split(" rolls ")[0] for note in recorded] == ["Gemma"], recorded
     assert "the guard spots bob" in recorded[0]["body"]
+    assert page.evaluate("() => window.__beeps") == 1  # the reload's page: one, for the mention
     # a compel the GM offers Bob's player
     member = bo.stored()[room]["member"]
     offered = server.client.post(
@@ -220,3 +234,40 @@ def test_the_laptop_keeps_two_columns(server: Any, seats: Callable[..., Any]) ->
     # the result is read in the log, beside the roll box
     expect(gm.wait_for_roll(1)).to_be_in_viewport()
     expect(gm.page.locator("#roll-result")).to_be_hidden()
+
+
+ABOUT = """async (cases) => {
+  const { aboutMe } = await import("/static/notify.js");
+  const me = { member: "m-ann", name: "Ann" };
+  return cases.map((entry) => aboutMe(entry, me, "Cynere"));
+}"""
+
+
+def test_what_is_about_me(server: Any, seats: Callable[..., Any]) -> None:
+    """Which entries a notification is for: a whisper to this member, a talk
+    or a roll's label naming her or her character as a whole word; never her
+    own, nor one hidden from her."""
+    seat = seats("Ann", **PHONE)
+    seat.page.goto(server.url)
+    cases = [
+        {"kind": "talk", "member": "m-gm", "name": "Gemma", "visibility": "whisper",
+         "to": "m-ann", "text": "psst"},
+        {"kind": "talk", "member": "m-gm", "name": "Gemma", "visibility": "whisper",
+         "to": "m-bob", "text": "psst"},
+        {"kind": "talk", "member": "m-gm", "name": "Gemma", "text": "ann, your turn"},
+        {"kind": "talk", "member": "m-gm", "name": "Gemma", "text": "Annabel's turn"},
+        {"member": "m-gm", "name": "Gemma", "label": "ogre swings at Cynere", "total": 3,
+         "result": "+3 Good"},
+        {"member": "m-ann", "name": "Ann", "label": "Ann sneaks"},
+        {"member": "m-gm", "name": "Gemma", "visibility": "gm", "hidden": True},
+    ]  # fmt: skip
+    said = seat.page.evaluate(ABOUT, cases)
+    assert said == [
+        "Gemma whispers to you: psst",
+        None,
+        "Gemma: ann, your turn",
+        None,
+        "Gemma rolls ogre swings at Cynere: 3 +3 Good",
+        None,
+        None,
+    ]
