@@ -122,6 +122,8 @@ export function newRollsPill(list, me) {
       // on a phone one's own roll shows above the roll line; on a laptop a
       // roll from the sheet far below the log is news like any other
       if ((entry?.member === me.member && narrow()) || newestInSight()) return;
+      // an entry the log does not show (filtered out, someone's hidden talk) is no news here
+      if (!list.querySelector(`[data-seq="${Number(entry?.seq)}"]`)) return;
       unseen += 1;
       settle();
     },
