@@ -111,6 +111,7 @@ def test_a_roll_on_the_phone_shows_where_it_was_made(
     expect(page.locator("#roll-difficulty")).to_be_hidden()
     page.locator("#roll-more").tap()
     expect(page.locator("#roll-difficulty")).to_be_in_viewport()
+    page.screenshot(path=artifacts / "phone-more-Ann.png")
     page.locator("#roll-more").tap()
     expect(page.locator("#roll-difficulty")).to_be_hidden()
     page.locator("#roll-result button.dismiss").tap()
