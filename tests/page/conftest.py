@@ -216,7 +216,11 @@ class Seat:
     def roll(self, text: str, **options: str) -> None:
         page = self.page
         page.fill("#roll-text", text)
-        page.fill("#roll-label", options.get("label", ""))
+        label = page.locator("#roll-label")
+        if options.get("label") and not label.is_visible():
+            page.click("#roll-more")  # on a phone, the roll box's options are behind "More"
+        if label.is_visible():
+            label.fill(options.get("label", ""))
         page.select_option("#roll-visibility", options.get("visibility", "public"))
         page.click("#roll-submit")
 

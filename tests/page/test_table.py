@@ -106,10 +106,13 @@ def test_the_phone_layout(server: Any, seats: Callable[..., Any]) -> None:
     link = gm.create_room(server.url, "A room with a rather long name for a small screen", "d6")
     phone.join(link)
     page = phone.page
+    page.click("#roll-more")  # the odds open above the docked roll line
     page.fill("#roll-text", "4D+2")
     page.fill("#roll-difficulty", "Moderate")
     expect(page.locator("#success")).to_contain_text("Chance of success vs Moderate")
     phone.roll("4D+2 vs Moderate", label="x" * 200)
+    phone.assert_fits(375)
+    page.click("#roll-more")  # and fold away again
     gm.roll("3D+1 opp 4D cp2", label="Opposed-and-unbroken-" * 9)
     phone.wait_for_roll(2)
     page.locator("#rolls .roll .explain summary").first.click()

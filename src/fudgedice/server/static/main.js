@@ -14,6 +14,8 @@ import { invokeActions } from "./invoke.js";
 import { playPanel } from "./play.js";
 import { tableState } from "./playstate.js";
 import { follow } from "./live.js";
+import { dock, keepHeight, newRollsPill, partsBar, rollResult } from "./layout.js";
+import { notifier } from "./notify.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
@@ -246,10 +248,16 @@ async function openRoom(roomId) {
   }, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
 
-  const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
+  const result = rollResult(me);
+  // this member's own roll: in the log, and its result where they rolled
+  const rolled = (roll) => {
+    history.place(roll);
+    result.show(roll);
+  };
+  const box = rollBox(room, me, { rolled, clientSeed: fairness.clientSeed });
   const [visibility, difficulty] = [box.querySelector("#roll-visibility"), box.querySelector("#roll-difficulty")];
   sheet = sheetPanel(room, me, {
-    rolled: history.place,
+    rolled,
     visibility: () => visibility.value,
     difficulty: () => difficulty.value,
     choices: choicesLine(visibility, difficulty, "sheet"),
@@ -260,45 +268,53 @@ async function openRoom(roomId) {
   const table = tableState(room, me);
   const members = () => people.members;
   const scene = FATE_ROOMS.includes(room.system) ? playPanel(room, me, table, members) : null;
-  const initiative = initiativePanel(room, me, table, { members, rolled: history.place, clientSeed: fairness.clientSeed });
+  const initiative = initiativePanel(room, me, table, { members, rolled, clientSeed: fairness.clientSeed });
   invokes = invokeActions(room, me, {
-    table, sheet: () => sheet.current, rolled: history.place, reload: () => sheet.load(), unnamed: (roll) => sheet.spendButtons(roll),
+    table, sheet: () => sheet.current, rolled, reload: () => sheet.load(), unnamed: (roll) => sheet.spendButtons(roll),
   });
   table.subscribe(() => history.redraw()); // the cards' invokes follow the aspects' free invokes
-  main.replaceChildren(
-    el(
-      "header",
-      { class: "room-head" },
-      el("h1", { id: "room-title", text: room.name }),
-      el("span", { class: "badge system", text: SYSTEMS[room.system] || room.system }),
-      live,
-      seatChoice(roomId, me),
-    ),
-    offered ? seatOffer(roomId, offered, me) : "",
-    people.line,
-    shareLinks(roomId, me),
-    el(
-      "div",
-      { class: "columns" },
-      el(
-        "div",
-        { class: "left" },
-        scene?.panel,
-        el("section", { class: "roller card" }, el("h2", { text: "Roll" }), box),
-        initiative.panel,
-        party?.panel,
-        sheet.panel,
-      ),
-      el("div", { class: "card" }, talk.panel, history.panel),
-    ),
-    fairness.panel,
-  );
+  const notify = notifier(document.title, me, () => sheet.current?.sheet?.name);
+  table.subscribe((state) => notify.play(state));
+  const pill = newRollsPill(history.panel.querySelector("#rolls"), me);
+  const roller = dock(el("section", { class: "roller card", id: "roller" }, el("h2", { text: "Roll" }), box), result);
+  layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, talk, roller, scene, initiative, party, sheet, fairness });
   people.show(room.members);
   await sheet.load();
   if (party) await party.load();
   await table.load();
   await history.reload();
-  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table });
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify });
+}
+
+/** The room's parts on the page: a header (the connection's state, the
+ * parts' bar on a narrow screen), then the two columns, the log on the right
+ * (first, on a narrow screen; layout.js and table.css). */
+function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, talk, roller, scene, initiative, party, sheet, fairness }) {
+  const log = el("div", { class: "card log", id: "log" }, talk.panel, history.panel);
+  const parts = [["Log", log], ["Scene", scene?.panel], ["Order", initiative.panel], ["Party", party?.panel], ["Sheet", sheet.panel], ["Table", fairness.panel]];
+  const header = el(
+    "header",
+    { class: "room-head" },
+    el(
+      "div",
+      { class: "head-line" },
+      el("h1", { id: "room-title", text: room.name }),
+      el("span", { class: "badge system", text: SYSTEMS[room.system] || room.system }),
+      live,
+      seatChoice(roomId, me),
+    ),
+    partsBar(parts),
+  );
+  keepHeight(header, "--head"); // what scrolls under the header stops below it
+  main.replaceChildren(
+    header,
+    pill.pill,
+    offered ? seatOffer(roomId, offered, me) : "",
+    el("div", { class: "table-line" }, people.line, notify.control),
+    shareLinks(roomId, me),
+    el("div", { class: "columns" }, el("div", { class: "left" }, scene?.panel, roller, initiative.panel, party?.panel, sheet.panel), log),
+    fairness.panel,
+  );
 }
 
 /** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
@@ -337,12 +353,14 @@ function whoIsHere(roomId, me, history, fairness) {
 }
 
 /** The room's live feed, into its panels. */
-function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table }) {
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify }) {
   const again = people.again;
   let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
+      pill.arrived(roll);
+      notify.entry(roll);
       // a change to this member's sheet (by the GM too), a point spent, or an
       // action of play that moved their fate points: the sheet again
       const changes = roll.kind && roll.kind !== "talk"; // talk changes no sheet
