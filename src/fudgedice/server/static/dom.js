@@ -62,3 +62,8 @@ export function problem(error, text) {
   if (error.hint) shown.append(el("p", { class: "hint", text: error.hint }));
   return shown;
 }
+
+/** "1 roll", "2 rolls": a count and its noun, singular for one alone. */
+export function counted(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}

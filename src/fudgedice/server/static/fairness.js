@@ -3,7 +3,7 @@
 // the hash-chained log for `fudgedice verify`.
 
 import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
-import { el, problem } from "./dom.js";
+import { counted, el, problem } from "./dom.js";
 
 export function fairnessPanel(room, seat) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
@@ -136,7 +136,8 @@ function strangers(rolls, own) {
   const said = [];
   if (foreign.length) said.push(`not sent from this browser: ${foreign.join(", ")}`);
   if (gaps.length) said.push(`a nonce skipped before ${gaps.join(", ")}`);
-  return said.length
-    ? `Rolls under your name ${said.join("; ")}.`
-    : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.`;
+  if (said.length) return `Rolls under your name ${said.join("; ")}.`;
+  if (drawn.length === 0) return "No rolls under your name yet.";
+  if (drawn.length === 1) return "The 1 roll under your name was sent from this browser, its nonce the first.";
+  return `All ${counted(drawn.length, "roll")} under your name were sent from this browser, their nonces with no gap.`;
 }
