@@ -67,3 +67,8 @@ export function problem(error, text) {
 export function counted(count, one, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+/** Whether `container` shows an error that says `message` (one error is said once). */
+export function says(container, message) {
+  return [...container.querySelectorAll(".error > p:first-child")].some((said) => said.textContent === message);
+}

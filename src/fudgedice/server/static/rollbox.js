@@ -2,7 +2,7 @@
 // with the exact odds of the text shown as it is typed.
 
 import { ApiError, sendRoll } from "./api.js";
-import { el, problem } from "./dom.js";
+import { el, problem, says } from "./dom.js";
 import { VISIBILITY } from "./dice.js";
 import { language } from "./language.js";
 import { oddsPanel } from "./odds.js";
@@ -107,6 +107,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error, body.text));
+      // the odds below may show the text's error already: it is said once, here
+      if (says(odds, error.message)) odds.replaceChildren();
       if (error.seq !== null) {
         // failed once its dice were drawn: kept all the same (docs/fairness.md)
         status.append(el("p", { class: "kept", text: `The dice were drawn: the failed roll is kept as #${error.seq}.` }));
@@ -116,6 +118,6 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     }
   });
 
-  oddsPanel(odds, text, difficulty, room.system);
+  oddsPanel(odds, text, difficulty, room.system, status);
   return form;
 }
