@@ -93,7 +93,8 @@ def test_a_card_dates_its_roll_shows_its_hash_and_badges_it_for_its_reader(
     server: Any, seats: Callable[..., Any], artifacts: Path, tmp_path: Path
 ) -> None:
     gm = seats("Gemma", width=1280)
-    phone = seats("Pia", width=375, height=740, permissions=["clipboard-read", "clipboard-write"])
+    clipboard = ["clipboard-read", "clipboard-write"]
+    phone = seats("Pia", width=375, height=740, timezone_id="UTC", permissions=clipboard)
     link = gm.create_room(server.url, "Hashes")
     room = link.rsplit("/", 1)[1]
     phone.join(link)

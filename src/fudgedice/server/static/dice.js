@@ -108,8 +108,9 @@ function resultLine(roll, reader) {
   );
 }
 
-/** When a roll was made, as a person reads it: its day and its time
- * ("27 Nov, 14:05"; the year too when it is not this one). */
+/** When a roll was made, as a person reads it: its day and its time, in the
+ * reader's language ("Nov 27, 02:05 PM", "27 Nov, 14:05"), the year too when it
+ * is not this one: an evening's rolls past midnight, or last week's, are told apart. */
 function when(at) {
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return "";
