@@ -147,7 +147,7 @@ def test_a_fate_room_names_its_ladder_once(server: Any, seats: Callable[..., Any
     expect(page.locator(".badge.system")).to_have_text("Fate Core")
     gm.roll("Good opp Fair")
     card = gm.wait_for_roll(1)
-    expect(card.locator(".word")).to_have_text(re.compile(r"^[+-]\d+ shifts?: [a-z ]+$"))
+    expect(card.locator(".word")).to_have_text(re.compile(r"^([+-]\d+|0) shifts?: [a-z ]+$"))
     expect(card.locator(".side-result")).to_have_count(2)
     gm.roll("Good vs Great")
     expect(gm.wait_for_roll(2).locator(".word")).to_have_text(
