@@ -4,7 +4,9 @@ clear of the data, PNG and SVG; and the odds table's one-line shape."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +155,47 @@ def test_a_long_table_ends_with_its_shape() -> None:
     assert marks == marks[::-1]  # 10d6 is symmetric
     wide = odds_text(fudgedice.odds("1000dF"))
     assert "(each mark 4 values)" in wide
+
+
+def shown_texts(figure: Any) -> list[tuple[str, Any]]:
+    """Every text of a drawn figure as matplotlib draws it, and whether as math."""
+    from matplotlib.text import Text
+
+    figure.canvas.draw()
+    texts = [text for text in figure.findobj(Text) if text.get_visible() and text.get_text()]
+    return [text._preprocess_math(text.get_text()) for text in texts]
+
+
+def test_a_dollar_in_a_label_is_text_not_math(tmp_path: Path) -> None:
+    text = "fate: Good opp Fair # costs $5 or $6"
+    figure = drawn(text).figure
+    said = shown_texts(figure)
+    assert all(math is False for _, math in said), [shown for shown, math in said if math]
+    assert any("# costs $5 or $6" in shown for shown, _ in said)
+    compared = fudgedice.compare("4dF # $5", "4dF@3d6 # $6").plot()[0].figure
+    legend = [shown for shown, math in shown_texts(compared) if not math]
+    assert any(shown.startswith("$5 (mean") for shown in legend)  # a label names its roll
+    assert all(math is False for _, math in shown_texts(compared))
+    svg = plot_odds(fudgedice.odds(text), tmp_path / "dollars.svg").read_text("utf-8")
+    assert "costs $5 or $6" in svg  # a title written as text, dollars and all
+
+
+@pytest.mark.parametrize(
+    "text", ["fate: Good opp Fair", "fate: Good+4 opp Mediocre", "12dF", "8dF"]
+)
+def test_crowded_ticks_break_no_word_and_overlap_none(text: str) -> None:
+    odds = fudgedice.odds(text)
+    axes = drawn(text)
+    naming = odds.value_name
+    assert naming is not None
+    words = {word for value in range(-30, 31) for word in naming(value).replace(":", "").split()}
+    labels = [label for label in axes.get_xticklabels() if label.get_text()]
+    assert len(labels) > 9
+    for label in labels:
+        number, *lines = label.get_text().replace(" ", "\n", 1).split("\n")
+        assert re.fullmatch(r"[+-]\d+", number)
+        assert all(word in words for line in lines for word in line.split()), label.get_text()
+    renderer = axes.figure.canvas.get_renderer()
+    boxes = sorted((label.get_window_extent(renderer) for label in labels), key=lambda box: box.x0)
+    for left, right in pairwise(boxes):
+        assert left.x1 <= right.x0 + 0.5, (left, right)

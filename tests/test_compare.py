@@ -219,3 +219,19 @@ def test_a_notebook_shows_the_same_table() -> None:
     for row in comparison_layout(compared).rows:
         assert all(f">{cell}<" in html for cell in row if "<" not in cell)
     assert compared.text == comparison_text(compared)
+
+
+def test_identical_lines_are_told_apart() -> None:
+    """Two rolls with the same chances: the later line, drawn over the
+    earlier, is dashed with hollow markers, and the legend says whose twin it is."""
+    top, bottom = fudgedice.compare("4dF", "4dF # again", "4dF@3d6").plot()
+    first, twin, other = top.get_lines()
+    assert list(first.get_ydata()) == list(twin.get_ydata())
+    assert first.get_linestyle() == "-" and twin.get_linestyle() != "-"
+    assert twin.get_fillstyle() == "none" and twin.get_markersize() > first.get_markersize()
+    assert twin.get_zorder() > first.get_zorder()
+    assert other.get_linestyle() == "-" and other.get_marker() != first.get_marker()
+    assert bottom.get_lines()[1].get_linestyle() == twin.get_linestyle()
+    legend = [text.get_text() for text in top.get_legend().get_texts()]
+    assert legend[1].replace("\n", " ").endswith("identical to 4dF")
+    assert "identical" not in legend[0] + legend[2]

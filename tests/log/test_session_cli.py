@@ -112,7 +112,7 @@ def test_a_tampered_log_fails_and_names_the_entry(game: Path, tmp_path: Path) ->
     failed = run("verify", str(log))
     assert failed.exit_code == 1
     assert "FAILED at seq 2: its hash does not match its content" in failed.output
-    assert "1 entries checked before it" in failed.output
+    assert "1 entry checked before it" in failed.output
     report = json.loads(run("verify", str(log), "--json").output)
     assert report["failure"] == {
         "seq": 2,

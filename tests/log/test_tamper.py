@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -259,3 +260,22 @@ def test_dice_read_by_hand_take_their_place_and_no_nonce() -> None:
     log["entries"][1]["nonce"] = 1
     failure = verify(rechain(log)).failure
     assert failure is not None and failure.seq == 2 and "take no nonce" in failure.reason
+
+
+def test_a_report_of_one_says_so_in_the_singular() -> None:
+    """One roll, one entry, one seed: never "1 rolls" nor "1 entries"."""
+    session = Session.new(server_seed=SEED)
+    session.roll("4dF")
+    pending = str(verify(session.export()))
+    assert ": 1 entry, 1 seed, 0 revealed" in pending
+    assert "0 rolls checked; 1 waits for its seed's reveal (only its place" in pending
+    session.reveal()
+    revealed = str(verify(session.export()))
+    assert "verified: the 1 roll follows from its revealed seed, the hash chain" in revealed
+    session = Session.new(server_seed=SEED)
+    session.roll("4dF")
+    session.roll("4dF")
+    session.reveal()
+    assert ": 2 entries, 1 seed" in str(verify(session.export()))
+    assert "all 2 rolls follow from their revealed seeds" in str(verify(session.export()))
+    assert not re.search(r"\b1 [a-z ]*(rolls|entries|seeds)\b", pending + revealed)

@@ -380,7 +380,7 @@ def test_a_rooms_log_verifies_with_the_cli(served: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps(log))
     verified = CliRunner().invoke(main, ["verify", str(path)])
     assert verified.exit_code == 3, verified.output  # the last roll waits for the next reveal
-    assert "chain intact: 3 rolls checked; 1 wait" in verified.output
+    assert "chain intact: 3 rolls checked; 1 waits for its" in verified.output
     log["entries"][0]["total"] += 1
     path.write_text(json.dumps(log))
     failed = CliRunner().invoke(main, ["verify", str(path)])

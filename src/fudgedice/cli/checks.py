@@ -16,6 +16,7 @@ from ..dice.program import ROLL_DIE_WORK, Program
 from ..errors import LimitError
 from ..exact.figures import approximate, decimal
 from ..limits import DEFAULT_LIMITS
+from ..render.numbers import counted
 
 if TYPE_CHECKING:
     from ..results.roll import Roll
@@ -56,7 +57,7 @@ def run_summary(totals: list[int]) -> str:
     """One line over a run of rolls: every total, their mean and range."""
     mean = approximate(decimal(Fraction(sum(totals), len(totals))))
     return (
-        f"{len(totals)} rolls: {', '.join(map(str, totals))} "
+        f"{counted(len(totals), 'roll')}: {', '.join(map(str, totals))} "
         f"(mean {mean}, lowest {min(totals)}, highest {max(totals)})"
     )
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..play import advantage_free
 from ..play.initiative import read_initiative, ties_of
+from ..render.numbers import counted
 from .document import whole
 from .entries import roll_label
 
@@ -37,12 +38,14 @@ def advantage_made(
     if not whole(shifts):
         raise PlayFailed("its advantage names no shifts")
     if of in margins and margins[of] != shifts:
-        raise PlayFailed(f"its advantage has {shifts} shifts, and seq {of} rolled {margins[of]}")
+        raise PlayFailed(
+            f"its advantage has {counted(shifts, 'shift')}, and seq {of} rolled {margins[of]}"
+        )
     wanted = advantage_free(shifts)
     kind = "boost" if shifts == 0 else "situation"
     if wanted is None or free != wanted or args.get("kind") != kind:
         raise PlayFailed(
-            f"an advantage of {shifts} shifts gives "
+            f"an advantage of {counted(shifts, 'shift')} gives "
             + ("nothing" if wanted is None else f"a {kind} with {wanted} free invoke(s)")
         )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..render.numbers import counted
+
 
 @dataclass(frozen=True, slots=True)
 class Failure:
@@ -87,39 +89,47 @@ class Report:
 
     def __str__(self) -> str:
         room = "" if self.room is None else f" of room {self.room!r}"
-        seeds = f"{self.seeds} seed{'s' if self.seeds != 1 else ''}, {self.revealed} revealed"
-        lines = [f"log{room}: {self.entries} entries, {seeds}"]
+        seeds = f"{counted(self.seeds, 'seed')}, {self.revealed} revealed"
+        lines = [f"log{room}: {counted(self.entries, 'entry', 'entries')}, {seeds}"]
         if self.failure is not None:
             lines.append(f"FAILED at {self.failure}")
-            lines.append(f"{self.checked} entries checked before it")
+            lines.append(f"{counted(self.checked, 'entry', 'entries')} checked before it")
         elif self.pending:
+            waits = "waits for its" if self.pending == 1 else "wait for their"
+            place = "its" if self.pending == 1 else "their"
             lines.append(
-                f"chain intact: {self.checked} rolls checked; {self.pending} wait for their "
-                "seed's reveal (only their place in the chain is checked)"
+                f"chain intact: {counted(self.checked, 'roll')} checked; {self.pending} {waits} "
+                f"seed's reveal (only {place} place in the chain is checked)"
             )
         else:
+            follow = (
+                "the 1 roll follows from its revealed seed"
+                if self.checked == 1
+                else f"all {self.checked} rolls follow from their revealed seeds"
+            )
             lines.append(
-                f"verified: all {self.checked} rolls follow from their revealed seeds, the hash "
-                "chain is unbroken and gap-free, every hidden roll matches its placeholder"
+                f"verified: {follow}, the hash chain is unbroken and gap-free, every hidden "
+                "roll matches its placeholder"
             )
         if self.by_hand:
+            were = "was" if self.by_hand == 1 else "were"
             lines.append(
-                f"{self.by_hand} of them were dice read by hand: their reading is checked, not "
+                f"{self.by_hand} of them {were} dice read by hand: their reading is checked, not "
                 "the dice"
             )
         if self.changes:
             lines.append(
-                f"{self.changes} sheet change{'s' if self.changes != 1 else ''}: in their place "
+                f"{counted(self.changes, 'sheet change')}: in their place "
                 "in the chain (they draw no dice)"
             )
         if self.played:
             lines.append(
-                f"{self.played} play entr{'ies' if self.played != 1 else 'y'} and invokes: "
+                f"{counted(self.played, 'play entry', 'play entries')} and invokes: "
                 "their fate points and free invokes add up"
             )
         if self.waiting:
             lines.append(
-                f"{self.waiting} hidden spend{'s' if self.waiting != 1 else ''} not opened yet: "
+                f"{counted(self.waiting, 'hidden spend')} not opened yet: "
                 "what they paid waits for their opening"
             )
         if self.talk:

@@ -19,6 +19,7 @@ from ..dice.program import Program
 from ..errors import ChangedRule, DiceError, DiceValueError, TooManyDice
 from ..limits import DEFAULT_LIMITS, Limits
 from ..memory import reserve
+from ..render.numbers import counted
 from ..stream import Stream, room_stream
 from .canonical import (
     DRAWLESS,
@@ -336,8 +337,8 @@ class _Checker:
                     named = seed.positions[seed.rolls]
                 raise Failed(
                     named,
-                    f"seed {index} was revealed after {seed.rolls} rolls, and the log holds "
-                    f"{seed.used} under it",
+                    f"seed {index} was revealed after {counted(seed.rolls, 'roll')}, and the "
+                    f"log holds {seed.used} under it",
                 )
         beyond = [seq for seq in self.published if seq > self.entries]
         if beyond:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from ..render.numbers import counted
 from . import initiative
 from .state import (
     FATE_SYSTEMS,
@@ -289,11 +290,11 @@ NAMED_REFRESHES: Final = 20
 
 
 def _invokes(count: int) -> str:
-    return f"{count} free invoke{'s' if count != 1 else ''}"
+    return counted(count, "free invoke")
 
 
 def _points(count: int) -> str:
-    return f"{count} fate point{'s' if count != 1 else ''}"
+    return counted(count, "fate point")
 
 
 def _aspect_args(aspect: Mapping[str, Any]) -> dict[str, Any]:

@@ -90,6 +90,19 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def plain(text: str) -> str:
+    """Text shown as it is written, never as math: matplotlib reads what lies
+    between two ``$`` as math (``# costs $5 or $6`` lost its dollars). Applied
+    once the text is wrapped, so that no line break parts a ``\\$``."""
+    return text.replace("$", r"\$")
+
+
+def words_wrapped(text: str, width: int) -> str:
+    """``text`` in lines of about ``width`` characters, broken only between
+    words: a word longer than the width keeps a line of its own, whole."""
+    return fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
 def summary(odds: Odds) -> str:
     return f"mean {approximate(decimal(odds.mean), 3)}, stdev {approximate(odds.spread, 3)}"
 
@@ -101,20 +114,44 @@ def value_ticks(axes: Any, values: Sequence[int], naming: Callable[[int], str] |
 
     if naming is not None and len(values) <= MAX_WORDS:
         axes.set_xticks(list(values))
+        crowded = len(values) > CROWDED
         # "Epic: succeed with style": a line a part, none much wider than its bar
-        width = 10 if len(values) <= 13 else max(6, 96 // len(values))
-        labels = [
-            "\n".join(
-                [
-                    f"{value:+d}",
-                    *(fill(part, width) for part in one_line(naming(value)).split(": ")),
-                ]
-            )
-            for value in values
-        ]
-        axes.set_xticklabels(labels, fontsize=8 if len(values) <= 13 else 7)
+        width = 10 if not crowded else max(6, 96 // len(values))
+        labels = tick_labels(values, naming, width, crowded)
+        longest = max(len(line) for label in labels for line in label.split("\n"))
+        # a whole word wider than its bar would run into the next: turned upright instead
+        upright = crowded and longest > width + 1
+        if upright:  # a line a label, read upwards: "+3 Superb"
+            labels = [label.replace("\n", " ") for label in labels]
+        axes.set_xticklabels(labels, fontsize=7 if crowded else 8, rotation=90 if upright else 0)
     else:
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+CROWDED = 13
+"""Past this many ticked values, the labels are smaller, and a part that
+repeats the value before's (an outcome: ``succeed with style``) is left off:
+it is said once, under the first value of its run."""
+
+
+def tick_labels(
+    values: Sequence[int], naming: Callable[[int], str], width: int, crowded: bool
+) -> list[str]:
+    """Each value's number over its name's parts (``Epic: succeed with
+    style``), a line a part, wrapped between words only."""
+    labels = []
+    before: list[str] = []
+    for value in values:
+        parts = one_line(naming(value)).split(": ")
+        shown = [
+            part
+            for index, part in enumerate(parts)
+            if not (crowded and index < len(before) and before[index] == part)
+        ]
+        before = parts
+        lines = [f"{value:+d}", *(words_wrapped(part, width) for part in shown)]
+        labels.append(plain("\n".join(lines)))
+    return labels
 
 
 LEGEND_CHARACTERS = 96
@@ -128,7 +165,7 @@ def legend_above(axes: Any, handles: list[Any], columns: int) -> None:
     width = max(16, LEGEND_CHARACTERS // max(1, columns))
     axes.legend(
         handles=handles,
-        labels=[fill(handle.get_label(), width) for handle in handles],
+        labels=[plain(fill(handle.get_label(), width)) for handle in handles],
         loc="lower center",
         bbox_to_anchor=(0.5, 1.0),
         ncol=max(1, columns),
@@ -174,12 +211,13 @@ def draw_odds(odds: Odds, axes: Any) -> Any:
                 check.difficulty, color=DIFFICULTY, linestyle="--", label=one_line(check.label)
             )
         )
-    axes.set_xlabel(one_line(odds.value_title))
+    axes.set_xlabel(plain(one_line(odds.value_title)))
     axes.set_ylabel("chance of exactly (%)")
     axes.set_ylim(bottom=0)
     value_ticks(axes, values, odds.value_name)
     # a long roll is wrapped as the legend is, so the chart keeps its width
-    axes.set_title(fill(f"{one_line(odds.notation)}   {summary(odds)}", LEGEND_CHARACTERS), pad=22)
+    title = fill(f"{one_line(odds.notation)}   {summary(odds)}", LEGEND_CHARACTERS)
+    axes.set_title(plain(title), pad=22)
     second = axes.twinx()
     marker = "." if len(values) <= MAX_BARS else None
     (line,) = second.plot(values, data.at_least, color=AT_LEAST, marker=marker, label="at least")
@@ -192,6 +230,12 @@ def draw_odds(odds: Odds, axes: Any) -> Any:
 
 def _placeable(*values: int) -> bool:
     return all(abs(value) <= LARGEST_CHARTED for value in values)
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P")
+"""A marker a roll, so that rolls whose lines meet stay told apart."""
+DASHES = ("--", ":", "-.")
+"""The line styles of a roll whose chances are another's, drawn over it."""
 
 
 def draw_comparison(labels: Sequence[str], odds: Sequence[Odds], axes: Any) -> None:
@@ -209,12 +253,20 @@ def draw_comparison(labels: Sequence[str], odds: Sequence[Odds], axes: Any) -> N
     values = sorted({value for data in drawn for value in data.values})
     handles = []
     for index, (label, each, data) in enumerate(zip(labels, odds, drawn, strict=True)):
+        twin = next((earlier for earlier in range(index) if drawn[earlier] == data), None)
         style: dict[str, Any] = {
             "color": colours[index % len(colours)],
-            "marker": "o" if len(data.values) <= MAX_BARS else None,
+            "marker": MARKERS[index % len(MARKERS)] if len(data.values) <= MAX_BARS else None,
             "markersize": 4,
+            "zorder": 2 + index,
         }
+        if twin is not None:
+            # drawn over an identical line, it would hide it: dashed, its
+            # markers hollow and larger, the other's seen through them
+            style.update(linestyle=DASHES[index % len(DASHES)], markersize=8, fillstyle="none")
         name = f"{one_line(label)} ({summary(each)})"
+        if twin is not None:
+            name += f", identical to {one_line(labels[twin])}"
         (line,) = exactly_axes.plot(data.values, data.exactly, label=name, **style)
         if least_axes is not None:
             least_axes.plot(data.values, data.at_least, **style)
@@ -226,7 +278,7 @@ def draw_comparison(labels: Sequence[str], odds: Sequence[Odds], axes: Any) -> N
         least_axes.set_ylim(0, 105)
         exactly_axes.tick_params(labelbottom=False)
     titles = dict.fromkeys(one_line(each.value_title) for each in odds)
-    bottom.set_xlabel(" / ".join(titles))
+    bottom.set_xlabel(plain(" / ".join(titles)))
     for axis in pair:
         axis.grid(axis="y", alpha=0.3)
     value_ticks(bottom, values, _common_names(odds, values))

@@ -24,7 +24,7 @@ from ..results.dice import (
     pools_of,
 )
 from ..results.roll import Roll
-from .numbers import signed
+from .numbers import counted, signed
 
 _SET_ASIDE_WORDS = (
     (Mark.DROPPED.value, "dropped"),
@@ -132,9 +132,9 @@ def _quick_words(source: str, pluses: int, minuses: int, blanks: int) -> str:
     pairs = min(pluses, minuses)
     steps = []
     if pairs:
-        steps.append(f"cancel {pairs} +/- pair{'s' if pairs > 1 else ''}")
+        steps.append(f"cancel {counted(pairs, '+/- pair')}")
     if blanks:
-        steps.append(f"set aside {blanks} blank{'s' if blanks > 1 else ''}")
+        steps.append(f"set aside {counted(blanks, 'blank')}")
     left = pluses - minuses
     rest = " ".join(("+" if left > 0 else "-") for _ in range(abs(left))) or "nothing"
     return f"{source}: {', '.join(steps) or 'nothing to cancel'} -> {rest} left = {left:+d}"

@@ -1,4 +1,5 @@
-"""How numbers are written for people: signs, percentages, exact fractions."""
+"""How numbers are written for people: signs, percentages, exact fractions,
+counts of things."""
 
 from __future__ import annotations
 
@@ -35,3 +36,9 @@ def chance_note(p: Fraction) -> str:
     chances have thousands of digits, past the 4,300 Python writes unasked)."""
     short = p.denominator.bit_length() <= 128
     return f"{p.numerator}/{p.denominator} ({float(p):.1%})" if short else f"{float(p):.1%}"
+
+
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 roll``, ``2 rolls``: a count and its noun, singular for one alone
+    (``many`` for a plural not made with an s: ``entry``, ``entries``)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

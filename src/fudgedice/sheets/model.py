@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import api
+from ..render.numbers import counted
 from .document import Document, SheetError
 from .levels import Level, LevelError, read_level, rules_of
 from .rules import D6_LEVELS, FATE_CONSEQUENCES, FATE_DEFAULT, WOUND_BOXES, WOUND_LEVELS
@@ -347,7 +348,10 @@ def _check_state(sheet: Sheet) -> None:
         for level, checked in sheet.wounds().items():
             if checked > boxes[level]:
                 raise document.fail(
-                    f"{checked} {level} boxes checked of {boxes[level]}", "wounds", level
+                    f"{counted(checked, level + ' box', level + ' boxes')} checked of "
+                    f"{boxes[level]}",
+                    "wounds",
+                    level,
                 )
     elif sheet.state == "wound level":
         if sheet.d6_wound() not in D6_LEVELS:

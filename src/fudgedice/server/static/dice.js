@@ -88,20 +88,66 @@ function verdictClass(verdict) {
   return "even";
 }
 
-function resultLine(roll) {
+/** A roll's result in words, less the name of its ladder when that is the
+ * room's own (the room says it once: "+3 Good (Fate Core)" reads "+3 Good"). */
+function resultWords(roll, reader) {
+  const said = text(roll.result);
+  const ladder = text(roll.details?.ladder);
+  if (!ladder || !reader.system || roll.system !== reader.system) return said;
+  return said.replace(` (${ladder})`, "");
+}
+
+function resultLine(roll, reader) {
   const total = roll.total === undefined || roll.total === null ? "?" : roll.total;
   return el(
     "div",
     { class: "result" },
     el("strong", { class: "total", text: total }),
     roll.verdict && el("span", { class: `verdict ${verdictClass(roll.verdict)}`, text: roll.verdict }),
-    roll.result && el("span", { class: "word", text: roll.result }),
+    roll.result && el("span", { class: "word", text: resultWords(roll, reader) }),
   );
 }
 
+/** When a roll was made, as a person reads it: its day and its time, in the
+ * reader's language ("Nov 27, 02:05 PM", "27 Nov, 14:05"), the year too when it
+ * is not this one: an evening's rolls past midnight, or last week's, are told apart. */
 export function when(at) {
   const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString();
+  if (Number.isNaN(date.getTime())) return "";
+  const year = date.getFullYear() === new Date().getFullYear() ? undefined : "numeric";
+  return date.toLocaleString(undefined, { day: "numeric", month: "short", year, hour: "2-digit", minute: "2-digit" });
+}
+
+/** A visibility's badge as its reader sees it: a roll kept to oneself is
+ * "to yourself" for its roller (nobody else sees it but as a placeholder). */
+function visibilityWords(visibility, mine) {
+  if (visibility === "self" && mine) return "to yourself";
+  return VISIBILITY[visibility] || visibility;
+}
+
+/** The first 16 hex digits of a roll's hash, which `fudgedice verify --hash
+ * SEQ:HASH` takes (docs/fairness.md); the whole hash in its title and copied. */
+function hashLine(roll) {
+  const hash = text(roll.hash);
+  if (!/^[0-9a-f]{16,}$/.test(hash)) return null;
+  const noted = `${text(roll.seq)}:${hash}`;
+  const copy = el("button", { type: "button", class: "quiet copy-hash", text: "copy", "aria-label": `copy ${noted}` });
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(noted);
+      copy.textContent = "copied";
+    } catch {
+      copy.textContent = "select it to copy"; // no clipboard here (a page not served over https)
+    }
+  });
+  return el(
+    "p",
+    { class: "hash-line muted" },
+    "hash ",
+    el("code", { class: "hash", title: `${noted} (for fudgedice verify --hash)`, text: hash.slice(0, 16) }),
+    " ",
+    copy,
+  );
 }
 
 /** What a reveal checked of a roll: its dice against the seed; of dice read
@@ -115,8 +161,9 @@ function checked(roll) {
   return el("span", { class: `badge ${good ? "verified" : "unverified"}${roll.by_hand ? " reading" : ""}`, text, title });
 }
 
-function head(roll, byGm) {
+function head(roll, byGm, reader) {
   const visibility = text(roll.visibility) || "public";
+  const mine = Boolean(reader.member) && roll.member === reader.member;
   return el(
     "header",
     {},
@@ -124,23 +171,31 @@ function head(roll, byGm) {
     el("span", { class: "who", text: text(roll.name) }),
     byGm && el("span", { class: "badge gm", text: "GM" }),
     visibility !== "public" &&
-      el("span", { class: `badge vis-${visibility}`, text: VISIBILITY[visibility] || visibility }),
+      el("span", { class: `badge vis-${visibility}`, text: visibilityWords(visibility, mine) }),
     roll.by_hand && el("span", { class: "badge hand", text: "by hand" }),
     checked(roll),
-    el("time", { datetime: text(roll.at), text: when(roll.at) }),
+    el("time", { datetime: text(roll.at), title: text(roll.at), text: when(roll.at) }),
   );
 }
 
 /** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one;
  * marked as the GM's when ``byGm`` (known from its member id: anyone may take a name).
- * ``actions(roll)`` may give what the card offers its reader (points to spend). */
-export function rollCard(roll, byGm = false, actions = null) {
+ * ``actions(roll)`` may give what the card offers its reader (points to spend).
+ * ``reader``: who reads it (``member``) in which room's system (``system``). */
+export function rollCard(roll, byGm = false, actions = null, reader = {}) {
+  const card = cardOf(roll, byGm, actions, reader);
+  const hash = hashLine(roll);
+  if (hash) card.append(hash);
+  return card;
+}
+
+function cardOf(roll, byGm, actions, reader) {
   const visibility = text(roll.visibility) || "public";
   const card = el("article", {
     class: `roll vis-${visibility}${roll.hidden ? " hidden-roll" : ""}`,
     dataset: { seq: text(roll.seq), member: text(roll.member) },
   });
-  card.append(head(roll, byGm));
+  card.append(head(roll, byGm, reader));
   if (roll.hidden) {
     const hidden = roll.kind === "sheet" ? "a change to a character sheet: hidden" : HIDDEN[visibility];
     card.append(el("p", { class: "placeholder", text: hidden || "a hidden roll" }));
@@ -174,7 +229,7 @@ export function rollCard(roll, byGm = false, actions = null) {
           { class: "side" },
           el("code", { class: "side-notation", text: text(side.notation) }),
           diceRow(side),
-          el("span", { class: "side-result", text: text(side.result ?? side.total) }),
+          el("span", { class: "side-result", text: side.result ? resultWords(side, reader) : text(side.total) }),
         ),
       );
     }
@@ -187,7 +242,7 @@ export function rollCard(roll, byGm = false, actions = null) {
     const drawn = Array.isArray(roll.tosses) ? roll.tosses.join(" ") : "";
     card.append(el("p", { class: "failed", text: `failed: ${text(roll.error)}${drawn ? ` (drew ${drawn})` : ""}` }));
   } else {
-    card.append(resultLine(roll));
+    card.append(resultLine(roll, reader));
   }
   if (roll.foreseeable) {
     card.append(

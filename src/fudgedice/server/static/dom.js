@@ -62,3 +62,13 @@ export function problem(error, text) {
   if (error.hint) shown.append(el("p", { class: "hint", text: error.hint }));
   return shown;
 }
+
+/** "1 roll", "2 rolls": a count and its noun, singular for one alone. */
+export function counted(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Whether `container` shows an error that says `message` (one error is said once). */
+export function says(container, message) {
+  return [...container.querySelectorAll(".error > p:first-child")].some((said) => said.textContent === message);
+}

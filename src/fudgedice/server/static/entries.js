@@ -8,9 +8,9 @@ import { talkCard } from "./talk.js";
 
 /** The card of `entry` for `me`, or null when there is nothing to show
  * (someone else's talk this reader may not see). */
-export function entryCard(entry, me, byGm = false, actions = null) {
+export function entryCard(entry, me, byGm = false, actions = null, reader = null) {
   if (entry.kind === "talk") return entry.hidden ? null : talkCard(entry, me, byGm);
-  const card = rollCard(entry, byGm, actions);
+  const card = rollCard(entry, byGm, actions, reader);
   if (entry.hidden && entry.visibility === BLIND) {
     const placeholder = card.querySelector(".placeholder");
     if (placeholder) placeholder.textContent = blindWords(entry, me);

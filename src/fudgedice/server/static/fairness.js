@@ -4,7 +4,7 @@
 
 import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
 import { BLIND } from "./blind.js";
-import { el, problem } from "./dom.js";
+import { counted, el, problem } from "./dom.js";
 
 export function fairnessPanel(room, seat) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
@@ -147,7 +147,8 @@ function strangers(rolls, own) {
   if (gaps.length) said.push(`a nonce skipped before ${gaps.join(", ")}`);
   const blinds = rolls.filter((roll) => roll.hidden && roll.visibility === BLIND).length;
   const later = blinds === 1 ? " Your blind roll is checked once the seed is revealed." : blinds ? ` Your ${blinds} blind rolls are checked once the seed is revealed.` : "";
-  return said.length
-    ? `Rolls under your name ${said.join("; ")}.${later}`
-    : `All ${drawn.length} rolls under your name were sent from this browser, their nonces with no gap.${later}`;
+  if (said.length) return `Rolls under your name ${said.join("; ")}.${later}`;
+  if (drawn.length === 0) return `No rolls under your name yet.${later}`;
+  if (drawn.length === 1) return `The 1 roll under your name was sent from this browser, its nonce the first.${later}`;
+  return `All ${counted(drawn.length, "roll")} under your name were sent from this browser, their nonces with no gap.${later}`;
 }

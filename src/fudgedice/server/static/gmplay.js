@@ -2,7 +2,7 @@
 // point awarded, a compel offered, the GM's pool spent, a new scene, a new
 // session (every character refreshed). Each is one action of play, logged.
 
-import { el } from "./dom.js";
+import { counted, el } from "./dom.js";
 
 function field(label, input) {
   return el("label", { class: "field" }, el("span", { text: label }), input);
@@ -27,7 +27,7 @@ export function gmControls(table, guarded) {
   const aspectFree = el(
     "select",
     { id: "gm-aspect-free" },
-    [0, 1, 2].map((count) => el("option", { value: count, text: `${count} free invoke${count === 1 ? "" : "s"}` })),
+    [0, 1, 2].map((count) => el("option", { value: count, text: counted(count, "free invoke") })),
   );
   const boost = el("input", { id: "gm-aspect-boost", type: "checkbox" });
   const holder = el("select", { id: "gm-aspect-holder", "aria-label": "whose free invokes" });

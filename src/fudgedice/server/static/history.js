@@ -37,7 +37,8 @@ export function historyPanel(room, seat, actions = null) {
       if (shown.has(roll.of)) place(shown.get(roll.of)); // superseded: drawn again without its buttons
     }
     if (member && roll.member !== member) return;
-    const card = entryCard(roll, seat, gms.has(roll.member), spentOn.has(seq) ? null : actions);
+    const reader = { member: seat.member, system: room.system };
+    const card = entryCard(roll, seat, gms.has(roll.member), spentOn.has(seq) ? null : actions, reader);
     if (!card) return;
     if (spentOn.has(seq)) card.append(el("p", { class: "muted superseded", text: `A point was spent on it: #${spentOn.get(seq)}.` }));
     const existing = list.querySelector(`[data-seq="${seq}"]`);

@@ -5,9 +5,15 @@
 
 import { api } from "./api.js";
 import { withDifficulty } from "./difficulty.js";
-import { debounce, el, problem, svg } from "./dom.js";
+import { debounce, el, problem, says, svg } from "./dom.js";
 
 const HEIGHT = 80;
+const TAIL = 0.005;
+/** A tail of values rarer than this together (an exploding Wild Die's, to 100 and
+ * past) is one bar at the chart's end, "N or more" or "N or less": the bars keep
+ * the width, where the chances are. */
+const LABELS = 10;
+/** Values labelled under the bars at most: ten fit a phone's width, none overlapping. */
 
 /** "31/81 (38.27%)": the exact fraction (shortened when it is very long) and a percentage. */
 export function chance(figure) {
@@ -19,13 +25,58 @@ export function chance(figure) {
   return `${exact} (${percent})`;
 }
 
+/** The rows to chart: each value's, but a rare tail at either end as one
+ * row of the value where it starts, marked `tail` ("less" or "more"). */
+export function trimmed(outcomes) {
+  let first = 0;
+  let last = outcomes.length - 1;
+  while (first < last && Number(outcomes[first].at_most) < TAIL) first += 1;
+  while (last > first && Number(outcomes[last].at_least) < TAIL) last -= 1;
+  const rows = outcomes.slice(first, last + 1);
+  if (first > 0) rows[0] = { ...rows[0], p: outcomes[first].at_most, exact: null, tail: "less" };
+  if (last < outcomes.length - 1) {
+    rows[rows.length - 1] = { ...rows[rows.length - 1], p: outcomes[last].at_least, exact: null, tail: "more" };
+  }
+  return rows;
+}
+
+function barName(row) {
+  if (row.tail) return `${row.value} or ${row.tail}`;
+  return row.name ? `${row.value} ${row.name}` : String(row.value);
+}
+
+function tickText(row) {
+  return row.tail === "less" ? `\u2264${row.value}` : row.tail === "more" ? `${row.value}+` : String(row.value);
+}
+
+/** Which bars are labelled: every `every`-th, and the last (a tail's, say) with
+ * room kept before it. */
+function labelled(count) {
+  const every = Math.ceil(count / LABELS);
+  return (index) => index === count - 1 || (index % every === 0 && index <= count - 1 - every);
+}
+
+/** Where a bar's label stands: under its middle, but the first and the last
+ * kept within the chart, from its edge. */
+function under(index, count, step) {
+  if (index === 0 && count > 1) return { x: "0%", "text-anchor": "start" };
+  if (index === count - 1 && count > 1) return { x: "100%", "text-anchor": "end" };
+  return { x: `${(index + 0.5) * step}%`, "text-anchor": "middle" };
+}
+
+function tailsNote(rows) {
+  const ends = rows.filter((row) => row.tail).map(barName);
+  if (!ends.length) return null;
+  return el("p", { class: "muted tails", text: `The bars at the ends hold the rare rest: ${ends.join(", ")}.` });
+}
+
 function chart(measured) {
-  const outcomes = Array.isArray(measured.outcomes) ? measured.outcomes : [];
+  const outcomes = trimmed(Array.isArray(measured.outcomes) ? measured.outcomes : []);
   if (!outcomes.length) return null;
   const most = Math.max(...outcomes.map((row) => Number(row.p) || 0)) || 1;
   // x in percent of the width, y in pixels: the bars stretch to fit, the labels keep their shape
   const step = 100 / outcomes.length;
-  const every = Math.ceil(outcomes.length / 16); // at most 16 labels fit under the bars
+  const labelledAt = labelled(outcomes.length);
   return svg(
     "svg",
     {
@@ -36,17 +87,18 @@ function chart(measured) {
     },
     outcomes.map((row, index) => {
       const height = Math.max(1, ((Number(row.p) || 0) / most) * HEIGHT);
-      const name = row.name ? ` ${row.name}` : "";
       return svg(
         "g",
         {},
         svg(
           "rect",
-          { x: `${index * step + step * 0.08}%`, y: HEIGHT - height, width: `${step * 0.84}%`, height, dataset: { value: row.value } },
-          svg("title", { text: `${row.value}${name}: ${chance(row)}` }),
+          {
+            x: `${index * step + step * 0.08}%`, y: HEIGHT - height, width: `${step * 0.84}%`, height,
+            dataset: { value: row.value, tail: row.tail },
+          },
+          svg("title", { text: `${barName(row)}: ${chance(row)}` }),
         ),
-        index % every === 0 &&
-          svg("text", { x: `${(index + 0.5) * step}%`, y: HEIGHT + 12, "text-anchor": "middle", text: row.value }),
+        labelledAt(index) && svg("text", { ...under(index, outcomes.length, step), y: HEIGHT + 12, text: tickText(row) }),
       );
     }),
   );
@@ -73,9 +125,10 @@ function summary(measured) {
 
 /**
  * Watches the roll box's text and difficulty inputs and keeps `panel` showing
- * their odds. `system` is the room's, for texts that name none.
+ * their odds. `system` is the room's, for texts that name none. An error that
+ * `besides` shows already (the roll's own, once it was sent) is not said again.
  */
-export function oddsPanel(panel, textInput, difficultyInput, system) {
+export function oddsPanel(panel, textInput, difficultyInput, system, besides = null) {
   const cache = new Map();
   let controller = null;
 
@@ -115,6 +168,7 @@ export function oddsPanel(panel, textInput, difficultyInput, system) {
       panel.replaceChildren(
         el("p", { class: "notation", text: String(measured.notation || text) }),
         chart(measured) || "",
+        tailsNote(trimmed(Array.isArray(measured.outcomes) ? measured.outcomes : [])) || "",
         summary(measured) || "",
         success
           ? el(
@@ -134,7 +188,8 @@ export function oddsPanel(panel, textInput, difficultyInput, system) {
       );
     } catch (error) {
       if (error.name === "AbortError") return;
-      panel.replaceChildren(problem(error, asked));
+      if (besides && says(besides, error.message)) panel.replaceChildren();
+      else panel.replaceChildren(problem(error, asked));
     } finally {
       if (!signal.aborted) panel.removeAttribute("aria-busy");
     }

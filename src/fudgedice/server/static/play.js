@@ -4,7 +4,7 @@
 // stress and consequences. Every name a person typed is set as text.
 
 import { guardIn } from "./api.js";
-import { el } from "./dom.js";
+import { counted, el } from "./dom.js";
 import { gmControls } from "./gmplay.js";
 import { whoIs } from "./playstate.js";
 import { stateView } from "./sheetstate.js";
@@ -27,9 +27,9 @@ function freeMarks(count) {
   if (!count) return "";
   return el(
     "span",
-    { class: "free-invokes", title: `${count} free invoke${count === 1 ? "" : "s"}` },
+    { class: "free-invokes", title: counted(count, "free invoke") },
     el("span", { "aria-hidden": "true", text: "\u25cf".repeat(count) }),
-    el("span", { class: "sr", text: `${count} free invoke${count === 1 ? "" : "s"}` }),
+    el("span", { class: "sr", text: counted(count, "free invoke") }),
   );
 }
 

@@ -5,7 +5,7 @@
 import { ApiError, sendRoll } from "./api.js";
 import { choicesLine } from "./choices.js";
 import { withDifficulty } from "./difficulty.js";
-import { el, problem } from "./dom.js";
+import { el, problem, says } from "./dom.js";
 import { BLIND, BLIND_CHOICE } from "./blind.js";
 import { VISIBILITY } from "./dice.js";
 import { favourites } from "./favourites.js";
@@ -119,6 +119,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error, body.text));
+      // the odds below may show the text's error already: it is said once, here
+      if (says(odds, error.message)) odds.replaceChildren();
       if (error.seq !== null) {
         // failed once its dice were drawn: kept all the same (docs/fairness.md)
         status.append(el("p", { class: "kept", text: `The dice were drawn: the failed roll is kept as #${error.seq}.` }));
@@ -133,7 +135,7 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
     send(text.value.trim(), label.value.trim(), read.checked);
   });
 
-  oddsPanel(odds, text, difficulty, room.system);
+  oddsPanel(odds, text, difficulty, room.system, status);
   favourite.load();
   return form;
 }

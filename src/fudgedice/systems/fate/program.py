@@ -154,13 +154,14 @@ class FateProgram(Program):
         return rolled
 
     def _side_roll(self, title: str, part: Part) -> Roll:
-        """One side of an opposed roll, as a roll of its own."""
+        """One side of an opposed roll, as a roll of its own: its result names
+        no ladder, which the whole roll's result names once."""
         return Roll(
             title,
             self.expression.system,
             part.total,
             part,
-            result=f"{self.ladder.describe(part.total)} ({self.title})",
+            result=self.ladder.describe(part.total),
             details=FateDetails(self.title, part.total),
             title=title,
             quick_read=True,
