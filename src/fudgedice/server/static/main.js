@@ -7,6 +7,7 @@
 import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, sitAs } from "./api.js";
 import { $, el, problem } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
+import { focusOn, focusOnNextPage, placeSkipLink, takeNextFocus } from "./focus.js";
 import { historyPanel } from "./history.js";
 import { initiativePanel } from "./initiative.js";
 import { invokeActions } from "./invoke.js";
@@ -16,6 +17,7 @@ import { follow } from "./live.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
+import { logVoice } from "./speech.js";
 import { SYSTEMS } from "./language.js";
 
 const main = $("#main");
@@ -39,7 +41,7 @@ function landing() {
   const form = el(
     "form",
     { id: "create-room", class: "card" },
-    el("h2", { text: "Start a table" }),
+    el("h1", { text: "Start a table" }),
     field("Room", name),
     field("System", system),
     field("Your name (you are its GM)", gmName),
@@ -54,6 +56,7 @@ function landing() {
         body: { name: name.value.trim(), system: system.value, gm_name: gmName.value.trim() },
       });
       keepSeat(made.room, { token: made.gm_token, member: made.member, name: gmName.value.trim(), gm: true, roomName: made.name });
+      focusOnNextPage("#room-title"); // the room made: its page is read from its name on
       location.assign(`/r/${encodeURIComponent(made.room)}`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -92,7 +95,7 @@ function joinForm(roomId, why) {
   const form = el(
     "form",
     { id: "join", class: "card" },
-    el("h2", { text: "Join this table" }),
+    el("h1", { text: "Join this table" }),
     why ? el("p", { class: "muted", text: why }) : "",
     field("Your name", name),
     el("button", { type: "submit", class: "primary", text: "Join" }),
@@ -104,7 +107,7 @@ function joinForm(roomId, why) {
     try {
       const joined = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/members`, { body: { name: name.value.trim() } });
       keepSeat(roomId, { token: joined.token, member: joined.member, name: joined.name, gm: !!joined.gm });
-      openRoom(roomId);
+      openRoom(roomId, "#roll-text"); // joined to roll: the roll's text first
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error.status === 404 ? new ApiError(404, { error: "There is no such room: check the link." }) : error));
@@ -209,7 +212,8 @@ function shareLinks(roomId, mine) {
   return el("section", { class: "share" }, el("span", { class: "muted", text: "Invite players with this link:" }), ...parts);
 }
 
-async function openRoom(roomId) {
+/** The room's page; focus on `start` (a selector) once it is drawn, if given. */
+async function openRoom(roomId, start = takeNextFocus()) {
   const offered = await tokenFromFragment(roomId);
   const mine = seat(roomId);
   if (!mine) return joinForm(roomId);
@@ -236,6 +240,7 @@ async function openRoom(roomId) {
   const fairness = fairnessPanel(room, me);
   const people = whoIsHere(roomId, me, history, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
+  const voice = logVoice(); // each new entry of the live feed, spoken
 
   const box = rollBox(room, me, { rolled: history.place, clientSeed: fairness.clientSeed });
   sheet = sheetPanel(room, me, {
@@ -280,13 +285,16 @@ async function openRoom(roomId) {
       el("div", { class: "card" }, history.panel),
     ),
     fairness.panel,
+    voice.region,
   );
+  placeSkipLink();
+  if (start && document.activeElement === document.body) focusOn($(start));
   people.show(room.members);
   await sheet.load();
   if (party) await party.load();
   await table.load();
   await history.reload();
-  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table });
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, voice });
 }
 
 /** Who is at the table, as a line; `show(members)` draws it, `again()` asks the room. */
@@ -325,12 +333,13 @@ function whoIsHere(roomId, me, history, fairness) {
 }
 
 /** The room's live feed, into its panels. */
-function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table }) {
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, voice }) {
   const again = people.again;
   let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
     roll(roll) {
       history.place(roll);
+      voice.say(roll);
       // a change to this member's sheet (by the GM too), a point spent, or an
       // action of play that moved their fate points: the sheet again
       if (roll.kind && (roll.member === me.member || me.member in (roll.points || {}))) sheet.load();
