@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -80,6 +81,10 @@ def test_a_roll_is_said_as_one_sentence(server: Any, seats: Callable[..., Any]) 
     )
     play = {"seq": 8, "name": "Gemma", "kind": "play", "lines": ["GM sets the aspect On fire."]}
     assert _sentence(page, play) == "GM sets the aspect On fire."
+    talk = {"seq": 9, "name": "Bo", "kind": "talk", "text": "I duck!", "to_name": None}
+    assert _sentence(page, talk) == "Bo says: I duck!"
+    assert _sentence(page, {**talk, "to_name": "Gemma"}) == "Bo whispers to Gemma: I duck!"
+    assert _sentence(page, {**talk, "hidden": True, "text": None}) == ""
     failed = {**fudge, "failed": True, "error": "too many dice", "dice": FUDGE[:1]}
     assert _sentence(page, failed) == "Ann rolled 4dF+2: plus: failed, too many dice."
 
@@ -139,7 +144,9 @@ def test_landing_join_and_room_pages_read_well(server: Any, seats: Callable[...,
     ann.assert_accessible("the room just joined", EVERY_IMPACT)
 
 
-def test_the_skip_link_goes_to_the_log(server: Any, seats: Callable[..., Any]) -> None:
+def test_the_skip_link_goes_to_the_log(
+    server: Any, seats: Callable[..., Any], artifacts: Path
+) -> None:
     created = server.room("Long table", gm_name="Gemma")
     room = created["room"]
     ann = server.join(room, "Ann")
@@ -157,6 +164,7 @@ def test_the_skip_link_goes_to_the_log(server: Any, seats: Callable[..., Any]) -
     shown = skip.bounding_box()
     assert shown is not None and shown["y"] >= 0, shown  # on the screen once focused
     seat.assert_accessible("the skip link focused")
+    page.screenshot(path=artifacts / "skip-link-phone.png")
     page.keyboard.press("Enter")
     expect(page.locator("#history h2")).to_be_focused()
     page.keyboard.press("Tab")  # on into the log, not back to the top

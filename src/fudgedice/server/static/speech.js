@@ -49,11 +49,21 @@ function notation(roll) {
   return roll.label ? written.replace(/\s*#.*$/s, "") : written;
 }
 
+/** What a member said at the table, as said (someone else's hidden talk is no line of the page). */
+function talkSentence(talk, name) {
+  const said = text(talk.text);
+  if (talk.hidden || !said) return "";
+  const to = text(talk.to_name);
+  return `${name} ${to ? `whispers to ${to}` : "says"}: ${said}`;
+}
+
 /** One entry of the log as one sentence (two for a point spent: what was paid,
- * then the roll), from the data its card is drawn from; "" if it says nothing. */
+ * then the roll), from the data its card is drawn from; "" if it says nothing.
+ * Talk is said as written, its own punctuation kept. */
 export function rollSentence(roll) {
   if (!roll || typeof roll !== "object") return "";
   const name = text(roll.name) || "Someone";
+  if (roll.kind === "talk") return talkSentence(roll, name);
   if (roll.hidden) return sentence(name, hiddenText(roll));
   if (roll.kind === "sheet" || roll.kind === "play") {
     const lines = Array.isArray(roll.lines) ? roll.lines.map(text).filter(Boolean) : [];
