@@ -2,8 +2,9 @@
 every page and no axe finding at all on the landing page, the join form and a
 room; a skip link to the log; dice named in words; each new entry of the log
 spoken once as a sentence through a live region (the history already there
-never); and the focus, after joining, saving a sheet, spending a point and
-invoking an aspect, on where the work goes on, never on the page's body."""
+never); and the focus, after joining, saving a sheet, spending a point,
+invoking an aspect and clicking Roll (disabled while the roll is sent), on
+where the work goes on, never on the page's body."""
 
 from __future__ import annotations
 
@@ -113,6 +114,8 @@ def test_each_new_entry_is_spoken_once(server: Any, seats: Callable[..., Any]) -
 
     ann.roll("4dF-1")  # one's own roll, placed from the answer and from the feed: said once
     expect(voice.nth(1)).to_contain_text(re.compile(r"^Ann rolled 4dF-1: (plus|blank|minus), "))
+    # the Roll button, disabled while the roll was sent, holds the focus again
+    expect(ann.page.locator("#roll-submit")).to_be_focused()
     gm.roll("Great", visibility="secret")
     expect(voice.nth(2)).to_have_text("Gemma: a secret roll of the GM: hidden.")
     server.roll(room, bob, "2d6")

@@ -4,6 +4,7 @@
 
 import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
 import { el, problem } from "./dom.js";
+import { focusIfLost } from "./focus.js";
 
 export function fairnessPanel(room, seat) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
@@ -56,6 +57,7 @@ export function fairnessPanel(room, seat) {
       status.replaceChildren(problem(error));
     } finally {
       reveal.disabled = false;
+      focusIfLost(reveal); // disabled while it held the focus, it let go of it
     }
   });
 

@@ -6,7 +6,7 @@
 
 import { ApiError, api } from "./api.js";
 import { el, problem } from "./dom.js";
-import { focusCard } from "./focus.js";
+import { focusCard, focusIfLost } from "./focus.js";
 
 const FATE_SYSTEMS = ["fate", "fatecondensed", "fae"];
 
@@ -92,6 +92,7 @@ export function invokeActions(room, seat, { table, sheet, rolled, reload, unname
       try {
         await table.act({ action: "advantage", of: roll.seq, name: name.value.trim() });
         drafts.delete(roll.seq);
+        focusIfLost(document.querySelector(`#rolls [data-seq="${roll.seq}"]`)); // the card it was made from
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         note.replaceChildren(problem(error));

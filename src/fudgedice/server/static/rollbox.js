@@ -3,6 +3,7 @@
 
 import { ApiError, sendRoll } from "./api.js";
 import { el, problem } from "./dom.js";
+import { focusIfLost } from "./focus.js";
 import { VISIBILITY } from "./dice.js";
 import { language } from "./language.js";
 import { oddsPanel } from "./odds.js";
@@ -113,6 +114,7 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
       }
     } finally {
       submit.disabled = false;
+      focusIfLost(submit); // a button disabled while it held the focus let go of it: it takes it back
     }
   });
 
