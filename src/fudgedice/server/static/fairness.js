@@ -57,7 +57,7 @@ export function fairnessPanel(room, seat) {
       status.replaceChildren(problem(error));
     } finally {
       reveal.disabled = false;
-      focusIfLost(reveal); // disabled while it held the focus, it let go of it
+      focusIfLost(reveal, { preventScroll: true }); // disabled while it held the focus, it let go of it
     }
   });
 

@@ -21,8 +21,8 @@ export function focusOn(node, options = {}) {
 }
 
 /** Focus on `node` only if nothing holds it now (what did was redrawn, or hidden). */
-export function focusIfLost(node) {
-  if (lost() || document.activeElement.closest("[hidden]")) focusOn(node);
+export function focusIfLost(node, options = {}) {
+  if (lost() || document.activeElement.closest("[hidden]")) focusOn(node, options);
 }
 
 const NEXT = "fudgedice:focus";

@@ -114,7 +114,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
       }
     } finally {
       submit.disabled = false;
-      focusIfLost(submit); // a button disabled while it held the focus let go of it: it takes it back
+      // a button disabled while it held the focus let go of it: it takes it back, where it is
+      focusIfLost(submit, { preventScroll: true });
     }
   });
 
