@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint parser bench bench-table fuzz serve postgres chromium screenshot clean
+.PHONY: demo test lint parser bench bench-table fuzz serve postgres chromium axe screenshot clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -53,7 +53,7 @@ parser: $(STAMP)
 
 # The suite, then the fuzzer for a minute with a fixed seed: any finding fails the
 # build (its time limits are CPU time, so a busy machine makes no call late).
-test: lint postgres chromium
+test: lint postgres chromium axe
 	$(BIN)/pytest
 	PYTHONPATH=src $(BIN)/python -m fuzz --seconds 60 --seed 1
 
@@ -76,9 +76,19 @@ postgres:
 chromium:
 	@[ -x /usr/bin/chromium ] || { $(APT_INSTALL) chromium; }
 
+# The page's tests run axe-core (the accessibility checker) on every state of the
+# page they reach: npm's package at the version package-lock.json pins, installed
+# into node_modules/ by `npm ci` (npm itself from Debian, unless it already is).
+AXE := node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): package.json package-lock.json
+	@command -v npm >/dev/null || { $(APT_INSTALL) npm; }
+	npm ci --no-audit --no-fund
+	touch $(AXE)
+
 # The README's pictures of the page (docs/table.png, docs/table-phone.png), taken
 # from the current code by a test of the page, then copied from its artifacts.
-screenshot: $(STAMP) chromium
+screenshot: $(STAMP) chromium axe
 	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py
 	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png test-artifacts/page/table-sheet.png docs/
 
@@ -101,4 +111,4 @@ fuzz: $(STAMP)
 	PYTHONPATH=src $(BIN)/python -m fuzz --seconds $(SECONDS) --seed $(SEED)
 
 clean:
-	rm -rf $(VENV) benchmarks/.d20-venv .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules benchmarks/.d20-venv .pytest_cache .mypy_cache .ruff_cache

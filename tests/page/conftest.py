@@ -27,6 +27,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     Dialog,
+    Error,
     Locator,
     Page,
     expect,
@@ -43,6 +44,44 @@ WAIT_MS = 20_000
 expect.set_options(timeout=WAIT_MS)
 START_WITHIN = 60.0
 """Seconds the server may take to start before the tests fail."""
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, npm's accessibility checker, at the version package-lock.json pins
+(``make axe`` installs it; ``make test`` does first)."""
+REFUSED_IMPACTS = ("serious", "critical")
+"""What axe may find on no state of the page."""
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """What axe-core finds on the page as it is now: each rule broken, with the
+    elements that break it. Loaded through the browser's debugger, not a script
+    tag, so that no policy of the page's could keep it out."""
+    if not AXE.exists():
+        raise AssertionError(f"{AXE} is missing: 'make axe' installs npm's axe-core")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text("utf-8"))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map(
+            (rule) => ({
+                id: rule.id, impact: rule.impact, help: rule.help,
+                targets: rule.nodes.map((node) => node.target.join(" ")),
+            }))"""
+    )
+    return found
+
+
+def assert_accessible(page: Page, where: str, impacts: tuple[str, ...] = REFUSED_IMPACTS) -> None:
+    """No violation of axe's rules of these ``impacts`` (serious or critical unless
+    told) on the page as it is now; each one found is named with the elements that
+    break it."""
+    refused = [rule for rule in axe_violations(page) if rule["impact"] in impacts]
+    lines = [
+        f"  {rule['id']} ({rule['impact']}): {rule['help']}\n"
+        + "".join(f"    {target}\n" for target in rule["targets"][:5])
+        + (f"    ... and {len(rule['targets']) - 5} more\n" if len(rule["targets"]) > 5 else "")
+        for rule in refused
+    ]
+    if refused:
+        raise AssertionError(f"axe finds on {where}:\n" + "".join(lines))
 
 
 @dataclass
@@ -233,7 +272,7 @@ class Seat:
     def shoot(self, folder: Path, name: str) -> None:
         """Screenshots of the page as it is and at the other width (375 px or
         1280 px), as ``{name}-{seat}-{width}.png``: at 375 px nothing may reach
-        past the screen's edge."""
+        past the screen's edge, and at each width axe finds nothing serious."""
         size = self.page.viewport_size
         assert size is not None  # every seat opens with a viewport
         width = size["width"]
@@ -242,7 +281,12 @@ class Seat:
             if each == 375:
                 self.assert_fits(375)
             self.page.screenshot(path=folder / f"{name}-{self.name}-{each}.png", full_page=True)
+            assert_accessible(self.page, f"{name}, {self.name}'s page at {each} px")
         self.page.set_viewport_size({"width": width, "height": 800})
+
+    def assert_accessible(self, where: str, impacts: tuple[str, ...] = REFUSED_IMPACTS) -> None:
+        """What axe finds on this page as it is now: nothing of ``impacts``."""
+        assert_accessible(self.page, f"{where}, {self.name}'s page", impacts)
 
     def assert_fits(self, width: int) -> None:
         """Nothing on the page reaches past the right edge of a screen `width`
@@ -256,6 +300,9 @@ class Seat:
             """() => [...document.querySelectorAll('#main *')]
                 .filter(node => node.getBoundingClientRect().right > innerWidth + 0.5)
                 .filter(node => !node.closest('pre.caret'))
+                // what a closed <details> holds is not drawn; Chromium may give its
+                // box as last laid out, at another width (axe reads every box)
+                .filter(node => !node.closest('details:not([open]) > :not(summary)'))
                 .map(node => node.tagName + '.' + node.className)"""
         )
         assert wide == [], f"elements past the right edge: {wide}"
@@ -296,14 +343,20 @@ def seats(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Callable
     yield open_seat
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     test = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name)
+    unreadable: list[str] = []
     for seat in opened:
         person = re.sub(r"[^A-Za-z0-9_-]+", "-", seat.name).strip("-") or "seat"
         try:
             seat.page.screenshot(path=ARTIFACTS / f"{test}-{person}.png", full_page=True)
+            # the state each test ends on, as the screenshot above shows it
+            assert_accessible(seat.page, f"{seat.name}'s page at the end")
+        except (AssertionError, Error) as found:
+            unreadable.append(str(found))
         finally:
             seat.context.close()
     for seat in opened:
         assert not seat.errors, f"{seat.name}'s page raised: {seat.errors}"
+    assert not unreadable, "\n".join(unreadable)
 
 
 @pytest.fixture

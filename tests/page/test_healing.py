@@ -211,6 +211,7 @@ def test_a_link_with_another_seat_replaces_none(
     expect(gm.page.locator("#reveal")).to_have_count(1)  # still the GM's page
     expect(gm.page.locator("#seat-choice option")).to_have_text(["Gemma (GM)", "Ann"])
     gm.assert_fits(375)
+    gm.assert_accessible("the seat offered")
     gm.page.screenshot(path=artifacts / "seat-offer-phone.png")
     gm.page.click("#sit-offered")
     expect(gm.page.locator("#seat-choice")).to_have_value(ann["token"])

@@ -45,6 +45,7 @@ def test_the_readme_pictures(server: Any, seats: Callable[..., Any], artifacts: 
             page.fill("#roll-text", "4dF+1 #climb the wall")
             page.click("#roll-submit")
             expect(page.locator("#roll-result")).to_contain_text("climb the wall")
+        seat.assert_accessible(picture)
         page.screenshot(path=artifacts / picture)
         assert (artifacts / picture).read_bytes().startswith(b"\x89PNG")
 
@@ -86,5 +87,6 @@ def test_the_readme_picture_of_a_sheet(
     seat.wait_for_roll(2).locator('button.spend[data-point="cp"]').click()
     seat.wait_for_roll(3)
     expect(page.locator("#sheet-points")).to_contain_text("Character Points: 4")
+    seat.assert_accessible("table-sheet.png")
     page.locator(".columns").screenshot(path=artifacts / "table-sheet.png")
     assert (artifacts / "table-sheet.png").read_bytes().startswith(b"\x89PNG")

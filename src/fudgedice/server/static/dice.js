@@ -2,6 +2,7 @@
 // explanation. Built from the roll JSON (docs/results.md) read defensively:
 // a field the server leaves out is shown as missing, never as an error.
 
+import { dieWords } from "./diewords.js";
 import { el } from "./dom.js";
 
 /** Marks that take a toss out of the total: such a die is drawn struck. */
@@ -69,9 +70,10 @@ export function die(rolled) {
   if (marks.includes("exploded") || marks.includes("from_explosion")) classes.push("exploded");
   const title = dieTitle(face, marks, rolled.reason);
   const tag = marks.includes("wild") ? "W" : marks.includes("character_point") ? "CP" : null;
+  // an image to assistive technology, named in words: a blank face or a d6's pips are no text
   return el(
     "span",
-    { class: classes.join(" "), title, "aria-label": `die ${title}`, dataset: { face, sides } },
+    { class: classes.join(" "), title, role: "img", "aria-label": dieWords(rolled), dataset: { face, sides } },
     shown,
     tag && el("b", { class: "tag", text: tag }),
   );
@@ -178,6 +180,12 @@ function head(roll, byGm, reader) {
   );
 }
 
+/** What a hidden entry shows in place of itself. */
+export function hiddenText(roll) {
+  if (roll.kind === "sheet") return "a change to a character sheet: hidden";
+  return HIDDEN[text(roll.visibility) || "public"] || "a hidden roll";
+}
+
 /** A roll as one reader may see it: the whole roll, or the placeholder of a hidden one;
  * marked as the GM's when ``byGm`` (known from its member id: anyone may take a name).
  * ``actions(roll)`` may give what the card offers its reader (points to spend).
@@ -197,8 +205,7 @@ function cardOf(roll, byGm, actions, reader) {
   });
   card.append(head(roll, byGm, reader));
   if (roll.hidden) {
-    const hidden = roll.kind === "sheet" ? "a change to a character sheet: hidden" : HIDDEN[visibility];
-    card.append(el("p", { class: "placeholder", text: hidden || "a hidden roll" }));
+    card.append(el("p", { class: "placeholder", text: hiddenText(roll) }));
     return card;
   }
   if (roll.kind === "sheet" || roll.kind === "play") {

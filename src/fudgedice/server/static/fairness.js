@@ -5,6 +5,7 @@
 import { ApiError, api, download, keepSeat, ownRolls } from "./api.js";
 import { BLIND } from "./blind.js";
 import { counted, el, problem } from "./dom.js";
+import { focusIfLost } from "./focus.js";
 
 export function fairnessPanel(room, seat) {
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
@@ -57,6 +58,7 @@ export function fairnessPanel(room, seat) {
       status.replaceChildren(problem(error));
     } finally {
       reveal.disabled = false;
+      focusIfLost(reveal, { preventScroll: true }); // disabled while it held the focus, it let go of it
     }
   });
 

@@ -5,6 +5,7 @@
 import { api, download, guardIn } from "./api.js";
 import { el } from "./dom.js";
 import { entryCard } from "./entries.js";
+import { replaceKeepingFocus } from "./focus.js";
 
 export const PAGE = 25;
 
@@ -18,7 +19,8 @@ export function historyPanel(room, seat, actions = null) {
   let gms = new Set(); // the GM's member ids: a roll is the GM's by its member, never by a name
   const spentOn = new Map(); // seq a point was spent on -> the spend's: its card offers no more
 
-  const list = el("div", { class: "rolls", id: "rolls", "aria-live": "polite" });
+  // not a live region: the log's voice (speech.js) says each new entry once, as a sentence
+  const list = el("div", { class: "rolls", id: "rolls" });
   const older = el("button", { type: "button", id: "older", class: "quiet", text: "Older rolls" });
   const filter = el("select", { id: "filter", "aria-label": "whose rolls" });
   const status = el("div", { class: "status" });
@@ -44,7 +46,7 @@ export function historyPanel(room, seat, actions = null) {
     const existing = list.querySelector(`[data-seq="${seq}"]`);
     shown.set(seq, roll);
     if (existing) {
-      existing.replaceWith(card);
+      replaceKeepingFocus(existing, card);
       return;
     }
     // newest first: before the first card whose seq is lower

@@ -6,6 +6,7 @@
 
 import { ApiError, api } from "./api.js";
 import { el, problem } from "./dom.js";
+import { focusCard, focusIfLost } from "./focus.js";
 
 const FATE_SYSTEMS = ["fate", "fatecondensed", "fae"];
 
@@ -64,8 +65,10 @@ export function invokeActions(room, seat, { table, sheet, rolled, reload, unname
       note.replaceChildren();
       try {
         const body = { point: how.value, version: answer.version, aspect: aspect.value, free: free.checked };
-        rolled(await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body }));
+        const spent = await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body });
+        rolled(spent);
         await reload();
+        focusCard(spent.seq, document.querySelector("#sheet-title")); // the roll with the invoke: its card
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         note.replaceChildren(problem(error));
@@ -89,6 +92,7 @@ export function invokeActions(room, seat, { table, sheet, rolled, reload, unname
       try {
         await table.act({ action: "advantage", of: roll.seq, name: name.value.trim() });
         drafts.delete(roll.seq);
+        focusIfLost(document.querySelector(`#rolls [data-seq="${roll.seq}"]`)); // the card it was made from
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         note.replaceChildren(problem(error));

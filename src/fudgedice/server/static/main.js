@@ -8,6 +8,7 @@ import { ApiError, api, keepSeat, leaveSeat, offerSeat, roomSeats, seat, seats, 
 import { choicesLine } from "./choices.js";
 import { $, el, problem } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
+import { focusOn, focusOnNextPage, placeSkipLink, takeNextFocus } from "./focus.js";
 import { historyPanel } from "./history.js";
 import { initiativePanel } from "./initiative.js";
 import { invokeActions } from "./invoke.js";
@@ -19,6 +20,7 @@ import { notifier } from "./notify.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
+import { logVoice } from "./speech.js";
 import { SYSTEMS } from "./language.js";
 import { talkBox } from "./talk.js";
 
@@ -43,7 +45,7 @@ function landing() {
   const form = el(
     "form",
     { id: "create-room", class: "card" },
-    el("h2", { text: "Start a table" }),
+    el("h1", { text: "Start a table" }),
     field("Room", name),
     field("System", system),
     field("Your name (you are its GM)", gmName),
@@ -58,6 +60,7 @@ function landing() {
         body: { name: name.value.trim(), system: system.value, gm_name: gmName.value.trim() },
       });
       keepSeat(made.room, { token: made.gm_token, member: made.member, name: gmName.value.trim(), gm: true, roomName: made.name });
+      focusOnNextPage("#room-title"); // the room made: its page is read from its name on
       location.assign(`/r/${encodeURIComponent(made.room)}`);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -96,7 +99,7 @@ function joinForm(roomId, why) {
   const form = el(
     "form",
     { id: "join", class: "card" },
-    el("h2", { text: "Join this table" }),
+    el("h1", { text: "Join this table" }),
     why ? el("p", { class: "muted", text: why }) : "",
     field("Your name", name),
     el("button", { type: "submit", class: "primary", text: "Join" }),
@@ -108,7 +111,7 @@ function joinForm(roomId, why) {
     try {
       const joined = await api("POST", `/api/rooms/${encodeURIComponent(roomId)}/members`, { body: { name: name.value.trim() } });
       keepSeat(roomId, { token: joined.token, member: joined.member, name: joined.name, gm: !!joined.gm });
-      openRoom(roomId);
+      openRoom(roomId, "#roll-text"); // joined to roll: the roll's text first
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       status.replaceChildren(problem(error.status === 404 ? new ApiError(404, { error: "There is no such room: check the link." }) : error));
@@ -213,7 +216,8 @@ function shareLinks(roomId, mine) {
   return el("section", { class: "share" }, el("span", { class: "muted", text: "Invite players with this link:" }), ...parts);
 }
 
-async function openRoom(roomId) {
+/** The room's page; focus on `start` (a selector) once it is drawn, if given. */
+async function openRoom(roomId, start = takeNextFocus()) {
   const offered = await tokenFromFragment(roomId);
   const mine = seat(roomId);
   if (!mine) return joinForm(roomId);
@@ -247,6 +251,7 @@ async function openRoom(roomId) {
     },
   }, fairness);
   const live = el("span", { class: "live", id: "live", text: "connecting" });
+  const voice = logVoice(); // each new entry of the live feed, spoken
 
   const result = rollResult(me);
   // this member's own roll: in the log, and its result where they rolled
@@ -277,19 +282,21 @@ async function openRoom(roomId) {
   table.subscribe((state) => notify.play(state));
   const pill = newRollsPill(history.panel.querySelector("#rolls"), me);
   const roller = dock(el("section", { class: "roller card", id: "roller" }, el("h2", { text: "Roll" }), box), result);
-  layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, talk, roller, scene, initiative, party, sheet, fairness });
+  layRoom({ room, roomId, me, offered }, { live, pill, people, notify, voice, history, talk, roller, scene, initiative, party, sheet, fairness });
+  placeSkipLink();
+  if (start && document.activeElement === document.body) focusOn($(start));
   people.show(room.members);
   await sheet.load();
   if (party) await party.load();
   await table.load();
   await history.reload();
-  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify });
+  followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify, voice });
 }
 
 /** The room's parts on the page: a header (the connection's state, the
  * parts' bar on a narrow screen), then the two columns, the log on the right
  * (first, on a narrow screen; layout.js and table.css). */
-function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, history, talk, roller, scene, initiative, party, sheet, fairness }) {
+function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, voice, history, talk, roller, scene, initiative, party, sheet, fairness }) {
   const log = el("div", { class: "card log", id: "log" }, talk.panel, history.panel);
   const parts = [["Log", log], ["Scene", scene?.panel], ["Order", initiative.panel], ["Party", party?.panel], ["Sheet", sheet.panel], ["Table", fairness.panel]];
   const header = el(
@@ -314,6 +321,7 @@ function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, hi
     shareLinks(roomId, me),
     el("div", { class: "columns" }, el("div", { class: "left" }, scene?.panel, roller, initiative.panel, party?.panel, sheet.panel), log),
     fairness.panel,
+    voice.region,
   );
 }
 
@@ -353,7 +361,7 @@ function whoIsHere(roomId, me, history, fairness) {
 }
 
 /** The room's live feed, into its panels. */
-function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify }) {
+function followRoom(roomId, room, me, { history, fairness, people, live, sheet, party, table, pill, notify, voice }) {
   const again = people.again;
   let connected = false;
   follow(roomId, me.token, Number(room.last_seq) || 0, {
@@ -361,6 +369,7 @@ function followRoom(roomId, room, me, { history, fairness, people, live, sheet, 
       history.place(roll);
       pill.arrived(roll);
       notify.entry(roll);
+      voice.say(roll);
       // a change to this member's sheet (by the GM too), a point spent, or an
       // action of play that moved their fate points: the sheet again
       const changes = roll.kind && roll.kind !== "talk"; // talk changes no sheet

@@ -7,6 +7,7 @@ import { choicesLine } from "./choices.js";
 import { withDifficulty } from "./difficulty.js";
 import { el, problem, says } from "./dom.js";
 import { BLIND, BLIND_CHOICE } from "./blind.js";
+import { focusIfLost } from "./focus.js";
 import { VISIBILITY } from "./dice.js";
 import { favourites } from "./favourites.js";
 import { language } from "./language.js";
@@ -127,6 +128,8 @@ export function rollBox(room, seat, { rolled, clientSeed }) {
       }
     } finally {
       submit.disabled = false;
+      // a button disabled while it held the focus let go of it: it takes it back, where it is
+      focusIfLost(submit, { preventScroll: true });
     }
   }
 

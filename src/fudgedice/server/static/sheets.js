@@ -6,6 +6,7 @@
 import { ApiError, api, download, guardIn, sendRoll } from "./api.js";
 import { withDifficulty } from "./difficulty.js";
 import { el, problem } from "./dom.js";
+import { focusCard, focusIfLost, focusOn } from "./focus.js";
 import { hitControls } from "./hit.js";
 import { pointName, stateView, traitText } from "./sheetstate.js";
 import { sheetTemplate } from "./template.js";
@@ -146,6 +147,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
   /** A change of the sheet by its owner (a raise, a Fudge Point spent). */
   async function change(action, body) {
     await guarded(async () => show(await api("POST", `${mine}/${action}`, { token: seat.token, body: { version: current?.version || 0, ...body } })));
+    focusIfLost(title); // the button pressed may be gone with the points it spent
   }
   spendFudge.addEventListener("click", () => change("spend", { point: "fudge", count: 1 }));
 
@@ -160,6 +162,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
       const body = { text: given, version: current?.version || 0, ...(format === "toml" ? {} : { format }) };
       show(await api("PUT", mine, { token: seat.token, body }));
       editor.open = false;
+      focusOn(title); // the editor closed: the sheet saved is read from its name on
     });
   }
 
@@ -197,6 +200,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
           const spent = await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body });
           rolled(spent);
           await load();
+          focusCard(spent.seq, title); // the roll made again with the point: its card
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           note.replaceChildren(problem(error));
