@@ -134,10 +134,10 @@ function strangers(rolls, own) {
   // a blind roll of one's own is hidden from its roller until the reveal: each
   // one takes a nonce unseen, so the nonces may skip as many as it made
   let blind = 0;
-  const counted = new Set(drawn);
+  const checkable = new Set(drawn);
   for (const roll of rolls) {
     if (roll.hidden && roll.visibility === BLIND) blind += 1;
-    if (!counted.has(roll)) continue;
+    if (!checkable.has(roll)) continue;
     const next = nonces.get(roll.commitment) || 0;
     const skipped = roll.nonce - next;
     if (skipped > 0 && skipped <= blind) blind -= skipped;
