@@ -73,5 +73,7 @@ def state(sheet: sheets.Sheet) -> dict[str, Any]:
     taken = sheet.consequences()
     consequences = [{"slot": slot, "shifts": shifts, "name": taken.get(slot)}
                     for slot, shifts in sheet.consequence_slots().items()]  # fmt: skip
-    aspects = [text for key in ("high_concept", "trouble", "aspects") for text in sheet.texts(key)]
+    # a template's aspects are empty until filled in: no aspect yet, not a blank one
+    keys = ("high_concept", "trouble", "aspects")
+    aspects = [text for key in keys for text in sheet.texts(key) if text.strip()]
     return {"stress": stress, "consequences": consequences, "aspects": aspects}
