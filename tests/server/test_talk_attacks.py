@@ -119,17 +119,14 @@ def _listed(here: Any, room: str, token: str) -> list[dict[str, Any]]:
     return found
 
 
-def test_a_player_may_not_join_as_the_gm_is_marked_in_the_lists_of_members(
-    served_here: Callable[..., Any], tmp_path: Path
-) -> None:
+def test_a_player_may_not_join_as_the_gm_is_marked_in_the_lists_of_members(served: Any) -> None:
     # the page lists the GM as "Gemma (GM)" among those to whisper to (and in
     # the log's filter): a player named so was a second "Gemma (GM)" there,
     # and a whisper meant for the GM went to them
-    with _here(served_here, tmp_path) as here:
-        room = here.room("whispers", gm_name="Gemma")["room"]
-        for name in ("Gemma (GM)", "Gemma(gm)", "Gemma ( GM )", "Gemma \uff08\uff27\uff2d\uff09",
-                     "Gemma (G\u041c)"):  # fmt: skip
-            answer = here.client.post(f"/api/rooms/{room}/members", json={"name": name})
-            assert answer.status_code == 409 and "GM" in answer.json()["error"], name
-        for name in ("Bob (GMT)", "(GM) fan", "Magnus"):
-            assert here.join(room, name)["name"] == name
+    room = served.room("whispers", gm_name="Gemma")["room"]
+    for name in ("Gemma (GM)", "Gemma(gm)", "Gemma ( GM )", "Gemma \uff08\uff27\uff2d\uff09",
+                 "Gemma (G\u041c)"):  # fmt: skip
+        answer = served.client.post(f"/api/rooms/{room}/members", json={"name": name})
+        assert answer.status_code == 409 and "GM" in answer.json()["error"], name
+    for name in ("Bob (GMT)", "(GM) fan", "Magnus"):
+        assert served.join(room, name)["name"] == name
