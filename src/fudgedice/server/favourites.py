@@ -38,17 +38,30 @@ class Favourite:
         return {"text": self.text} | ({"label": self.label} if self.label else {})
 
 
-def checked(given: list[tuple[str, str | None]], system: str) -> list[Favourite]:
+def new_texts(given: list[tuple[str, str | None]], known: frozenset[str]) -> int:
+    """How many of the texts ``given`` the member's list does not hold yet
+    (``known``): each is read as a roll's text is, so a change is charged as
+    that many rolls (a chip added or removed: one)."""
+    return sum(text.strip() not in known for text, _ in given)
+
+
+def checked(
+    given: list[tuple[str, str | None]], system: str, known: frozenset[str] = frozenset()
+) -> list[Favourite]:
     """The list as it is kept, or the refusal of its first bad entry: a text
     the room's system does not read (400, its column), too long (413), holding
-    what no text may (422); more than :data:`MAX_FAVOURITES` entries (413)."""
+    what no text may (422); more than :data:`MAX_FAVOURITES` entries (413).
+    A text the member's list holds already (``known``) was read when it was
+    kept: it is not read again, so that a list sent over and over costs only
+    its new texts."""
     if len(given) > MAX_FAVOURITES:
         raise Problem(413, f"at most {MAX_FAVOURITES} favourite rolls, not {len(given)}")
     kept = []
     for number, (text, label) in enumerate(given, 1):
         try:
             written = text.strip()
-            rolling.roll_size(rolling.program(written, system))
+            if written not in known:
+                rolling.roll_size(rolling.program(written, system))
             named = (
                 None
                 if not label or not label.strip()

@@ -120,18 +120,22 @@ class RateLimit:
         self._buckets: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def take(self, member: str) -> None:
-        """Spend one roll of ``member``'s allowance, or refuse with 429."""
+    def take(self, member: str, cost: int = 1) -> None:
+        """Spend ``cost`` rolls of ``member``'s allowance (one request that
+        reads as many roll texts), or refuse with 429. A cost past the burst
+        is charged as the burst: such a request waits for a full allowance,
+        and is never refused for good."""
+        spent = float(max(1, min(cost, self.burst)))
         now = time.monotonic()
         with self._lock:
             tokens, then = self._buckets.get(member, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
-            if tokens < 1:
-                wait = (1 - tokens) / self.per_second
+            if tokens < spent:
+                wait = (spent - tokens) / self.per_second
                 raise Problem(
                     429, f"too many {self.what}: wait a moment", hint=f"try again in {wait:.1f} s"
                 )
-            self._buckets[member] = (tokens - 1, now)
+            self._buckets[member] = (tokens - spent, now)
             if len(self._buckets) > 100_000:
                 self._forget_full(now)
 

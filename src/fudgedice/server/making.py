@@ -91,11 +91,12 @@ class Rolls:
             # a blind roll: that it failed, and why, would tell its roller of its dice
             return me, failed.record
 
-    def take(self, me: Member, address: str) -> None:
+    def take(self, me: Member, address: str, cost: int = 1) -> None:
         """One of ``me``'s allowance and of the client address's: a roll's,
-        or anything else a member adds to the log as often (talk)."""
-        self.limiter.take(me.id)
-        self.addresses.take(f"rolls {address}")
+        or anything else a member adds to the log as often (talk); ``cost``
+        of each for a request that reads as many new roll texts (favourites)."""
+        self.limiter.take(me.id, cost)
+        self.addresses.take(f"rolls {address}", cost)
 
 
 def shown_as(visibility: Visibility, me: Member) -> Visibility:

@@ -99,17 +99,30 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
     return member, token
 
 
+GM_MARK = "(GM)"
+"""What the page writes after the GM's name in its lists of members (the
+log's filter, the seats, whom to whisper to)."""
+
+
 def _not_taken(name: str, taken: list[str]) -> None:
-    """Refuse (409) a name that reads as one of ``taken`` or as "GM"
-    (:func:`fudgedice.names.same_name`): a player must not pass for another
-    member, the GM above all, in the history, where rolls show their
-    roller's name."""
+    """Refuse (409) a name that reads as one of ``taken`` or as "GM", or that
+    ends as the GM's is marked (:func:`fudgedice.names.same_name`): a player
+    must not pass for another member, the GM above all, in the history, where
+    rolls show their roller's name, nor in a list of members (a player named
+    ``Gemma (GM)`` would be a second ``Gemma (GM)`` to whisper to)."""
     for other in ("GM", *taken):
         if same_name(name, other):
             shown = "as the GM is shown" if other == "GM" else "a name a member here already has"
             raise Problem(
                 409, f"'{name}' reads as '{other}', {shown}", hint="choose a name of your own"
             )
+    compact = "".join(name.split())  # "( GM )" is marked as well
+    if any(same_name(compact[-size:], GM_MARK) for size in range(3, 8)):
+        raise Problem(
+            409,
+            f"'{name}' reads as the GM's name, which the page marks with '{GM_MARK}'",
+            hint="choose a name of your own",
+        )
 
 
 def room_row(connection: Connection, room_id: str, lock: bool = False) -> Row[Any] | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from .. import favourites, making
 from ..bodies import Body
 from ..problems import REFUSED
-from .shared import Auth, Db, TableRolls
+from .shared import Auth, Db, TableRolls, address
 
 router = APIRouter(responses=REFUSED)
 
@@ -37,14 +37,22 @@ def get_favourites(room: str, db: Db, authorization: Auth = None) -> dict[str, A
 
 @router.put("/api/rooms/{room}/favourites")
 def put_favourites(
-    room: str, body: FavouriteList, db: Db, rolls: TableRolls, authorization: Auth = None
+    room: str,
+    body: FavouriteList,
+    request: Request,
+    db: Db,
+    rolls: TableRolls,
+    authorization: Auth = None,
 ) -> dict[str, Any]:
     """The member's list replaced by the one sent, each text checked as a roll
     of the room's system; the list as kept comes back. A change is counted in
-    the member's allowance of rolls, as a sheet's is: each reads 30 roll texts."""
+    the member's and the address's allowance of rolls as the rolls it reads:
+    one a text the list did not hold (at least one; a roll's text costs as
+    much to read, and one request may send 30)."""
     found, me = making.member_of(db, room, authorization)
-    rolls.limiter.take(me.id)
     given = [(each.text, each.label) for each in body.favourites]
-    kept = favourites.checked(given, found.system)
+    known = frozenset(each.text for each in favourites.read(db, room, me.id))
+    rolls.take(me, address(request), favourites.new_texts(given, known))
+    kept = favourites.checked(given, found.system, known)
     favourites.store(db, room, me.id, kept)
     return _listed(kept)
