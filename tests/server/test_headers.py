@@ -48,7 +48,7 @@ def test_every_answer_carries_the_security_headers(
     assert put.status_code == 200, put.text
     document = table.client.get("/api/openapi.json")
     secured(document, "the OpenAPI document")
-    values = {"room": room, "member": gm, "seq": "1", "action": "raise"}
+    values = {"room": room, "member": gm, "seq": "1", "action": "raise", "system": "fate"}
     walked = 0
     for path, operations in document.json()["paths"].items():
         filled = re.sub(r"\{(\w+)\}", lambda found: values[found[1]], path)
