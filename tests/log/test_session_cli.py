@@ -156,7 +156,35 @@ def test_what_a_log_cannot_record_is_refused(
     assert json.loads(game.read_text())["log"]["entries"] == []
 
 
-@pytest.mark.parametrize("option", [("--as", "Ann"), ("--secret",), ("--client-seed", "x")])
+def test_a_gm_rolls_blind_for_a_player(game: Path, tmp_path: Path) -> None:
+    shown = ok("roll", "--session", str(game), "--as", "Ann", "--blind", "4dF+1 #notice").output
+    # the GM, who runs the command, reads the roll; the log holds its placeholder
+    assert shown.startswith("notice: 4dF+1 = "), shown
+    assert "blind: the log, Ann's copy too, shows a placeholder until the reveal" in shown
+    export = tmp_path / "early.json"
+    ok("session", "export", str(game), "-o", str(export))
+    entry = json.loads(export.read_text())["entries"][0]
+    assert entry["visibility"] == "blind" and entry["hidden"] and "text" not in entry
+    assert "notice" not in export.read_text()
+    ok("session", "reveal", str(game))
+    log = tmp_path / "log.json"
+    ok("session", "export", str(game), "-o", str(log))
+    assert "4dF+1" in log.read_text()  # opened at the reveal, as any hidden roll
+    report = json.loads(ok("verify", str(log), "--json").output)
+    assert (report["ok"], report["complete"], report["checked"]) == (True, True, 1)
+
+
+def test_blind_is_a_players_roll_and_one_visibility(game: Path) -> None:
+    alone = run("roll", "--session", str(game), "--blind", "4dF")
+    assert alone.exit_code == 2 and "--blind rolls for a player (--as NAME)" in alone.output
+    both = run("roll", "--session", str(game), "--as", "Ann", "--blind", "--secret", "4dF")
+    assert both.exit_code == 2 and "choose one" in both.output
+    assert json.loads(game.read_text())["log"]["entries"] == []
+
+
+@pytest.mark.parametrize(
+    "option", [("--as", "Ann"), ("--secret",), ("--blind",), ("--client-seed", "x")]
+)
 def test_session_options_need_a_session(option: tuple[str, ...]) -> None:
     result = run("roll", *option, "4dF")
     assert result.exit_code == 2

@@ -155,6 +155,7 @@ def roll(
     session_file: str | None = None,
     roller: str | None = None,
     secret: bool = False,
+    blind: bool = False,
     client_seed: str | None = None,
     **sheet: Any,
 ) -> None:
@@ -172,6 +173,7 @@ def roll(
       fudgedice roll "3d6!" --seed 42
       fudgedice roll "5d10>=8f1" --json
       fudgedice roll --session game.json --as Ann "Good vs Great"
+      fudgedice roll --session game.json --as Ann --blind "Fair"
     """
     text = (plan := sheet_plan(_expression(expression), times, **sheet)).text
     logged: list[dict[str, Any]] = []
@@ -181,12 +183,14 @@ def roll(
             text,
             times,
             roller=roller,
-            secret=secret,
+            visibility=session_rolls.visibility_of(roller=roller, secret=secret, blind=blind),
             client_seed=client_seed,
             refused={"--seed": seed, "--d100-table": d100_table},
         )
     else:
-        session_rolls.refuse_without_session(roller=roller, secret=secret, client=client_seed)
+        session_rolls.refuse_without_session(
+            roller=roller, secret=secret, client=client_seed, blind=blind
+        )
         rolls = _rolled(program_with_table(text, d100_table), seed, times, as_json)
     plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
     if as_json:

@@ -39,6 +39,12 @@ def roll_options(command: F) -> F:
                 help="A GM secret roll: the log shows a placeholder until the reveal.",
             ),
             click.option(
+                "--blind",
+                is_flag=True,
+                help="A blind roll: the GM rolls for the player --as names and reads it; "
+                "the log, that player's copy too, shows a placeholder until the reveal.",
+            ),
+            click.option(
                 "--client-seed",
                 metavar="TEXT",
                 help="The roller's client seed, chosen after the commitment was published "
@@ -50,14 +56,34 @@ def roll_options(command: F) -> F:
     return command
 
 
-def refuse_without_session(*, roller: str | None, secret: bool, client: str | None) -> None:
+def refuse_without_session(
+    *, roller: str | None, secret: bool, client: str | None, blind: bool = False
+) -> None:
     given = [
         name
-        for name, value in (("--as", roller), ("--secret", secret), ("--client-seed", client))
+        for name, value in (
+            ("--as", roller),
+            ("--secret", secret),
+            ("--blind", blind),
+            ("--client-seed", client),
+        )
         if value is not None and value is not False
     ]
     if given:
         raise click.UsageError(f"{', '.join(given)} only go with a roll into a --session FILE")
+
+
+def visibility_of(*, roller: str | None, secret: bool, blind: bool) -> str:
+    """The visibility a session's roll is logged with: a blind roll is a
+    player's, read by the GM alone; the GM's own hidden roll is secret."""
+    if secret and blind:
+        raise click.UsageError("--secret and --blind are two visibilities: choose one")
+    if blind and roller is None:
+        raise click.UsageError(
+            "--blind rolls for a player (--as NAME) whom the GM alone reads it for; "
+            "the GM's own hidden roll is --secret"
+        )
+    return "blind" if blind else "secret" if secret else "public"
 
 
 def roll_into(
@@ -66,7 +92,7 @@ def roll_into(
     times: int,
     *,
     roller: str | None,
-    secret: bool,
+    visibility: str,
     client_seed: str | None,
     refused: Mapping[str, str | None],
 ) -> tuple[list[Roll], list[dict[str, Any]]]:
@@ -92,7 +118,7 @@ def roll_into(
             logged = session.roll(
                 text,
                 roller="GM" if roller is None else roller,
-                visibility="secret" if secret else "public",
+                visibility=visibility,
                 client_seed=fresh_client_seed() if client_seed is None else client_seed,
             )
             if logged.roll is None:
@@ -128,5 +154,7 @@ def logged_line(entry: Mapping[str, Any]) -> str:
     """The line under a roll that says where the log holds it."""
     where = f"logged: seq {entry['seq']}, nonce {entry['nonce']}, hash {entry['hash'][:16]}"
     if entry.get("hidden"):
-        return f"{where} (secret: the log shows a placeholder until the reveal)"
+        whose = f", {entry['roller']}'s copy too," if entry.get("visibility") == "blind" else ""
+        kind = entry.get("visibility", "secret")
+        return f"{where} ({kind}: the log{whose} shows a placeholder until the reveal)"
     return where

@@ -191,16 +191,50 @@ class OddsGate:
         if self.isolated:
             self._submit(measured, "4dF", "fudge")  # its answer is not wanted
 
-    def run(self, function: Callable[..., R], *args: Any) -> R:
-        """``function(*args)``, from a worker thread holding a :meth:`slot`."""
+    def run(
+        self,
+        function: Callable[..., R],
+        *args: Any,
+        within: float | None = None,
+        later: Callable[[R], object] | None = None,
+    ) -> R:
+        """``function(*args)``, from a worker thread holding a :meth:`slot`.
+        Not done ``within`` seconds (the measuring process still starting on
+        a loaded machine, say): 503 now, and the measure goes on holding a
+        place of its own until it ends, its result then handed to ``later``."""
         if not self.isolated:
             return function(*args)
+        future = self._submit(function, *args)
         try:
-            outcome = self._submit(function, *args).result()
+            outcome = future.result(within)
         except BrokenProcessPool:
             self._lost(None)
+        except TimeoutError:
+            self._finish_later(future, later)
+            raise Problem(503, "the odds are still being measured: ask again in a moment") from None
         result: R = _answer(outcome)
         return result
+
+    def _finish_later(
+        self, future: Future[tuple[bool, Any]], later: Callable[[R], object] | None
+    ) -> None:
+        """A place of the gate held until ``future`` ends (one measure at a
+        time still), and its result, if any, handed to ``later``."""
+        with self._lock:
+            self._running += 1
+
+        def ended(done: Future[tuple[bool, Any]]) -> None:
+            try:  # its result kept before its place is free: the next reader finds it
+                if later is not None and not done.cancelled() and done.exception() is None:
+                    finished, value = done.result()
+                    if finished:
+                        later(value)
+            finally:
+                with self._lock:
+                    self._running -= 1
+                    self._free.notify()
+
+        future.add_done_callback(ended)
 
     async def answer(self, text: str, system: str, address: str) -> bytes:
         with self.slot(address):

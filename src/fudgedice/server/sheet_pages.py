@@ -6,8 +6,8 @@ line, as on the command line), in the measuring process, through the gate
 of measures (:class:`.odds.OddsGate`: one at a time, each address's
 allowance). A sheet's page waits a little for its place, where ``/api/odds``
 is refused at once: the members of a table read their sheets together (after
-each change, each spend), and one of them refused would be left with an old
-version of their sheet."""
+each change, each spend). A sheet whose page can't be measured now is still
+answered, without its page: its reader never sees an old version, nor none."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ PAGES = 256
 """Sheets kept as shown, at most."""
 WAIT = 3.0
 """Seconds a sheet's page waits for a place in the gate of measures at most."""
+MEASURED_WITHIN = 10.0
+"""Seconds a request waits for a sheet's page being measured at most (a
+measure takes a second; the measuring process, started anew, takes longer
+to load the engine on a loaded machine): past it, the sheet is answered
+without its page, which is kept when its measure ends."""
 KEPT_CHARACTERS = 4_000_000
 """Characters of the sheets kept (their texts and pages) at most: a sheet is
 at most 32 KiB, and a page of 60 traits a few KB."""
@@ -76,6 +81,8 @@ class SheetPages:
         self.gate, self.size = gate, size
         self.wait = WAIT
         """Seconds a page waits for the gate (:data:`WAIT`)."""
+        self.within = MEASURED_WITHIN
+        """Seconds a page waits for its measure (:data:`MEASURED_WITHIN`)."""
         self.measured = 0
         """Pages measured so far (a page served from the cache is not)."""
         self._kept: OrderedDict[Key, tuple[bytes, SheetJSON, int]] = OrderedDict()
@@ -83,19 +90,25 @@ class SheetPages:
         self._lock = threading.Lock()
 
     def shown(self, room: str, stored: Stored, address: str) -> SheetJSON:
-        """``stored`` as shown, kept or made now: a 429 or 503 when its page
-        would be measured and can't be now."""
+        """``stored`` as shown, kept or made now. A sheet that exists is always
+        answered: when its page would be measured and can't be now (the gate
+        busy past :attr:`wait`, the address's allowance spent, the measuring
+        process lost), with ``page`` null and ``page_error`` saying why, for
+        the reader to ask again in a moment."""
         found = self._find(room, stored)
         if found is not None:
             return found
         sheet = checked(stored.text)
         if len(sheet.traits) > SHOWN_WITH_ODDS:
             return self._keep(room, stored, described(sheet, None))
-        with self.gate.slot(address, self.wait):
-            # measured meanwhile by the request this one waited behind (another
-            # member's page reading the same version, say): not measured again
-            found = self._find(room, stored)
-            return found if found is not None else self._measure(room, stored, sheet)[0]
+        try:
+            with self.gate.slot(address, self.wait):
+                # measured meanwhile by the request this one waited behind (another
+                # member's page reading the same version, say): not measured again
+                found = self._find(room, stored)
+                return found if found is not None else self._measure(room, stored, sheet)[0]
+        except Problem as problem:
+            return {**described(sheet, None), "page_error": problem.error}
 
     def listed(self, room: str, kept: Sequence[Stored], address: str) -> list[SheetJSON]:
         """Several sheets in one request: those not kept are measured (in one
@@ -125,7 +138,12 @@ class SheetPages:
                 if refused is not None:
                     shown.append({**described(sheet, None), "page_error": refused.error})
                     continue
-                made, spent = self._measure(room, stored, sheet)
+                try:
+                    made, spent = self._measure(room, stored, sheet)
+                except Problem as problem:  # its measure still under way, or lost
+                    refused = problem
+                    shown.append({**described(sheet, None), "page_error": problem.error})
+                    continue
                 shown.append(made)
                 work += spent
         return shown
@@ -140,11 +158,18 @@ class SheetPages:
             return found[1]
 
     def _measure(self, room: str, stored: Stored, sheet: sheets.Sheet) -> tuple[SheetJSON, float]:
-        many = len(sheet.traits) > SHOWN_WITH_ODDS
-        page, spent = (None, 0.0) if many else self.gate.run(_shown, stored.text)
-        with self._lock:
-            self.measured += 0 if many else 1
-        return self._keep(room, stored, described(sheet, page)), spent
+        """The sheet with its page, measured now; a page not measured within
+        :attr:`within` is refused (503) and kept once it is."""
+        if len(sheet.traits) > SHOWN_WITH_ODDS:
+            return self._keep(room, stored, described(sheet, None)), 0.0
+
+        def made(measured: tuple[str, float]) -> SheetJSON:
+            with self._lock:
+                self.measured += 1
+            return self._keep(room, stored, described(sheet, measured[0]))
+
+        page, spent = self.gate.run(_shown, stored.text, within=self.within, later=made)
+        return made((page, spent)), spent
 
     def _keep(self, room: str, stored: Stored, shown: SheetJSON) -> SheetJSON:
         key, digest = _key(room, stored)

@@ -4,9 +4,11 @@
 import { problem } from "./dom.js";
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = null) {
     super((body && typeof body.error === "string" && body.error) || `error ${status}`);
     this.status = status;
+    // the seconds a busy table (429, 503) asks for before the request is sent again
+    this.retryAfter = retryAfter;
     this.position = body && Number.isInteger(body.position) ? body.position : null;
     this.hint = body && typeof body.hint === "string" ? body.hint : null;
     // a roll that failed once its dice were drawn is kept: its seq says where
@@ -63,8 +65,41 @@ export async function api(method, path, { token, body, params, signal } = {}) {
   } catch {
     data = null;
   }
-  if (!answer.ok) throw new ApiError(answer.status, data);
+  if (!answer.ok) throw new ApiError(answer.status, data, seconds(answer.headers.get("Retry-After")));
   return data;
+}
+
+/** A Retry-After's seconds (a date is not sent by the table), or null. */
+function seconds(header) {
+  const value = Number.parseInt(header ?? "", 10);
+  return Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+const BUSY_TRIES = 4;
+const LONGEST_WAIT = 10;
+
+/** Resolves after the wait a busy answer asked for: its Retry-After (1 s if
+ * none, 10 s at most), or at once when `signal` aborts. */
+export function afterBusy(error, signal) {
+  const wait = Math.min(error.retryAfter ?? 1, LONGEST_WAIT) * 1000;
+  return new Promise((done) => {
+    const timer = setTimeout(done, wait);
+    signal?.addEventListener("abort", () => { clearTimeout(timer); done(); }, { once: true });
+  });
+}
+
+/** `work()`'s answer, asked again after each 503 (the table busy, its
+ * Retry-After waited) a few times before its refusal stands. */
+export async function patiently(work, signal) {
+  for (let tried = 1; ; tried += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 503 || tried >= BUSY_TRIES) throw error;
+      await afterBusy(error, signal);
+      if (signal?.aborted) throw new DOMException("aborted", "AbortError");
+    }
+  }
 }
 
 /** Saves what an authenticated GET answers as a file (exports, the log). */

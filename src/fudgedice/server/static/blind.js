@@ -4,7 +4,7 @@
 export const BLIND = "blind";
 
 /** The roll box's choice of it. */
-export const BLIND_CHOICE = "blind: only the GM sees it";
+export const BLIND_CHOICE = "blind: GM only";
 
 /** What the placeholder of a blind roll says to `me`, who may not see it. */
 export function blindWords(roll, me) {

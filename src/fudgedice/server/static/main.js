@@ -297,7 +297,7 @@ async function openRoom(roomId, start = takeNextFocus()) {
  * parts' bar on a narrow screen), then the two columns, the log on the right
  * (first, on a narrow screen; layout.js and table.css). */
 function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, voice, history, talk, roller, scene, initiative, party, sheet, fairness }) {
-  const log = el("div", { class: "card log", id: "log" }, talk.panel, history.panel);
+  const log = el("div", { class: "card log", id: "log" }, scene?.notice || "", talk.panel, history.panel);
   const parts = [["Log", log], ["Scene", scene?.panel], ["Order", initiative.panel], ["Party", party?.panel], ["Sheet", sheet.panel], ["Table", fairness.panel]];
   const header = el(
     "header",

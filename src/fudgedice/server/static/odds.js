@@ -3,7 +3,7 @@
 // Difficulty (as Roll sends it: difficulty.js), from GET /api/odds (the same
 // measure as `fudgedice odds`).
 
-import { api } from "./api.js";
+import { api, patiently } from "./api.js";
 import { withDifficulty } from "./difficulty.js";
 import { debounce, el, problem, says, svg } from "./dom.js";
 
@@ -135,7 +135,9 @@ export function oddsPanel(panel, textInput, difficultyInput, system, besides = n
   async function measure(text, signal) {
     const key = `${system}\u0000${text}`;
     if (!cache.has(key)) {
-      const measured = await api("GET", "/api/odds", { params: { text, system }, signal });
+      // the table measures one text at a time: busy, it is asked again after its Retry-After
+      const asked = () => api("GET", "/api/odds", { params: { text, system }, signal });
+      const measured = await patiently(asked, signal);
       if (cache.size > 200) cache.clear();
       cache.set(key, measured);
     }

@@ -4,6 +4,7 @@
 // stress and consequences. Every name a person typed is set as text.
 
 import { guardIn } from "./api.js";
+import { compelNotice } from "./compelnote.js";
 import { counted, el } from "./dom.js";
 import { gmControls } from "./gmplay.js";
 import { whoIs } from "./playstate.js";
@@ -160,5 +161,5 @@ export function playPanel(room, seat, table, members) {
 
   table.subscribe(draw);
   panel.hidden = true;
-  return { panel };
+  return { panel, notice: compelNotice(table, seat) };
 }

@@ -3,7 +3,7 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api, download, guardIn, sendRoll } from "./api.js";
+import { ApiError, api, download, guardIn, patiently, sendRoll } from "./api.js";
 import { withDifficulty } from "./difficulty.js";
 import { el, problem } from "./dom.js";
 import { focusCard, focusIfLost, focusOn } from "./focus.js";
@@ -25,6 +25,10 @@ const SPENDS = {
   fae: FATE_SPENDS,
 };
 
+/** Seconds before the sheet is read again when its page (each trait's chance)
+ * could not be measured yet, one wait a try. */
+const PAGE_RETRIES = [1, 2, 4, 8, 16];
+
 /** The points a trait's raise is paid with, where the sheet has them. */
 const RAISED_WITH = ["ep", "character_points"];
 
@@ -39,6 +43,8 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
   const base = `/api/rooms/${encodeURIComponent(room.room)}`;
   const mine = `${base}/members/${encodeURIComponent(seat.member)}/sheet`;
   let current = null; // the sheet as the server last answered it, or null
+  let retried = 0; // reads since the sheet came without its page
+  let retry = null; // the timer of the next such read
 
   const title = el("h2", { id: "sheet-title", text: "Character sheet" });
   const points = el("div", { class: "sheet-points", id: "sheet-points" });
@@ -71,6 +77,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
     choices || "",
     traits,
   );
+  const measuring = el("p", { class: "muted", id: "sheet-measuring", hidden: true });
   const whole = el("details", { class: "explain" }, el("summary", { text: "the whole sheet" }), page);
   const panel = el(
     "section",
@@ -80,6 +87,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
     el("div", { class: "line sheet-actions" }, spendFudge),
     hitLine,
     rolling,
+    measuring,
     whole,
     status,
     editor,
@@ -92,6 +100,8 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
     const sheet = answer?.sheet;
     whole.hidden = !sheet;
     if (!sheet) {
+      clearTimeout(retry);
+      measuring.hidden = true;
       title.textContent = "Character sheet";
       points.textContent = "No sheet yet: upload your .toml file or type it below.";
       spendFudge.hidden = true;
@@ -115,13 +125,32 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
     traits.replaceChildren(...(sheet.traits || []).map((trait) => traitButtons(trait, raising)));
     page.textContent = sheet.page || "";
     if (document.activeElement !== text) text.value = answer.text || "";
+    awaitPage(sheet);
+  }
+
+  /** A sheet answered without its page (the table busy measuring): shown as
+   * it is, and read again a few times until its page comes. */
+  function awaitPage(sheet) {
+    clearTimeout(retry);
+    measuring.hidden = !sheet.page_error;
+    if (!sheet.page_error) {
+      retried = 0;
+      return;
+    }
+    if (retried >= PAGE_RETRIES.length) {
+      measuring.textContent = `Each trait's chance could not be measured now (${sheet.page_error}).`;
+      return;
+    }
+    measuring.textContent = "Each trait's chance is still being measured: it shows here in a moment.";
+    retry = setTimeout(load, PAGE_RETRIES[retried] * 1000);
+    retried += 1;
   }
 
 
   async function load() {
     await guarded(async () => {
       try {
-        show(await api("GET", mine, { token: seat.token }));
+        show(await patiently(() => api("GET", mine, { token: seat.token })));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) show(null);
         else throw error;
