@@ -133,7 +133,7 @@ def test_a_phone_players_evening(server: Any, seats: Callable[..., Any], artifac
 
     # a blind roll: a placeholder to her, the roll to the GM; then back to public
     page.locator("#roll-visibility").select_option("blind")
-    expect(page.locator("#roll-visibility-badge")).to_have_text("blind: only the GM sees it")
+    expect(page.locator("#roll-visibility-badge")).to_have_text("blind: GM only")
     page.fill("#roll-text", "4dF+1 #stealth")
     page.locator("#roll-submit").tap()
     blind = page.locator("#rolls .roll.vis-blind.hidden-roll").first
