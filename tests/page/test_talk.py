@@ -174,6 +174,8 @@ def _blind_rolls(gm: Any, bo: Any, cy: Any) -> int:
     bo.page.locator("#fairness summary").click()
     bo.page.click("#check-mine")
     checked = bo.page.locator("#mine-checked")
-    expect(checked).to_contain_text("their nonces with no gap.")
+    expect(checked).to_contain_text(
+        "The 1 roll under your name was sent from this browser, its nonce with no gap."
+    )
     expect(checked).to_contain_text("Your 2 blind rolls are checked once the seed is revealed.")
     return seq

@@ -151,6 +151,8 @@ function strangers(rolls, own) {
   const later = blinds === 1 ? " Your blind roll is checked once the seed is revealed." : blinds ? ` Your ${blinds} blind rolls are checked once the seed is revealed.` : "";
   if (said.length) return `Rolls under your name ${said.join("; ")}.${later}`;
   if (drawn.length === 0) return `No rolls under your name yet.${later}`;
-  if (drawn.length === 1) return `The 1 roll under your name was sent from this browser, its nonce the first.${later}`;
+  // a blind roll before it took the nonces before its own
+  const first = blinds ? "its nonce with no gap" : "its nonce the first";
+  if (drawn.length === 1) return `The 1 roll under your name was sent from this browser, ${first}.${later}`;
   return `All ${counted(drawn.length, "roll")} under your name were sent from this browser, their nonces with no gap.${later}`;
 }
