@@ -54,7 +54,7 @@ export function dock(section, result) {
     more.setAttribute("aria-expanded", String(open));
     more.textContent = open ? "Less" : "More";
     // a field folded away takes the focus with it: it goes to what opens it again
-    if (!open && section.contains(focused) && !focused.checkVisibility()) more.focus({ preventScroll: true });
+    if (!open && section.contains(focused) && !focused.getClientRects().length) more.focus({ preventScroll: true });
   }
   more.addEventListener("click", () => fold(!isOpen()));
   result.line.addEventListener("shown", () => fold(false));
