@@ -57,7 +57,7 @@ export function dock(section, result) {
     if (!open && section.contains(focused) && !focused.getClientRects().length) more.focus({ preventScroll: true });
   }
   more.addEventListener("click", () => fold(!isOpen()));
-  result.line.addEventListener("shown", () => fold(false));
+  result.line.addEventListener("shown", () => isOpen() && fold(false));
   document.addEventListener("pointerdown", (event) => isOpen() && !section.contains(event.target) && fold(false), true);
   section.addEventListener("focusout", (event) => {
     // to nowhere (a tap on the page's background) is the tap's to judge
