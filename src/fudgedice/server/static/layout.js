@@ -5,7 +5,7 @@
 // a "new rolls" pill when the log's newest entry is out of sight.
 
 import { el } from "./dom.js";
-import { rollCard } from "./dice.js";
+import { entryCard } from "./entries.js";
 
 /** Below this width the room is one column with the roll line docked (as in table.css). */
 const NARROW = "(max-width: 51.99rem)";
@@ -17,7 +17,7 @@ export function narrow() {
 /** The result of this member's last roll, shown where they rolled (on a
  * narrow screen: a laptop has the log beside the roll box): a card drawn as
  * the log draws it, without its actions, until dismissed or the next roll. */
-export function rollResult(me) {
+export function rollResult(me, system) {
   const card = el("div", { class: "result-card" });
   const close = el("button", { type: "button", class: "quiet dismiss", "aria-label": "dismiss the result", text: "\u00d7" });
   const line = el("div", { class: "roll-result", id: "roll-result", hidden: true }, card, close);
@@ -26,7 +26,9 @@ export function rollResult(me) {
   });
   function show(roll) {
     if (!roll || roll.seq === undefined) return;
-    const drawn = rollCard(roll, me.gm, null);
+    // drawn as the log draws it for this reader: a blind roll as its roller's placeholder
+    const drawn = entryCard(roll, me, me.gm, null, { member: me.member, system });
+    if (!drawn) return;
     delete drawn.dataset.seq; // the log's own card is the one that bears its seq
     drawn.dataset.resultOf = String(roll.seq);
     card.replaceChildren(drawn);

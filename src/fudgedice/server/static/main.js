@@ -253,7 +253,7 @@ async function openRoom(roomId, start = takeNextFocus()) {
   const live = el("span", { class: "live", id: "live", text: "connecting" });
   const voice = logVoice(); // each new entry of the live feed, spoken
 
-  const result = rollResult(me);
+  const result = rollResult(me, room.system);
   // this member's own roll: in the log, and its result where they rolled
   const rolled = (roll) => {
     history.place(roll);
