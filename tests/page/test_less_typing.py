@@ -30,6 +30,15 @@ def _rolled(seat: Any, seq: int) -> Locator:
     return card
 
 
+def _options(page: Page) -> None:
+    """The roll box's options in sight, as a person opens them: on a phone
+    they are behind "More" (folded again by each roll's result)."""
+    more = page.locator("#roll-more")
+    if more.is_visible() and more.get_attribute("aria-expanded") == "false":
+        more.click()
+    expect(page.locator("#roll-label")).to_be_visible()
+
+
 def _warmed(server: Any) -> None:
     """The server's measuring process started and ready: a sheet attached
     next is answered with its page without waiting for a new interpreter to
@@ -46,6 +55,7 @@ def test_the_difficulty_applies_to_the_roll_box_and_the_traits(
     page = bo.page
     expect(page.locator("#sheet-against")).to_have_count(0)  # one field, the roll box's
     page.fill("#roll-text", "Good #climb")
+    _options(page)
     page.fill("#roll-difficulty", "Great")
     # the odds are the roll's as Roll sends it, and both roll buttons say what it is against
     expect(page.locator("#success")).to_contain_text("Chance of success vs Great")
@@ -56,6 +66,8 @@ def test_the_difficulty_applies_to_the_roll_box_and_the_traits(
     expect(card.locator(".notation")).to_have_text("fate: Good vs Great")
     expect(card.locator(".label")).to_have_text("climb")
     expect(card.locator(".verdict")).to_have_text(_verdict(card.locator(".word")))
+    # the box folded on the phone, the roll line still says what it is against
+    expect(page.locator("#roll-difficulty-badge")).to_be_in_viewport()
     # a trait button: against the same field
     page.locator('#sheet-traits button[data-trait="Fight"]').click()
     card = _rolled(bo, 3)
@@ -105,6 +117,7 @@ def test_favourites_are_kept_by_the_server(
     phone.wait_until_live()
     expect(page.locator("#favourites")).to_be_hidden()
     page.fill("#roll-text", "4D+2")
+    _options(page)
     page.fill("#roll-label", "Dodge")
     page.click("#favourite-save")
     page.fill("#roll-text", "3D")
@@ -122,9 +135,12 @@ def test_favourites_are_kept_by_the_server(
     expect(card.locator(".label")).to_have_text("Dodge")
     expect(card.locator(".badge.vis-gm")).to_be_visible()
     expect(card.locator(".verdict")).to_be_visible()
+    # the box folded: the favourites are still on the docked roll line, one tap each
+    expect(chips.first).to_be_in_viewport()
     phone.shoot(artifacts, "less-typing-2-favourites")
     # a bad text is refused, its error said once, and nothing is saved
     page.fill("#roll-text", "4D+")
+    _options(page)
     page.click("#favourite-save")
     expect(page.locator("#favourites-status .error")).to_have_count(1)
     expect(chips).to_have_count(2)
@@ -203,6 +219,7 @@ def test_the_visibility_beside_every_roll_button(
     # and beside the Roll button
     page.select_option("#roll-visibility", "self")
     expect(badges[0]).to_have_text("to myself")
+    expect(page.locator("#roll-back-public")).to_be_in_viewport()
     page.click("#roll-back-public")
     expect(page.locator("#roll-visibility")).to_have_value("public")
     bo.roll("Good")

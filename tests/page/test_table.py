@@ -112,7 +112,8 @@ def test_the_phone_layout(server: Any, seats: Callable[..., Any]) -> None:
     expect(page.locator("#success")).to_contain_text("Chance of success vs Moderate")
     phone.roll("4D+2 vs Moderate", label="x" * 200)
     phone.assert_fits(375)
-    page.click("#roll-more")  # and fold away again
+    # folded away again by the roll's result, the log in reach
+    expect(page.locator("#roll-more")).to_have_attribute("aria-expanded", "false")
     gm.roll("3D+1 opp 4D cp2", label="Opposed-and-unbroken-" * 9)
     phone.wait_for_roll(2)
     page.locator("#rolls .roll .explain summary").first.click()

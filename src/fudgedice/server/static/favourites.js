@@ -47,9 +47,18 @@ export function favourites(room, seat, { text, label, roll }) {
     save.disabled = kept.length >= most;
   }
 
+  let pending = Promise.resolve();
   /** The list as the server keeps it, changed by `edit` (read afresh first,
-   * so that a change made on another device meanwhile is not lost). */
-  async function change(edit) {
+   * so that a change made on another device meanwhile is not lost). Changes
+   * take turns: two quick saves would otherwise both read the list before
+   * either wrote it, and the second would drop the first. */
+  function change(edit) {
+    const turn = pending.then(() => changeNow(edit));
+    pending = turn.catch(() => {});
+    return turn;
+  }
+
+  async function changeNow(edit) {
     status.replaceChildren();
     try {
       const fresh = await api("GET", path, { token: seat.token });

@@ -16,8 +16,7 @@ export function narrow() {
 
 /** The result of this member's last roll, shown where they rolled (on a
  * narrow screen: a laptop has the log beside the roll box): a card drawn as
- * the log draws it (for this reader, in the room's `system`), without its
- * actions, until dismissed or the next roll. */
+ * the log draws it, without its actions, until dismissed or the next roll. */
 export function rollResult(me, system) {
   const card = el("div", { class: "result-card" });
   const close = el("button", { type: "button", class: "quiet dismiss", "aria-label": "dismiss the result", text: "\u00d7" });
@@ -27,27 +26,49 @@ export function rollResult(me, system) {
   });
   function show(roll) {
     if (!roll || roll.seq === undefined) return;
+    // drawn as the log draws it for this reader: a blind roll as its roller's placeholder
     const drawn = entryCard(roll, me, me.gm, null, { member: me.member, system });
     if (!drawn) return;
     delete drawn.dataset.seq; // the log's own card is the one that bears its seq
     drawn.dataset.resultOf = String(roll.seq);
     card.replaceChildren(drawn);
     line.hidden = false;
+    line.dispatchEvent(new Event("shown"));
   }
   return { line, show };
 }
 
 /** The roll box's section, docked at the foot of a narrow screen: the roll
- * line always there, the rest of the box behind "More". The dock's height is
- * kept in --dock so that the page's end is never under it. */
+ * line always there (with what the next roll goes out with, and the
+ * favourites to roll in one tap), the rest of the box behind "More". Open, the
+ * box covers most of the page, so it folds again once a roll's result is there
+ * to read (at its top), at a tap on the page above it, as the focus leaves it,
+ * and at Escape. The dock's height is kept in --dock so that the page's end is
+ * never under it. */
 export function dock(section, result) {
   const more = el("button", {
     type: "button", class: "quiet dock-more", id: "roll-more", "aria-expanded": "false", text: "More",
   });
-  more.addEventListener("click", () => {
-    const open = section.classList.toggle("open");
+  const isOpen = () => section.classList.contains("open");
+  function fold(open) {
+    const focused = document.activeElement;
+    section.classList.toggle("open", open);
     more.setAttribute("aria-expanded", String(open));
     more.textContent = open ? "Less" : "More";
+    // a field folded away takes the focus with it: it goes to what opens it again
+    if (!open && section.contains(focused) && !focused.getClientRects().length) more.focus({ preventScroll: true });
+  }
+  more.addEventListener("click", () => fold(!isOpen()));
+  result.line.addEventListener("shown", () => isOpen() && fold(false));
+  document.addEventListener("pointerdown", (event) => isOpen() && !section.contains(event.target) && fold(false), true);
+  section.addEventListener("focusout", (event) => {
+    // to nowhere (a tap on the page's background) is the tap's to judge
+    if (isOpen() && event.relatedTarget && !section.contains(event.relatedTarget)) fold(false);
+  });
+  section.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !isOpen()) return;
+    fold(false);
+    more.focus();
   });
   section.classList.add("dock");
   section.append(result.line, more);
