@@ -227,6 +227,31 @@ def _hidden(
     return Logged(chained(placeholder, prev), opening, rolled, error)
 
 
+def drawless_entry(
+    fields: dict[str, Any], prev: str, shown: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """An entry that draws nothing (a sheet's change, talk), chained after
+    ``prev``: a public one whole; a hidden one as a placeholder holding the
+    digest of its fields with a fresh salt, and ``shown`` (what everyone may
+    read of it), with its opening (the salt and fields) to keep."""
+    if fields["visibility"] == "public":
+        return chained(fields, prev), None
+    salt = secrets.token_bytes(SALT_BYTES)
+    placeholder = {
+        "seq": fields["seq"],
+        "at": fields["at"],
+        "roller": fields["roller"],
+        "visibility": fields["visibility"],
+        "hidden": True,
+        "nonce": None,
+        "commitment": fields["commitment"],
+        "digest": digest(salt, fields),
+        "kind": fields["kind"],
+        **shown,
+    }
+    return chained(placeholder, prev), {"salt": salt.hex(), "entry": fields}
+
+
 def _drawing_member(member: str | None, stream: int, more: Mapping[str, Any]) -> str | None:
     """The member id checked (version 2 draws with one), once the stream's
     version and the extra fields are."""

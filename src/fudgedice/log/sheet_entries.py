@@ -8,13 +8,12 @@ character, when, between which rolls) and the digest of the sheet it left
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import DiceValueError
-from .canonical import digest, is_hex64, sha256_hex
-from .entries import SALT_BYTES, chained, checked_name, checked_visibility, now
+from .canonical import is_hex64, sha256_hex
+from .entries import checked_name, checked_visibility, drawless_entry, now
 
 SHEET_ACTIONS: Final = ("attach", "edit", "raise", "hit", "heal", "spend")
 
@@ -75,22 +74,7 @@ def sheet_entry(
         "commitment": commitment,
         **(extra_shown or {}),
     }
-    if shown == "public":
-        return chained(fields, prev), None
-    salt = secrets.token_bytes(SALT_BYTES)
-    placeholder = {
-        "seq": seq,
-        "at": fields["at"],
-        "roller": fields["roller"],
-        "visibility": shown,
-        "hidden": True,
-        "nonce": None,
-        "commitment": commitment,
-        "digest": digest(salt, fields),
-        "kind": "sheet",
-        **(extra_shown or {}),
-    }
-    return chained(placeholder, prev), {"salt": salt.hex(), "entry": fields}
+    return drawless_entry(fields, prev, extra_shown or {})
 
 
 def sheet_fields_error(fields: Mapping[str, Any]) -> str | None:

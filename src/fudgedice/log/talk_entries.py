@@ -11,14 +11,13 @@ have nothing to do with the dice.
 
 from __future__ import annotations
 
-import secrets
 import unicodedata
 from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import DiceTypeError, DiceValueError
-from .canonical import TALK_VISIBILITIES, digest, is_hex64
-from .entries import SALT_BYTES, chained, checked_member, checked_name, checked_visibility, now
+from .canonical import TALK_VISIBILITIES, is_hex64
+from .entries import checked_member, checked_name, checked_visibility, drawless_entry, now
 
 MAX_TALK: Final = 500
 """Characters in one message, once stripped: a few lines, not a document."""
@@ -99,22 +98,7 @@ def talk_entry(
     wrong = talk_fields_error(fields)
     if wrong is not None:
         raise DiceValueError(f"a message's fields: {wrong}")
-    if fields["visibility"] == "public":
-        return chained(fields, prev), None
-    salt = secrets.token_bytes(SALT_BYTES)
-    placeholder = {
-        "seq": seq,
-        "at": fields["at"],
-        "roller": fields["roller"],
-        "visibility": fields["visibility"],
-        "hidden": True,
-        "nonce": None,
-        "commitment": commitment,
-        "digest": digest(salt, fields),
-        "kind": "talk",
-        "member": fields["member"],
-    }
-    return chained(placeholder, prev), {"salt": salt.hex(), "entry": fields}
+    return drawless_entry(fields, prev, {"member": fields["member"]})
 
 
 def talk_fields_error(fields: Mapping[str, Any]) -> str | None:
