@@ -10,7 +10,7 @@ from .. import rolling, store
 from ..bodies import NewMember
 from ..live import Event
 from ..problems import REFUSED
-from .shared import Addresses, Db, Feeds, address
+from .shared import Addresses, Db, Feeds, address, announce
 
 router = APIRouter(responses=REFUSED)
 
@@ -22,6 +22,5 @@ def join(
     # A new player and their token; each address's new members are bounded.
     addresses.take(f"joins {address(request)}")
     member, token = store.join(db, room, rolling.name(body.name))
-    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish_threadsafe(room, Event("member", data={"member": member.id}))
+    announce(db, hub, room, Event("member", data={"member": member.id}))
     return {"member": member.id, "name": member.name, "token": token, "gm": False}

@@ -21,7 +21,7 @@ from ..bodies import MAX_INT, Body
 from ..live import Event
 from ..play_store import commit_play, read_play
 from ..problems import REFUSED
-from .shared import Auth, Db, Feeds, TableRolls
+from .shared import Auth, Db, Feeds, TableRolls, announce
 
 Name = Annotated[str, StringConstraints(max_length=play_table.MAX_NAME)]
 """An aspect's name, a member id, an NPC's name, an aspect or compel id."""
@@ -74,7 +74,6 @@ def play_action(
     action = body.model_dump(exclude_none=True)
     decide = play_table.Decision(me, members, action)
     record = commit_play(db, room, me, decide)
-    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish_threadsafe(room, Event("rolls", [record]))
+    announce(db, hub, room, Event("rolls", [record]))
     answer = {"seq": record.seq, "play": record.result["play"], "lines": record.result["lines"]}
     return JSONResponse(answer, 201)

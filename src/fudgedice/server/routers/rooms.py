@@ -10,7 +10,7 @@ from .. import making, rolling, store
 from ..bodies import NewRoom
 from ..live import Event
 from ..problems import REFUSED, Problem
-from .shared import Addresses, Auth, Db, Feeds, address
+from .shared import Addresses, Auth, Db, Feeds, address, announce
 
 router = APIRouter(responses=REFUSED)
 
@@ -46,6 +46,5 @@ def reveal(room: str, db: Db, hub: Feeds, authorization: Auth = None) -> dict[st
     if not me.gm:
         raise Problem(403, "only the GM reveals the seed")
     revealed_seed = store.reveal(db, room)
-    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish_threadsafe(room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
+    announce(db, hub, room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
     return revealed_seed

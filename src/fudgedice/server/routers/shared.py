@@ -16,7 +16,7 @@ from fastapi import Depends, Header, Request
 from ..bodies import MAX_INT
 from ..db import Database
 from ..guards import RateLimit
-from ..live import Hub
+from ..live import Event, Hub
 from ..making import Rolls
 from ..odds import OddsGate
 from ..sheet_pages import SheetPages
@@ -58,3 +58,12 @@ Gate = Annotated[OddsGate, Depends(held("gate"))]
 """The gate every measure of odds passes."""
 Pages = Annotated[SheetPages, Depends(held("sheet_pages"))]
 """The sheets' pages, each trait with its chance."""
+
+
+def announce(db: Database, hub: Hub, room: str, event: Event) -> None:
+    """``event`` (made by this process, from any thread) to the room's live
+    feeds: on SQLite only this process hears of it, so its hub is told here;
+    on PostgreSQL the commit's NOTIFY brings it to every process's hub, this
+    one's too, and telling it here as well would deliver it twice."""
+    if not db.postgres:
+        hub.publish_threadsafe(room, event)

@@ -42,7 +42,7 @@ from ..sheet_store import (
     read,
     read_all,
 )
-from .shared import Auth, Db, Feeds, Pages, TableRolls, address
+from .shared import Auth, Db, Feeds, Pages, TableRolls, address, announce
 
 Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
 """A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
@@ -280,8 +280,7 @@ def _inflicter(db: Database, room: str, member: str) -> None:
 
 def _publish(db: Database, hub: Hub, *records: RollRecord) -> None:
     """A sheet's change to the room's live feeds."""
-    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish_threadsafe(records[0].room, Event("rolls", list(records)))
+    announce(db, hub, records[0].room, Event("rolls", list(records)))
 
 
 @router.post("/api/rooms/{room}/rolls/{seq}/spend", status_code=201)

@@ -18,7 +18,7 @@ from ..kept import Member
 from ..live import Event
 from ..problems import REFUSED, Problem
 from ..talk_store import commit_talk
-from .shared import Auth, Db, Feeds, TableRolls, address
+from .shared import Auth, Db, Feeds, TableRolls, address, announce
 
 router = APIRouter(responses=REFUSED)
 
@@ -43,8 +43,7 @@ async def talk(
     rolls.take(me, address(request))
     to = await run_in_threadpool(_recipient, db, me, visibility, body.to)
     record = await run_in_threadpool(commit_talk, db, room, me, text, visibility, to)
-    if not db.postgres:  # PostgreSQL's NOTIFY brings it to every process's hub
-        hub.publish(room, Event("rolls", [record]))
+    announce(db, hub, room, Event("rolls", [record]))
     return Response(record.json_for(me), 201, media_type="application/json")
 
 
