@@ -16,7 +16,8 @@ The layers, bottom to top (a module imports only from its own layer or lower):
    imports it
 8. ``log``: the fair-roll log, which re-rolls texts through ``api`` to verify
    them; ``sheets``: character sheets in TOML, rolled by trait name through ``api``;
-   ``comparisons``: rolls measured side by side through ``api``
+   ``comparisons``: rolls measured side by side through ``api``; ``chat``: the
+   messages and commands of chat services (Discord, a webhook), made from the API's answers
 9. ``server`` (the table: ``fudgedice serve``) and the package's ``__init__``
 10. ``cli``: the command line's package (its click commands, ``console``, the
     ``session_*``, ``sheet_*``, ``compare``, ``floats``, ``checks`` and ``help``
@@ -76,6 +77,7 @@ LAYERS: Mapping[str, int] = {
     f"{PACKAGE}.play": 8,
     f"{PACKAGE}.comparisons": 8,
     f"{PACKAGE}.sampling": 8,
+    f"{PACKAGE}.chat": 8,
     f"{PACKAGE}.server": 9,
     PACKAGE: 9,
     f"{PACKAGE}.cli": 10,

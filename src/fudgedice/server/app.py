@@ -26,6 +26,7 @@ from .kept import RollRecord
 from .live import Hub, Listener
 from .making import Rolls
 from .odds import OddsGate
+from .outbox import Outbox
 from .problems import REFUSED
 from .routers import (
     favourites,
@@ -61,11 +62,13 @@ def create_app(
     address_rate: float = 20.0,
     address_burst: int = 200,
     hub: Hub | None = None,
+    outbox: Outbox | None = None,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round.
-    ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`)."""
+    ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
+    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -85,6 +88,7 @@ def create_app(
     )
     state = app.state
     state.db, state.hub = db, hub or Hub()
+    state.outbox = outbox or Outbox()
     state.addresses = RateLimit(address_rate, address_burst, "requests from your address")
     state.gate = OddsGate(state.addresses, isolated=True)
     state.sheet_pages = SheetPages(state.gate)
@@ -122,7 +126,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     writer: Writer = app.state.writer
     gate: OddsGate = app.state.gate
     listener: Listener | None = app.state.listener
+    outbox: Outbox = app.state.outbox
     hub.loop = asyncio.get_running_loop()
+    outbox.start()
     writer.start()
     gate.start()
     ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
@@ -139,4 +145,5 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await listener.stop()
     ticking.cancel()
     await writer.stop()
+    await outbox.stop()
     gate.close()

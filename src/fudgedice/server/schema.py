@@ -148,3 +148,39 @@ favourites = Table(
     Column("entries", Text, nullable=False),
     Column("updated_at", String(40), nullable=False),
 )
+
+discord_channels = Table(
+    "discord_channels",
+    metadata,
+    # a Discord channel (its snowflake, as text) and the room its commands roll in:
+    # made at the channel's first command, kept across restarts
+    Column("channel_id", String(32), primary_key=True),
+    # None for a direct message's channel
+    Column("guild_id", String(32), nullable=True),
+    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False, unique=True),
+    # the Discord user who first used the channel: its room's GM
+    Column("gm_user_id", String(32), nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+discord_users = Table(
+    "discord_users",
+    metadata,
+    # each Discord user who has rolled in a channel's room is one member of it
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("user_id", String(32), primary_key=True),
+    Column("member_id", String(16), ForeignKey("members.id"), nullable=False, unique=True),
+)
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    # the incoming webhook a room's public rolls are mirrored to (one a room):
+    # its URL is a secret of its own (anyone holding it posts to the channel),
+    # kept as given since it is used, and never shown back whole
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("url", Text, nullable=False),
+    # the body it takes: "discord" ({"content", "embeds"}) or "slack" ({"text", "blocks"})
+    Column("kind", String(16), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+)
