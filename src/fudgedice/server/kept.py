@@ -79,6 +79,9 @@ class RollRequest:
     """Dice rolled by hand, to be read instead of drawn."""
     heavy: bool = False
     """Its text tosses more than :data:`.caches.LIGHT_DICE` dice: committed alone."""
+    via: str = ""
+    """Where it was asked: "" at the table's API, "discord" by a slash command
+    (whose answer shows it in the channel: it is not posted there again)."""
 
 
 @dataclass(eq=False)
@@ -110,6 +113,9 @@ class RollRecord:
     error: str | None = None
     """Why the roll failed once its dice were drawn (docs/fairness.md: drawn
     dice are kept); None for a roll that did not."""
+    via: str = ""
+    """Where it was asked (:attr:`RollRequest.via`), known to the process that
+    wrote it alone: it is not stored."""
 
     @property
     def hidden(self) -> bool:

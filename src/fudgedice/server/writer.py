@@ -305,6 +305,7 @@ def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedR
         nonce, request.client_seed, request.text, request.label, request.faces,
         result, at, None if opening is None else opening["salt"], logged.hash,
         None, logged.entry, opening, None if logged.error is None else logged.error.message,
+        request.via,
     )  # fmt: skip
     room.last_seq = seq
     room.last_hash = record.hash
