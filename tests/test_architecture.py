@@ -175,6 +175,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.commands": frozenset(
         {
             f"{PACKAGE}.cli.serve",
+            f"{PACKAGE}.cli.discord",
             f"{PACKAGE}.cli.compare",
             f"{PACKAGE}.render.plot",
             f"{PACKAGE}.cli.sheet_commands",

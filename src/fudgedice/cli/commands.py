@@ -75,7 +75,7 @@ class _Commands(click.Group):
             ) from None
 
 
-_DEFERRED = ("compare", "help", "serve", "session", "sheet", "verify")
+_DEFERRED = ("compare", "discord", "help", "serve", "session", "sheet", "verify")
 """The commands built when first named, each in its own module."""
 
 
@@ -85,6 +85,10 @@ def _deferred(name: str) -> click.Command:
         from .compare import compare
 
         return compare
+    if name == "discord":  # httpx and Discord's API: for registering commands alone
+        from .discord import discord
+
+        return discord
     if name == "help":
         from .help import help_command
 
