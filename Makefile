@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 SECONDS ?= 60
 SEED    ?= 1
 
-.PHONY: demo test lint parser bench bench-table fuzz serve postgres chromium axe screenshot clean
+.PHONY: demo test lint parser bench bench-table fuzz serve postgres chromium axe emoji screenshot clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -86,11 +86,19 @@ $(AXE): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(AXE)
 
+# The pictures of Discord's messages draw emoji (a verdict's mark, a hidden roll's
+# lock) with Debian's colour emoji font, installed here unless it already is.
+emoji:
+	@fc-list 2>/dev/null | grep -q NotoColorEmoji || { $(APT_INSTALL) fonts-noto-color-emoji; }
+
 # The README's pictures of the page (docs/table.png, docs/table-phone.png), taken
-# from the current code by a test of the page, then copied from its artifacts.
-screenshot: $(STAMP) chromium axe
-	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py
+# from the current code by a test of the page, then copied from its artifacts; and
+# docs/discord.md's (docs/discord-channel.png, ...): the messages the table sends to
+# Discord, drawn in a page styled like a Discord channel.
+screenshot: $(STAMP) chromium axe emoji
+	$(BIN)/pytest -p no:cacheprovider tests/page/test_pictures.py tests/page/test_discord_pictures.py
 	cp test-artifacts/page/table.png test-artifacts/page/table-phone.png test-artifacts/page/table-sheet.png docs/
+	cp test-artifacts/page/discord-channel.png test-artifacts/page/discord-hidden.png test-artifacts/page/discord-odds.png docs/
 
 bench: $(STAMP)
 	bash benchmarks/d20_env.sh
