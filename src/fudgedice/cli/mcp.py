@@ -20,6 +20,11 @@ def mcp() -> None:
     gets the exact fraction, not a guess.
 
     \b
+    Examples:
+      fudgedice mcp
+      claude mcp add fudgedice -- fudgedice mcp
+
+    \b
     An MCP client's configuration (Claude Desktop's claude_desktop_config.json,
     and the like) names the command:
       {"mcpServers": {"fudgedice": {"command": "fudgedice", "args": ["mcp"]}}}
