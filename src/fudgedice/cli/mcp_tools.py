@@ -174,7 +174,7 @@ def _log(given: str | dict[str, Any]) -> Any:
     a log file (``fudgedice verify``'s)."""
     try:
         text = given if isinstance(given, str) else json.dumps(given, ensure_ascii=False)
-    except (ValueError, RecursionError):
+    except RecursionError:  # as parse_log says of a text nested as deep
         raise DiceValueError("the log is not JSON (nested too deep)") from None
     # a lone surrogate passes as itself, and is refused as not UTF-8
     return parse_log(text.encode("utf-8", "surrogatepass"))
