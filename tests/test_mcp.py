@@ -25,6 +25,7 @@ from fudgedice import Session
 from fudgedice.cli import main
 from fudgedice.cli.mcp_tools import server
 from fudgedice.limits import DEFAULT_LIMITS
+from fudgedice.log.storage import create
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 TOOLS = {"roll", "odds", "compare", "read", "ladder", "verify"}
@@ -163,6 +164,16 @@ def test_verify_answers_the_commands_json(log: tuple[dict[str, Any], Path]) -> N
     assert answer("verify", {"log": document, "hashes": [shown]}) == cli_json(
         "verify", str(path), "--hash", shown
     )
+
+
+def test_verify_reads_a_session_file_as_the_command_does(tmp_path: Path) -> None:
+    session = Session.new(server_seed=bytes(32), room="cli")
+    session.roll("fate: Good vs Great", roller="Ann")
+    path = tmp_path / "game.json"
+    create(path, session)  # not revealed: its roll waits (exit code 3)
+    expected = cli_json("verify", str(path), code=3)
+    assert expected["pending"] == 1
+    assert answer("verify", {"log": path.read_text("utf-8")}) == expected
 
 
 def test_a_log_that_fails_is_reported_not_refused(
