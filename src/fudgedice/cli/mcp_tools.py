@@ -41,9 +41,9 @@ interprets dice rolled by hand; verify checks a table's or a session's log.
 Each tool answers the JSON of the command line's --json."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-"""Every tool reads what it is given and changes nothing."""
+"""``roll``: it changes nothing, but without a seed each call draws new dice."""
 MEASURES = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-"""Tools whose answer is the same for the same arguments."""
+"""The other tools: they change nothing, and answer the same for the same arguments."""
 
 Answer = Annotated[CallToolResult, dict[str, Any]]
 """A tool's answer: the command's JSON object (structured, and as text)."""
