@@ -157,8 +157,8 @@ MEASURING = frozenset({f"{PACKAGE}.exact.odds", f"{PACKAGE}.exact.views"})
 
 LAZY_OURS: Mapping[str, frozenset[str]] = {
     # compare and --plot load comparisons and charts, which a roll never needs; the
-    # sheet, session, verify, serve and help commands are built when named (their options and
-    # types are milliseconds of every roll's start-up)
+    # sheet, session, verify, serve, mcp and help commands are built when named (their options
+    # and types are milliseconds of every roll's start-up)
     # the console script gives every command line but a plain roll or odds to click
     # (cli.quick, the plain roll and odds, without it), each loaded with the
     # collector paused
@@ -176,6 +176,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
         {
             f"{PACKAGE}.cli.serve",
             f"{PACKAGE}.cli.discord",
+            f"{PACKAGE}.cli.mcp",
             f"{PACKAGE}.cli.compare",
             f"{PACKAGE}.render.plot",
             f"{PACKAGE}.cli.sheet_commands",
@@ -186,6 +187,8 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli.serve": frozenset({f"{PACKAGE}.server"}),
+    # the assistant's tools load the Model Context Protocol's SDK, when `mcp` starts
+    f"{PACKAGE}.cli.mcp": frozenset({f"{PACKAGE}.cli.mcp_tools"}),
     f"{PACKAGE}.cli.sheet_options": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),

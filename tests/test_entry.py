@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import fudgedice.cli.answers
 import fudgedice.cli.commands
 import fudgedice.cli.entry
 import fudgedice.cli.quick
@@ -115,7 +116,7 @@ def test_quick_and_click_say_the_same(
 ) -> None:
     # the same dice for both ways: the stream each takes is seeded
     monkeypatch.setattr(fudgedice.cli.quick, "fresh", lambda: seeded("entry"))
-    monkeypatch.setattr(fudgedice.cli.commands, "fresh", lambda: seeded("entry"))
+    monkeypatch.setattr(fudgedice.cli.answers, "fresh", lambda: seeded("entry"))
     words = list(line)
     assert quick_text(words) is not None
     quick = _run(fudgedice.cli.entry.main, words, capsys)

@@ -6,18 +6,15 @@ from typing import Any
 
 import click
 
-from .. import api, arguments
-from ..api import odds as measure_odds
+from .. import api
 from ..api import program_with_table
 from ..budget import collector_paused
-from ..dice.program import Program
 from ..errors import DiceError
 from ..render.odds_table import odds_text
 from ..render.table import table_text
-from ..results.roll import Roll
-from ..stream import fresh, seeded
 from . import session_rolls
-from .checks import check_run, run_summary, suggesting_float
+from .answers import MOST_TIMES, measured, rolled, rolls_json
+from .checks import run_summary
 from .console import RollCommand, json_text, unquoted
 from .console import friendly as _friendly
 from .console import show as _show
@@ -75,7 +72,7 @@ class _Commands(click.Group):
             ) from None
 
 
-_DEFERRED = ("compare", "discord", "help", "serve", "session", "sheet", "verify")
+_DEFERRED = ("compare", "discord", "help", "mcp", "serve", "session", "sheet", "verify")
 """The commands built when first named, each in its own module."""
 
 
@@ -97,6 +94,10 @@ def _deferred(name: str) -> click.Command:
         from .serve import serve
 
         return serve
+    if name == "mcp":  # the Model Context Protocol's SDK loads when it starts
+        from .mcp import mcp
+
+        return mcp
     if name == "sheet":
         from .sheet_commands import sheet
 
@@ -141,7 +142,7 @@ def main() -> None:
     "--times",
     default=1,
     show_default=True,
-    type=click.IntRange(1, 1000),
+    type=click.IntRange(1, MOST_TIMES),
     help="How many times to roll.",
 )
 @click.option("--seed", default=None, help="Seed for a reproducible roll (a number or a word).")
@@ -195,14 +196,10 @@ def roll(
         session_rolls.refuse_without_session(
             roller=roller, secret=secret, client=client_seed, blind=blind
         )
-        rolls = _rolled(program_with_table(text, d100_table), seed, times, as_json)
+        rolls = rolled(program_with_table(text, d100_table), seed, times, as_json)
     plan.pay(rolls[0], err=as_json)  # the sheet pays only for a roll that was made
     if as_json:
-        dicts = [r.to_dict() for r in rolls]
-        for data, entry in zip(dicts, logged, strict=False):
-            data["log"] = entry
-        payload: Any = dicts[0] if times == 1 else dicts
-        click.echo(json_text(payload, ensure_ascii=False))
+        click.echo(json_text(rolls_json(rolls, logged), ensure_ascii=False))
         return
     blocks = [r.text for r in rolls]
     for index, entry in enumerate(logged):
@@ -210,32 +207,6 @@ def roll(
     if times > 1:
         blocks.append(run_summary([r.total for r in rolls]))
     click.echo(plan.page(blocks))
-
-
-def _rolled(program: Program, seed: str | None, times: int, as_json: bool) -> list[Roll]:
-    """A run of rolls from the dice stream: fresh bytes for each, or the
-    seed; a run with a seed S rolls S#1, S#2, ..."""
-    base = None if seed is None else arguments.seed(_seed(seed))
-    rolls: list[Roll] = []
-    for index in range(times):
-        each = base if times == 1 or base is None else _nth_seed(base, index)
-        rolls.append(program.roll(fresh() if each is None else seeded(each), each))
-        if index == 0:
-            check_run(rolls[0], times, as_json=as_json, program=program)
-    return rolls
-
-
-def _seed(text: str) -> int | str:
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def _nth_seed(base: int | str, index: int) -> str:
-    """Seeds for ``-n``: ``S#1``, ``S#2``, ...: each run has its own rolls (seeds
-    1 and 2 share none), and each roll can be replayed alone with ``--seed``."""
-    return f"{base}#{index + 1}"
 
 
 # A roll may start with a minus sign ("-1+4dF"): not an option.
@@ -288,8 +259,7 @@ def odds(
 
         check_plot_path(plot_path)
     plan = sheet_plan(_expression(expression), **sheet)  # odds never spend
-    with suggesting_float(plan.text, d100_table):
-        result = measure_odds(plan.text, d100_table=d100_table)
+    result = measured(plan.text, d100_table)
     if as_json:
         click.echo(json_text(result.to_dict()))
     else:

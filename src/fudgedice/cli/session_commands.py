@@ -7,11 +7,16 @@ commands), so a roll builds none of these commands."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import DiceValueError
 from .console import friendly, json_text
+
+if TYPE_CHECKING:
+    from ..log import Report
 
 VERIFY_FAILED = 1
 """``verify``'s exit code when an entry fails (2 is a file it can't read)."""
@@ -27,6 +32,14 @@ def _published(text: str) -> tuple[int, str]:
     if not colon or not (seq.isascii() and seq.isdigit() and len(seq) <= 9):
         raise DiceValueError(f"--hash takes SEQ:HASH, such as 3:6f225f62b968cb6c, not {text!r}")
     return int(seq), shown.strip()
+
+
+def checked(document: Any, hashes: Sequence[str] = ()) -> Report:
+    """``verify``'s report on a log document (what ``--json`` prints is its
+    ``to_dict()``), each ``SEQ:HASH`` of ``hashes`` looked for in it."""
+    from ..log import verify  # the log: only a session's commands load it
+
+    return verify(document, published=dict(_published(each) for each in hashes))
 
 
 @click.group()
@@ -168,10 +181,9 @@ def verify_command(path: str, hashes: tuple[str, ...], as_json: bool) -> None:
       fudgedice verify game.json --json
       fudgedice verify log.json --hash 3:6f225f62b968cb6c
     """
-    from ..log import verify  # the log: only a session's commands load it
-    from ..log.storage import read_log
+    from ..log.storage import read_log  # the log: only a session's commands load it
 
-    report = verify(read_log(path), published=dict(_published(each) for each in hashes))
+    report = checked(read_log(path), hashes)
     if as_json:
         click.echo(json_text(report.to_dict(), ensure_ascii=False))
     else:

@@ -29,14 +29,18 @@ SESSION_FORMAT = "fudgedice-session/1"
 
 
 def _read_bounded(handle: Any, path: Path) -> bytes:
-    limit = DEFAULT_LIMITS.max_log_bytes
-    data: bytes = handle.read(limit + 1)
-    if len(data) > limit:
-        raise LimitError(f"{path} is larger than the limit of {limit // 2**20} MB")
+    data: bytes = handle.read(DEFAULT_LIMITS.max_log_bytes + 1)
+    _check_size(data, path)
     return data
 
 
-def _parse(data: bytes, path: Path) -> Any:
+def _check_size(data: bytes, name: str | Path) -> None:
+    limit = DEFAULT_LIMITS.max_log_bytes
+    if len(data) > limit:
+        raise LimitError(f"{name} is larger than the limit of {limit // 2**20} MB")
+
+
+def _parse(data: bytes, path: str | Path) -> Any:
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
@@ -64,7 +68,18 @@ def read_json(path: str | Path) -> Any:
 def read_log(path: str | Path) -> Any:
     """The log document in a file: an exported log, or a session file's log
     (whatever it holds; ``verify`` judges it)."""
-    data = read_json(path)
+    return _log_of(read_json(path))
+
+
+def parse_log(data: bytes, name: str = "the log") -> Any:
+    """The log document in ``data``, a file's bytes given by other means than
+    its path (``name`` says what it is in a message), read as :func:`read_log`
+    reads a file: at most ``max_log_bytes``, an exported log or a session file."""
+    _check_size(data, name)
+    return _log_of(_parse(data, name))
+
+
+def _log_of(data: Any) -> Any:
     if isinstance(data, dict) and data.get("format") == SESSION_FORMAT:
         return data.get("log")
     return data
