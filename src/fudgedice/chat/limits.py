@@ -40,13 +40,21 @@ def cut(text: str, most: int) -> str:
         return text
     note = "\n" + CUT if "\n" in text else " " + CUT
     room = max(0, most - size(note) - 4)
-    kept = text[:room]
-    while size(kept) > room:
-        kept = kept[:-1]
+    kept = _prefix(text, room)
     kept = kept.rstrip("\\")  # a backslash left at the end would escape the note
     if kept.count("```") % 2:
         kept += "\n```"
     return (kept + note)[:most] if size(kept + note) <= most else CUT[:most]
+
+
+def _prefix(text: str, most: int) -> str:
+    """The longest start of ``text`` within ``most`` units (a character is never split)."""
+    kept = text[:most]
+    over = size(kept) - most
+    while over > 0:  # each character dropped from the end frees one unit or two
+        over -= size(kept[-1])
+        kept = kept[:-1]
+    return kept
 
 
 def _text(value: Any) -> str:

@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+from .limits import fit
+
 EPHEMERAL: Final = 64
 """Discord's message flag: only the user who asked sees the answer."""
 NO_MENTIONS: Final[dict[str, list[str]]] = {"parse": []}
@@ -22,11 +24,12 @@ MAX_URL = 2048
 
 
 def message(*embeds: dict[str, Any], content: str | None = None) -> dict[str, Any]:
-    """A message of ``embeds`` (and ``content``), pinging nobody."""
+    """A message of ``embeds`` (and ``content``), pinging nobody, within
+    Discord's limits (:func:`.limits.fit`)."""
     made: dict[str, Any] = {"embeds": list(embeds), "allowed_mentions": {"parse": []}}
     if content:
         made["content"] = content
-    return made
+    return fit(made)
 
 
 def link(value: Any) -> str | None:

@@ -8,9 +8,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .dice import dice_line, result_line, sides_of, wild_line, without_label
-from .limits import fit
 from .markdown import block, code, escape, one_line, plain
-from .messages import HIDDEN, colour, link, message, timestamp
+from .messages import EVEN, HIDDEN, colour, link, message, timestamp
 
 SEEN_BY: Final = {
     "gm": "only its roller and the GM see it",
@@ -28,6 +27,8 @@ PLACED: Final = {
     "whisper": "whispered",
 }
 """What a placeholder says its roller did, by the roll's visibility."""
+MOST_LINES: Final = 40
+"""Lines of a sheet's change or an action of play shown."""
 MOST_HOW: Final = 900
 """Characters of a roll's explanation shown under it (a field holds 1024)."""
 
@@ -42,7 +43,7 @@ def roll_message(
     title = f"{escape(name)}: {escape(label)}" if label else escape(name)
     embed = roll_embed(_in_room(shown, system), title=title)
     embed["footer"] = {"text": plain(_footer(shown, system))}
-    return fit(message(_placed(embed, shown, link)))
+    return message(_placed(embed, shown, link))
 
 
 def read_message(roll: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def read_message(roll: Mapping[str, Any]) -> dict[str, Any]:
     label = one_line(roll.get("label"))
     embed = roll_embed(roll, title="Read by hand" + (f": {escape(label)}" if label else ""))
     embed["footer"] = {"text": "the faces as given: nobody can check how they fell"}
-    return fit(message(embed))
+    return message(embed)
 
 
 def placeholder_message(shown: Mapping[str, Any], *, link: str | None = None) -> dict[str, Any]:
@@ -68,15 +69,22 @@ def placeholder_message(shown: Mapping[str, Any], *, link: str | None = None) ->
         "color": HIDDEN,
         "footer": {"text": plain(_footer({key: shown.get(key) for key in ("seq", "hash")}, ""))},
     }
-    return fit(message(_placed(embed, {"at": shown.get("at")}, link)))
+    return message(_placed(embed, {"at": shown.get("at")}, link))
 
 
 def roll_embed(roll: Mapping[str, Any], *, title: str) -> dict[str, Any]:
-    """The embed of a roll: its text, dice and result; each side of an opposed roll."""
-    lines = [code(without_label(roll.get("notation")) or "?")]
+    """The embed of a roll: its text, dice and result; each side of an opposed roll.
+    A sheet's change or an action of play: what happened, in words."""
     visibility = one_line(roll.get("visibility"))
-    if visibility in SEEN_BY:
-        lines.append(f"\U0001f512 {SEEN_BY[visibility]}")
+    hidden = [f"\U0001f512 {SEEN_BY[visibility]}"] if visibility in SEEN_BY else []
+    if roll.get("kind") in {"sheet", "play"}:
+        said = roll.get("lines")
+        lines = [escape(line) for line in said[:MOST_LINES]] if isinstance(said, list) else []
+        lines = lines or ["(nothing said)"]
+        return {"title": title, "description": "\n".join([*hidden, *lines]), "color": EVEN}
+    lines = [code(without_label(roll.get("notation")) or "?"), *hidden]
+    if roll.get("kind") == "spend" and roll.get("spent"):
+        lines.append(escape(roll.get("spent")))
     sides = sides_of(roll)
     if not sides and not roll.get("failed"):
         lines.append(dice_line(roll) or "no dice")

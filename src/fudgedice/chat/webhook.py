@@ -67,17 +67,26 @@ def _embed_text(embed: Mapping[str, Any]) -> str:
 _BOLD = re.compile(r"(?<!\\)\*\*")
 _ITALIC = re.compile(r"(?<!\\)\*")
 _STRIKE = re.compile(r"(?<!\\)~~")
-_ESCAPED = re.compile(r"\\([^\w\s])")
+_ESCAPED = re.compile(r"\\([^A-Za-z0-9\s])")
+_CODE = re.compile(r"((?<!\\)```.*?```|(?<!\\)`[^`]*`)", re.DOTALL)
+"""A code block or span (a backtick escaped opens none): split on, its parts
+are every second one."""
 
 
 def slack(markdown: str) -> str:
     """Discord's markdown as Slack's mrkdwn: **bold** as *bold*, *italic* as
-    _italic_, ~~struck~~ as ~struck~, escapes undone; ``&``, ``<`` and ``>``
-    escaped as Slack asks (so no text reads as a mention or a link of its own)."""
-    text = _BOLD.sub("\x00", markdown)
+    _italic_, ~~struck~~ as ~struck~, escapes undone, code left as it is;
+    ``&``, ``<`` and ``>`` escaped as Slack asks (so that no text reads as a
+    mention or a link). Slack escapes nothing else: a player's ``*`` may
+    embolden their own words there, and can do no more."""
+    parts = _CODE.split(markdown)
+    return "".join(_escape(part) if n % 2 else _markup(part) for n, part in enumerate(parts))
+
+
+def _markup(text: str) -> str:
+    text = _BOLD.sub("\x00", text)
     text = _ITALIC.sub("_", text).replace("\x00", "*")
-    text = _ESCAPED.sub(r"\1", _STRIKE.sub("~", text))
-    return _escape(text)
+    return _escape(_ESCAPED.sub(r"\1", _STRIKE.sub("~", text)))
 
 
 def _escape(text: str) -> str:
