@@ -79,6 +79,13 @@ def test_a_comparison_sets_the_rolls_side_by_side() -> None:
     assert problems(message) == []
 
 
+def test_a_value_is_named_only_when_every_roll_names_it_alike() -> None:
+    message = compare_message(compare("4dF", "fate: 4dF").to_dict())
+    rows = table_of(message["embeds"][0]["description"])
+    # Good is +1 on Fudge's ladder, +3 on Fate's: a row of neither's name
+    assert rows[6].split() == ["+1", "19.75%", "19.75%"]
+
+
 def test_a_comparison_of_events_and_a_long_tail() -> None:
     message = compare_message(compare("d6: 3D vs 11", "d6: 3D+2 vs 11 # more").to_dict())
     embed = message["embeds"][0]
@@ -119,6 +126,22 @@ def test_the_room_gives_its_page_and_commitment() -> None:
     assert f"`{'ab' * 32}`" in embed["description"]
     assert "<https://table.example/r/abc#seat=x>" in embed["description"]
     assert problems(message) == []
+
+
+def test_a_seat_is_the_askers_alone() -> None:
+    shared = room_message(name="r", system="fudge", link=None, commitment="c", epoch=1)
+    assert "flags" not in shared
+    seat = room_message(
+        name="r", system="fudge", link=None, commitment="c", epoch=1,
+        seat_link="https://table.example/r/abc#seat=x",
+    )  # fmt: skip
+    assert seat["flags"] == EPHEMERAL
+
+
+def test_odds_may_show_their_attached_chart() -> None:
+    message = odds_message(odds("4dF"), text="4dF", chart="odds.png")
+    assert message["embeds"][0]["image"] == {"url": "attachment://odds.png"}
+    assert "image" not in odds_message(odds("4dF"), text="4dF", chart="../x y")["embeds"][0]
 
 
 def test_a_link_that_is_not_http_is_left_out() -> None:

@@ -42,7 +42,7 @@ def test_fudge_dice_are_drawn_as_faces_with_the_ladder_word_and_verdict(seen: Sh
     assert "**2**" in embed["description"]
     assert "\u2705 success" in embed["description"]
     assert "Great" in embed["description"]
-    assert embed["footer"]["text"].startswith("#12 \u00b7 hash ab12ab12ab12ab12")
+    assert embed["footer"]["text"] == "#12 \u00b7 fudge \u00b7 verify --hash 12:ab12ab12ab12ab12"
     assert message["allowed_mentions"] == NO_MENTIONS
     assert problems(message) == []
 
@@ -123,12 +123,10 @@ def test_a_placeholder_says_nothing_of_the_roll(visibility: str, kept: Kept) -> 
         assert message["allowed_mentions"] == NO_MENTIONS
         assert problems(message) == []
     words = placeholder_message(made.placeholder())["embeds"][0]["title"]
-    assert {"gm": "for the GM", "self": "kept to themself", "blind": "blind", "secret": "secret"}[
-        visibility
-    ] in words
-    assert (
-        "hash ab12ab12ab12ab12" in placeholder_message(made.full())["embeds"][0]["footer"]["text"]
-    )
+    placed = {"gm": "for the GM", "self": "kept to themself", "blind": "blind", "secret": "secret"}
+    assert placed[visibility] in words
+    footer = placeholder_message(made.full())["embeds"][0]["footer"]["text"]
+    assert footer == "#12 \u00b7 verify --hash 12:ab12ab12ab12ab12"
 
 
 def reads(said: str, *more: str) -> list[str]:
@@ -167,3 +165,23 @@ def test_a_code_span_cannot_be_closed_by_its_text() -> None:
 
 def test_ephemeral_is_discords_flag() -> None:
     assert EPHEMERAL == 64
+
+
+def test_a_checked_roll_says_so(seen: Shown) -> None:
+    roll = {**seen("4dF", ["+", "+", "+", "+"]), "verified": False, "by_hand": True}
+    footer = roll_message(roll, system="fudge")["embeds"][0]["footer"]["text"]
+    assert (
+        footer
+        == "#12 \u00b7 fudge \u00b7 read by hand \u00b7 \u2717 fails to verify \u00b7 "
+        + ("verify --hash 12:ab12ab12ab12ab12")
+    )
+
+
+def test_a_sheets_change_is_said_in_words(seen: Shown) -> None:
+    change = {"seq": 4, "name": "GM", "kind": "sheet", "lines": ["Ann: Fight *Good* -> Great"]}
+    embed = roll_message(change, system="fate")["embeds"][0]
+    assert embed["description"] == "Ann\\: Fight \\*Good\\* \\-\\> Great"
+
+
+def test_a_texts_direction_cannot_be_turned_around() -> None:
+    assert one_line("Ann\u202eevil\u2066x") == "Ann evil x"

@@ -36,7 +36,9 @@ def room_message(
     epoch: int,
     seat_link: str | None = None,
 ) -> dict[str, Any]:
-    """The channel's room: its page, its system, the commitment to its seed."""
+    """The channel's room: its page, its system, the commitment to its seed.
+    With ``seat_link`` (the asker's own seat, a secret) it is sent to the
+    asker alone: ephemeral."""
     lines = [
         "Rolls made here and at the room's page are one log: each shows at both.",
         f"Seed {epoch}'s commitment: {code(commitment)}",
@@ -55,7 +57,10 @@ def room_message(
     }
     if page:
         embed["url"] = page
-    return message(embed)
+    made = message(embed)
+    if seat:
+        made["flags"] = EPHEMERAL
+    return made
 
 
 def reveal_message(revealed: Mapping[str, Any], *, link: str | None = None) -> dict[str, Any]:

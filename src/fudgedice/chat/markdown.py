@@ -18,7 +18,9 @@ mentions (``<@1>``, ``@everyone``), automatic links (``https://``). A
 numbered list's ``1.`` reads only at a line's start, where no text typed
 ever stands in these messages."""
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+"""Control characters, line breaks and the overrides of a text's direction
+(which would turn the rest of a line around)."""
 _TICK: Final = "\u02cb"
 """A backtick inside a code span: the modifier grave accent, which reads alike
 and closes nothing."""

@@ -6,6 +6,7 @@ window of values, and the message says what was left out and how likely it is.""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -75,8 +76,10 @@ def left_out(values: Sequence[int], weights: Sequence[float], start: int, end: i
     return f"values {' and '.join(said)} left out" if said else None
 
 
-def odds_message(odds: Mapping[str, Any], *, text: str) -> dict[str, Any]:
-    """The table's ``/api/odds`` answer: each value's chance, at least, a bar; events; tails."""
+def odds_message(odds: Mapping[str, Any], *, text: str, chart: str | None = None) -> dict[str, Any]:
+    """The table's ``/api/odds`` answer: each value's chance, at least, a bar;
+    events; tails. ``chart``: the file name of a chart attached to the message
+    (:func:`.charts.chart_png`), shown as the embed's image."""
     rows = rows_of(odds)
     weights = [number(row.get("p")) or 0.0 for row in rows]
     start, end = window(weights)
@@ -101,6 +104,8 @@ def odds_message(odds: Mapping[str, Any], *, text: str) -> dict[str, Any]:
         "fields": _events(odds.get("events")),
         "footer": {"text": _figures(odds)},
     }
+    if chart and re.fullmatch(r"[\w.-]{1,100}", chart):
+        embed["image"] = {"url": f"attachment://{chart}"}
     return message(embed)
 
 
@@ -186,15 +191,13 @@ def _compared_table(forms: Sequence[Mapping[str, Any]], letters: Sequence[str]) 
     values = sorted(set().union(*chances)) if chances else []
     if not values:
         return ["no outcomes"]
-    names: dict[int, str] = {}
-    for form in forms:
-        for row in rows_of(form):
-            names.setdefault(row["value"], one_line(row.get("name"))[:NAME])
+    names = _common_names(forms)
     named = any(names.values())
+    ladder = any(row.get("name") for form in forms for row in rows_of(form))
     start, end = window([max(each.get(value, 0.0) for each in chances) for value in values])
     table = [["value", *(["name"] if named else []), *letters]]
     for value in values[start:end]:
-        head = [f"{value:+d}", names.get(value, "")] if named else [str(value)]
+        head = [f"{value:+d}" if ladder else str(value), *([names[value]] if named else [])]
         table.append([*head, *(chance(each.get(value, 0.0)) for each in chances)])
     lines = [block(columns(table))]
     if start or end < len(values):
@@ -202,6 +205,16 @@ def _compared_table(forms: Sequence[Mapping[str, Any]], letters: Sequence[str]) 
         said += [f"above {values[end - 1]}"] if end < len(values) else []
         lines.append(f"*values {' and '.join(said)} left out: rare in every roll*")
     return lines
+
+
+def _common_names(forms: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Each value's name where every roll names it alike (Good is +1 in fudge
+    and +3 in fate: such a value is left unnamed), as ``compare`` prints it."""
+    said: dict[int, set[str]] = {}
+    for form in forms:
+        for row in rows_of(form):
+            said.setdefault(row["value"], set()).add(one_line(row.get("name"))[:NAME])
+    return {value: names.pop() if len(names) == 1 else "" for value, names in said.items()}
 
 
 def _compared_events(

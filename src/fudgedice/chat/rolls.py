@@ -143,13 +143,10 @@ def _how(text: Any) -> str | None:
 
 
 def _footer(shown: Mapping[str, Any], system: str) -> str:
-    parts = []
+    """The roll's place in the log and what ``fudgedice verify --hash`` takes
+    to check it there (a placeholder's too: the log holds it, hash and all)."""
     seq = _seq(shown)
-    if seq:
-        parts.append(f"#{seq}")
-    digest = one_line(shown.get("hash"))
-    if re.fullmatch(r"[0-9a-f]{16,128}", digest):
-        parts.append(f"hash {digest[:16]}")
+    parts = [f"#{seq}"] if seq else []
     if system:
         parts.append(system)
     if shown.get("by_hand"):
@@ -158,6 +155,9 @@ def _footer(shown: Mapping[str, Any], system: str) -> str:
         parts.append("\u2713 verified")
     elif shown.get("verified") is False:
         parts.append("\u2717 fails to verify")
+    digest = one_line(shown.get("hash"))
+    if seq and re.fullmatch(r"[0-9a-f]{16,128}", digest):
+        parts.append(f"verify --hash {seq}:{digest[:16]}")
     return " \u00b7 ".join(parts) or "fudgedice"
 
 
