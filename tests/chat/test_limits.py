@@ -175,3 +175,9 @@ def test_a_real_roll_with_a_long_explanation_is_within_the_limits() -> None:
     message = roll_message(roll, system="fudge")
     assert problems(message) == []
     assert f"\u2026 and {len(roll['dice']) - 60} more" in message["embeds"][0]["description"]
+
+
+def test_an_embed_that_shows_nothing_is_dropped() -> None:
+    message = {"embeds": [{"color": 1}, {"title": "t"}], "allowed_mentions": {"parse": []}}
+    assert problems(message) == ["embed 1 shows nothing"]
+    assert fit(message)["embeds"] == [{"title": "t"}]

@@ -185,3 +185,10 @@ def test_a_sheets_change_is_said_in_words(seen: Shown) -> None:
 
 def test_a_texts_direction_cannot_be_turned_around() -> None:
     assert one_line("Ann\u202eevil\u2066x") == "Ann evil x"
+
+
+def test_a_placeholder_given_as_a_roll_is_shown_as_a_placeholder(kept: Kept) -> None:
+    made = kept("4dF # Moonlit", ["+", "+", "-", "0"], visibility="blind", label="Moonlit")
+    message = roll_message(made.placeholder(), system="fudge")
+    assert message == placeholder_message(made.placeholder())
+    assert "Moonlit" not in text_of(message)

@@ -64,7 +64,8 @@ def dice_line(roll: Mapping[str, Any]) -> str:
 
 
 def wild_line(roll: Mapping[str, Any]) -> str | None:
-    """The D6 System's Wild Die in words: exploded, a complication, a critical failure."""
+    """The D6 System's Wild Die in words when it did more than count: exploded,
+    a complication, a critical failure."""
     wild = [each for each in _list(roll.get("dice")) if isinstance(each, Mapping)]
     wild = [each for each in wild if "wild" in marks(each)]
     if not wild:
@@ -78,8 +79,10 @@ def wild_line(roll: Mapping[str, Any]) -> str | None:
         notes.append("critical failure")
     if details.get("complication"):
         notes.append("complication")
+    if not notes:  # the dice above tag it W: nothing more to say
+        return None
     faces = " ".join(face(each) for each in wild[:MOST_DICE])
-    return f"**Wild Die** {faces}" + (f": {', '.join(notes)}" if notes else "")
+    return f"**Wild Die** {faces}: {', '.join(notes)}"
 
 
 def result_line(roll: Mapping[str, Any]) -> str:

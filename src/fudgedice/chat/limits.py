@@ -83,6 +83,8 @@ def problems(message: Mapping[str, Any]) -> list[str]:
         found.append(f"{len(embeds)} embeds, more than {EMBEDS}")
     for number, embed in enumerate(embeds, start=1):
         found.extend(f"embed {number}: {each}" for each in _embed_problems(embed))
+        if not shows(embed):
+            found.append(f"embed {number} shows nothing")
     total = sum(embed_size(embed) for embed in embeds)
     if total > TOTAL:
         found.append(f"the embeds have {total} characters, more than {TOTAL}")
@@ -116,11 +118,20 @@ def _embed_problems(embed: Mapping[str, Any]) -> list[str]:
     return found
 
 
+SHOWN: Final = ("title", "description", "fields", "footer", "author", "image", "thumbnail")
+
+
+def shows(embed: Mapping[str, Any]) -> bool:
+    """Whether ``embed`` shows anything: Discord refuses an empty one."""
+    return any(embed.get(key) for key in SHOWN)
+
+
 def fit(message: Mapping[str, Any]) -> dict[str, Any]:
     """``message`` within Discord's limits: what passes one cut, with a visible
     note; empty fields filled; mentions never parsed. Never raises."""
     fitted = dict(message)
-    embeds = [_fit_embed(each) for each in message.get("embeds") or [] if isinstance(each, Mapping)]
+    given = message.get("embeds") or []
+    embeds = [_fit_embed(each) for each in given if isinstance(each, Mapping) and shows(each)]
     content = _text(message.get("content"))
     if len(embeds) > EMBEDS:
         content = f"{content}\n\u2026 {len(embeds) - EMBEDS} more not shown".strip()

@@ -37,7 +37,11 @@ def roll_message(
     shown: Mapping[str, Any], *, system: str, link: str | None = None
 ) -> dict[str, Any]:
     """A roll as the table shows it whole: its roller and label, its text,
-    its dice, its result; under it its ``seq`` and hash (``fudgedice verify``)."""
+    its dice, its result; under it its ``seq`` and hash (``fudgedice verify``).
+    A placeholder (``hidden``: what the API shows a reader who may not see the
+    roll, such as a blind roll's roller) is shown as one."""
+    if shown.get("hidden") is True:
+        return placeholder_message(shown, link=link)
     name = one_line(shown.get("name")) or "someone"
     label = one_line(shown.get("label"))
     title = f"{escape(name)}: {escape(label)}" if label else escape(name)
