@@ -181,3 +181,9 @@ def test_an_embed_that_shows_nothing_is_dropped() -> None:
     message = {"embeds": [{"color": 1}, {"title": "t"}], "allowed_mentions": {"parse": []}}
     assert problems(message) == ["embed 1 shows nothing"]
     assert fit(message)["embeds"] == [{"title": "t"}]
+
+
+def test_embeds_cut_to_nothing_are_dropped() -> None:
+    fitted = fit({"embeds": [{"description": "d" * 4096} for _ in range(10)]})
+    assert problems(fitted) == []
+    assert [len(embed["description"]) for embed in fitted["embeds"]] == [4096, 1904]

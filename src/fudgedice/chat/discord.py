@@ -1,4 +1,4 @@
-"""The table's answers as Discord messages (docs/discord.md): pure, sending
+"""The table's answers as Discord messages: pure, sending
 and keeping nothing. Each function gives a message as Discord's API takes it,
 ``{"content"?, "embeds", "allowed_mentions": NO_MENTIONS, "flags"?}``, within
 Discord's limits; user text (names, labels, roll texts, errors) shown as typed,

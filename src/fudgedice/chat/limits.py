@@ -39,12 +39,12 @@ def cut(text: str, most: int) -> str:
     if size(text) <= most:
         return text
     note = "\n" + CUT if "\n" in text else " " + CUT
-    room = max(0, most - size(note) - 4)
-    kept = _prefix(text, room)
-    kept = kept.rstrip("\\")  # a backslash left at the end would escape the note
-    if kept.count("```") % 2:
-        kept += "\n```"
-    return (kept + note)[:most] if size(kept + note) <= most else CUT[:most]
+    room = max(0, most - size(note))
+    kept = _prefix(text, room).rstrip("\\")  # a backslash at the end would escape the note
+    if kept.count("```") % 2:  # a code block left open: closed, within the room
+        kept = _prefix(kept, max(0, room - 4)).rstrip("\\")
+        kept += "\n```" if kept.count("```") % 2 else ""
+    return kept + note if size(kept + note) <= most else CUT[:most]
 
 
 def _prefix(text: str, most: int) -> str:
@@ -193,7 +193,7 @@ def _within_total(embeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
             embed["description"] = shorter
     while excess > 0 and len(embeds) > 1:
         excess -= embed_size(embeds.pop())
-    return embeds
+    return [embed for embed in embeds if shows(embed)]  # a description cut to nothing
 
 
 def _drop_fields(embed: dict[str, Any], excess: int) -> int:
