@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from inspect import signature
 
 import pytest
 
+from fudgedice.chat import discord
 from fudgedice.chat.commands import SYSTEM_CHOICES
 from fudgedice.chat.discord import (
     EPHEMERAL,
@@ -175,3 +177,29 @@ def test_an_error_is_ephemeral_and_escaped() -> None:
     description = message["embeds"][0]["description"]
     assert description == "\u26a0\ufe0f can't read \\`\\@everyone\\` \\<\\@1\\>\ntry 4dF"
     assert message["allowed_mentions"] == {"parse": []}
+
+
+def test_the_api_is_the_one_the_endpoint_and_the_webhooks_call() -> None:
+    functions = [name for name in discord.__all__ if callable(getattr(discord, name))]
+    said = {name: str(signature(getattr(discord, name))) for name in functions}
+    assert said == {
+        "chart_png": "(text: 'str', system: 'str') -> 'bytes'",
+        "compare_message": "(comparison: 'Mapping[str, Any]') -> 'dict[str, Any]'",
+        "error_message": "(error: 'str', hint: 'str | None' = None) -> 'dict[str, Any]'",
+        "fit": "(message: 'Mapping[str, Any]') -> 'dict[str, Any]'",
+        "ladder_message": "(system: 'str') -> 'dict[str, Any]'",
+        "odds_message": "(odds: 'Mapping[str, Any]', *, text: 'str', chart: 'str | None' = None)"
+        " -> 'dict[str, Any]'",
+        "placeholder_message": "(shown: 'Mapping[str, Any]', *, link: 'str | None' = None)"
+        " -> 'dict[str, Any]'",
+        "problems": "(message: 'Mapping[str, Any]') -> 'list[str]'",
+        "read_message": "(roll: 'Mapping[str, Any]') -> 'dict[str, Any]'",
+        "reveal_message": "(revealed: 'Mapping[str, Any]', *, link: 'str | None' = None)"
+        " -> 'dict[str, Any]'",
+        "roll_message": "(shown: 'Mapping[str, Any]', *, system: 'str', link: 'str | None' = None)"
+        " -> 'dict[str, Any]'",
+        "room_message": "(*, name: 'str', system: 'str', link: 'str | None', commitment: 'str', "
+        "epoch: 'int', seat_link: 'str | None' = None) -> 'dict[str, Any]'",
+        "webhook_body": "(message: 'Mapping[str, Any]', kind: 'str') -> 'dict[str, Any]'",
+    }
+    assert (discord.EPHEMERAL, discord.NO_MENTIONS) == (64, {"parse": []})
