@@ -20,6 +20,7 @@ from fudgedice.chat.discord import (
     roll_message,
 )
 from fudgedice.chat.markdown import SPECIAL, code, escape, one_line
+from fudgedice.chat.messages import BAD
 from fudgedice.server.kept import RollRecord
 from fudgedice.server.writer import failed_result
 
@@ -85,7 +86,9 @@ def test_a_failed_roll_shows_its_error_and_what_it_drew(seen: Shown) -> None:
         **seen("4dF", ["+", "+", "+", "+"]),
         **failed_result("4dF", {"faces": ["+", "-"], "error": "boom <@1>"}),
     }
-    description = roll_message(failed, system="fudge")["embeds"][0]["description"]
+    embed = roll_message(failed, system="fudge")["embeds"][0]
+    assert embed["color"] == BAD
+    description = embed["description"]
     assert "failed: boom \\<\\@1\\>" in description
     assert "(drew `+ -`)" in description
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from .dice import dice_line, result_line, sides_of, wild_line, without_label
 from .markdown import block, code, escape, one_line, plain
-from .messages import EVEN, HIDDEN, colour, link, message, timestamp
+from .messages import BAD, EVEN, HIDDEN, colour, link, message, timestamp
 
 SEEN_BY: Final = {
     "gm": "only its roller and the GM see it",
@@ -101,7 +101,7 @@ def roll_embed(roll: Mapping[str, Any], *, title: str) -> dict[str, Any]:
     embed: dict[str, Any] = {
         "title": title,
         "description": "\n".join(lines),
-        "color": colour(None if roll.get("failed") else roll.get("verdict")),
+        "color": BAD if roll.get("failed") else colour(roll.get("verdict")),
         "fields": [_side(side) for side in sides],
     }
     how = _how(roll.get("text"))
