@@ -5,6 +5,7 @@ or asks for the room binds the channel, and its user is the room's GM."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, insert, select
@@ -54,11 +55,15 @@ def seat(
     *,
     room_name: str | None = None,
     system: str | None = None,
+    charge: Callable[[str], None] = lambda _: None,
 ) -> Seat:
     """The user's seat in the channel's room: the room made (in ``system``)
-    and bound on the channel's first use, the member made on the user's."""
+    and bound on the channel's first use, the member made on the user's;
+    ``charge("rooms")`` or ``charge("joins")`` first (an allowance's, which
+    may refuse), as the API's making of a room or a member is charged."""
     binding = bound(db, channel)
     if binding is None:
+        charge("rooms")
         made = _bind(db, channel, guild, user, shown, room_name, system)
         if made is not None:
             return made
@@ -70,6 +75,7 @@ def seat(
     member = _member(db, room_id, user)
     if member is not None:
         return Seat(room, member, gm_user)
+    charge("joins")
     return Seat(room, _join(db, room_id, user, shown), gm_user, joined=True)
 
 

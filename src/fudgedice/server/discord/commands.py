@@ -43,9 +43,14 @@ async def seat(call: Call, system: str | None = None) -> channels.Seat:
     if who is None or channel is None:
         raise unprocessable("the table answers commands in a channel, from a user")
     room_name = call.interaction.channel.name if call.interaction.channel else None
+    addresses = call.state.addresses
+
+    def charge(what: str) -> None:  # a guild's rooms and members, as an address's
+        addresses.take(f"{what} {call.allowance}")
+
     found = await run_in_threadpool(
         channels.seat, call.state.db, channel, call.interaction.guild_id, who.id, who.shown,
-        room_name=room_name, system=system,
+        room_name=room_name, system=system, charge=charge,
     )  # fmt: skip
     if found.joined:
         event = Event("member", data={"member": found.member.id})
