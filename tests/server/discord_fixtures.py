@@ -99,10 +99,11 @@ def _parsed(raw: bytes, kind: str) -> tuple[dict[str, Any], dict[str, bytes]]:
         b"content-type: " + kind.encode() + b"\r\n\r\n" + raw
     )
     body: dict[str, Any] = {}
-    files = {}
+    files: dict[str, bytes] = {}
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
         content = part.get_payload(decode=True)
+        assert isinstance(content, bytes)
         if name == "payload_json":
             body = json.loads(content)
         else:
