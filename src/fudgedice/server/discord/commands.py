@@ -13,8 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...chat import discord as chat
 from ...chat.commands import NAMES
-from ...systems import SYSTEMS
-from .. import store
+from .. import rolling, store
 from ..bodies import NewRoll, malformed
 from ..kept import RollRecord
 from ..live import Event
@@ -65,7 +64,7 @@ async def system_of(call: Call) -> str:
         channels.bound, call.state.db, channel
     )  # fmt: skip
     if bound is None:
-        return SYSTEMS.default
+        return rolling.system_name(None)
     return (await run_in_threadpool(store.room, call.state.db, bound[0])).system
 
 
