@@ -109,23 +109,22 @@ async def odds(call: Call) -> Reply:
     text = given(call, "text")
     chart = call.interaction.option("chart") is True
     system = await system_of(call)
-    answer, png = await call.state.gate.call(call.allowance, work.odds, text, system, chart)
+    message, png = await call.state.gate.call(call.allowance, work.odds, text, system, chart)
     files = (("odds.png", png, "image/png"),) if png is not None else ()
-    return Reply(chat.odds_message(answer, text=text), files=files)
+    return Reply(message, files=files)
 
 
 async def read(call: Call) -> Reply:
     form, faces = given(call, "form"), given(call, "faces")
     system = await system_of(call)
-    answer = await call.state.gate.call(call.allowance, work.read, form, faces, system)
-    return Reply(chat.read_message(answer))
+    return Reply(await call.state.gate.call(call.allowance, work.read, form, faces, system))
 
 
 async def compare(call: Call) -> Reply:
     first, second = given(call, "a"), given(call, "b")
     system = await system_of(call)
-    answer = await call.state.gate.call(call.allowance, work.compared, first, second, system)
-    return Reply(chat.compare_message(answer))
+    gate = call.state.gate
+    return Reply(await gate.call(call.allowance, work.compared, first, second, system))
 
 
 async def ladder(call: Call) -> Reply:
