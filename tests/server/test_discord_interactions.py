@@ -196,3 +196,14 @@ def test_only_the_channels_gm_reveals(discord: Any, table: Any) -> None:
     assert by_role["type"] == 4 and not discord.ephemeral(by_role)
     after = table.get(f"/api/rooms/{room}", token).json()["seeds"]
     assert len(after) == 3 and after[1]["server_seed"] in discord.text(by_role)
+
+
+def test_users_of_one_name_are_members_of_their_own(discord: Any, table: Any) -> None:
+    where = channel()
+    room, token, _ = discord.seat(channel=where, user="2101", username="ann")
+    discord.command("roll", channel=where, user="2102", username="ann", text="4dF")
+    discord.command("roll", channel=where, user="2102", username="ann", text="4dF")
+    members = table.get(f"/api/rooms/{room}", token).json()["members"]
+    assert [(each["name"], each["gm"]) for each in members] == [("Ann", True), ("Ann 2", False)]
+    rolls = table.rolls(room, token)
+    assert {each["name"] for each in rolls} == {"Ann 2"} and len(rolls) == 2
