@@ -31,8 +31,7 @@ def given(call: Call, name: str) -> str:
     """A required text option."""
     value = call.interaction.text(name)
     if value is None:
-        raise unprocessable(f"/{call.interaction.data.name if call.interaction.data else ''} "
-                            f"needs its option '{name}'")  # fmt: skip
+        raise unprocessable(f"/{call.interaction.command} needs its option '{name}'")
     return value
 
 
@@ -59,13 +58,11 @@ async def seat(call: Call, system: str | None = None) -> channels.Seat:
 
 async def system_of(call: Call) -> str:
     """The channel's room's system, or the default one if it has no room yet."""
-    channel = call.interaction.where
-    bound = None if channel is None else await run_in_threadpool(
-        channels.bound, call.state.db, channel
-    )  # fmt: skip
+    channel, db = call.interaction.where, call.state.db
+    bound = None if channel is None else await run_in_threadpool(channels.bound, db, channel)
     if bound is None:
         return rolling.system_name(None)
-    return (await run_in_threadpool(store.room, call.state.db, bound[0])).system
+    return (await run_in_threadpool(store.room, db, bound[0])).system
 
 
 async def roll(call: Call) -> Reply:
@@ -170,7 +167,7 @@ assert set(COMMANDS) == NAMES, "every registered command is answered"
 
 
 def command(call: Call) -> Command:
-    name = call.interaction.data.name if call.interaction.data else ""
+    name = call.interaction.command
     found = COMMANDS.get(name)
     if found is None:
         known = ", ".join("/" + each for each in sorted(NAMES))
@@ -181,7 +178,7 @@ def command(call: Call) -> Command:
 def hidden_ahead(call: Call) -> bool:
     """Whether the answer is the caller's alone, known before it is made:
     a deferred answer is made ephemeral or not when it is deferred."""
-    name = call.interaction.data.name if call.interaction.data else ""
+    name = call.interaction.command
     if name == "roll":
         return (call.interaction.text("visibility") or "public") != "public"
     return name == "table"

@@ -83,6 +83,11 @@ class Interaction(_Read):
         """The channel's ID."""
         return self.channel_id or (self.channel.id if self.channel else None)
 
+    @property
+    def command(self) -> str:
+        """The slash command's name ("" if none)."""
+        return self.data.name if self.data is not None else ""
+
     def option(self, name: str) -> Any:
         """The value of the command's option ``name``, None if not given."""
         for given in self.data.options if self.data else ():
