@@ -1,17 +1,17 @@
-"""A channel's room kept across restarts, the endpoint absent without a
-Discord application, each guild's own allowances, and serve's Discord
-options: through real server processes on SQLite."""
+"""A channel's room kept across restarts and each guild's own allowances,
+through real server processes on SQLite; the endpoint absent without a
+Discord application; serve's Discord options."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from click.testing import CliRunner
 
 from fudgedice.cli import main
+from fudgedice.server.db import connect
 
 
 def test_a_channels_room_and_members_survive_a_restart(
@@ -39,10 +39,14 @@ def test_a_channels_room_and_members_survive_a_restart(
 
 
 def test_without_a_discord_application_the_endpoint_is_404(
-    start_server: Any, tmp_path: Path
+    served_here: Any, tmp_path: Path
 ) -> None:
-    server = start_server(str(tmp_path / "table.sqlite3"))
-    answer = httpx.post(f"{server.url}/discord/interactions", json={"type": 1}, timeout=30)
+    db = connect(str(tmp_path / "table.sqlite3"))
+    try:
+        with served_here(db) as table:  # create_app without DiscordSettings
+            answer = table.client.post("/discord/interactions", json={"type": 1})
+    finally:
+        db.dispose()
     assert answer.status_code == 404 and answer.json()["error"]
 
 
