@@ -221,6 +221,13 @@ class SizedCache(Generic[K, V]):
                 ledger.shrink()
         return value
 
+    def discard(self, key: K) -> None:
+        """Forget ``key``'s entry, if kept (a value that no longer holds)."""
+        with self.ledger.lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._forget(old)
+
     def oldest_tick(self) -> int | None:
         """When the entry queued longest was queued (None: empty)."""
         for entry in self._data.values():

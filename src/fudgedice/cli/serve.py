@@ -29,6 +29,17 @@ import click
               help="Connections one address may hold at once.")  # fmt: skip
 @click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
               "[default: 4096, or the open-file limit less 128]")  # fmt: skip
+@click.option("--discord-public-key", metavar="HEX", envvar="FUDGEDICE_DISCORD_PUBLIC_KEY",
+              callback=lambda _c, _p, value: _public_key(value),
+              help="A Discord application's public key: serve its slash commands at "
+              "/discord/interactions. [env: FUDGEDICE_DISCORD_PUBLIC_KEY]")  # fmt: skip
+@click.option("--discord-application-id", metavar="ID", help="The Discord application's ID.")
+@click.option("--discord-gm-role", "discord_gm_roles", metavar="ID", multiple=True,
+              help="A Discord role whose holders act as a channel's GM (repeatable).")  # fmt: skip
+@click.option("--public-url", metavar="URL", callback=lambda _c, _p, value: _url(value),
+              help="The table's address as players reach it (in Discord's messages).")  # fmt: skip
+@click.option("--discord-api", metavar="URL", callback=lambda _c, _p, value: _url(value),
+              help="Discord's HTTP API. [default: https://discord.com/api/v10]")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.
@@ -37,7 +48,29 @@ def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     Examples:
       fudgedice serve
       fudgedice serve --port 8080 --db postgresql://user:pass@localhost/fudgedice
+      fudgedice serve --discord-public-key HEX --public-url https://dice.example.org
+
+    A Discord bot's token, if any, is read from FUDGEDICE_DISCORD_TOKEN alone.
     """
     from ..server import serve as run  # here: FastAPI and uvicorn load slower than others run
 
     run(host, port, database, echo=click.echo, **limits)
+
+
+def _public_key(value: str | None) -> bytes | None:
+    """A public key as Discord shows it: 64 hexadecimal digits."""
+    if value is None or not value.strip():
+        return None
+    try:
+        key = bytes.fromhex(value.strip())
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise click.BadParameter("a public key is 64 hexadecimal digits, as Discord shows it")
+    return key
+
+
+def _url(value: str | None) -> str | None:
+    if value is not None and not value.startswith(("https://", "http://")):
+        raise click.BadParameter("an address starting with https:// (or http://)")
+    return value.rstrip("/") if value else None

@@ -21,6 +21,8 @@ from starlette.concurrency import run_in_threadpool
 
 from . import store
 from .db import Database
+from .discord import interactions
+from .discord.settings import DiscordSettings
 from .guards import RateLimit
 from .kept import RollRecord
 from .live import Hub, Listener
@@ -50,7 +52,10 @@ KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
 
-ROUTERS = (rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems, page)
+ROUTERS = (
+    rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems,
+    interactions, page,
+)  # fmt: skip
 """In the order the app tries them: the roll first, the request a table makes most."""
 
 
@@ -63,12 +68,15 @@ def create_app(
     address_burst: int = 200,
     hub: Hub | None = None,
     outbox: Outbox | None = None,
+    discord: DiscordSettings | None = None,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round.
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
-    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`)."""
+    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`);
+    ``discord``, a Discord application's settings, serves its slash commands
+    at ``POST /discord/interactions`` (without, that path is a 404)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -88,6 +96,7 @@ def create_app(
     )
     state = app.state
     state.db, state.hub = db, hub or Hub()
+    state.discord = discord
     state.outbox = outbox or Outbox()
     state.addresses = RateLimit(address_rate, address_burst, "requests from your address")
     state.gate = OddsGate(state.addresses, isolated=True)

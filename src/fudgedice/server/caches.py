@@ -1,8 +1,9 @@
 """What a process keeps in memory so that a roll asks the database nothing
 before its commit: who a token belongs to, and which roll texts it checked
 (and whether each is heavy: tosses many dice).
-Both are facts that never change (a member's token, room and name are fixed
-at joining; a room's system at its making), so nothing goes stale. Both are
+Both are facts that never change (a member's room and name are fixed at
+joining; a room's system at its making; a token is replaced only through
+:meth:`Members.forget`), so nothing goes stale. Both are
 charged by their bytes to the process's one memory ledger
 (:mod:`fudgedice.memory`): a cache dropped costs a database read, never a
 wrong answer.
@@ -42,6 +43,10 @@ class Members:
 
     def put(self, token_hash: str, member: Member, system: str) -> None:
         self._known.put(token_hash, (member, system), estimate((member, system)) + 120)
+
+    def forget(self, token_hash: str) -> None:
+        """A token replaced by a new one (a Discord user's seat): no longer good."""
+        self._known.discard(token_hash)
 
 
 class Texts:

@@ -68,6 +68,15 @@ class Rolls:
         refuses it. A blind roll's roller is answered with its placeholder
         (:meth:`RollRecord.json_for`), even if it failed once drawn."""
         me, system = await self.member(room, authorization)
+        return me, await self.make_as(me, system, body, address)
+
+    async def make_as(
+        self, me: Member, system: str, body: NewRoll, address: str, via: str = ""
+    ) -> RollRecord:
+        """:meth:`make` for a member already known (a Discord user's, whose
+        interaction was signed by Discord): the same checks, allowances and
+        writer; ``address`` is the key of the address allowance, ``via``
+        where the roll was asked (:attr:`RollRequest.via`)."""
         shown_as(body.visibility, me)
         label = (
             None if body.label is None else rolling.name(body.label, "a label", rolling.MAX_LABEL)
@@ -81,15 +90,15 @@ class Rolls:
             # long one never stalls the event loop
             heavy = await run_in_threadpool(self.texts.check, body.text, system)
         request = RollRequest(
-            room, me, body.text, system, body.visibility, label, seed, faces, heavy
+            me.room, me, body.text, system, body.visibility, label, seed, faces, heavy, via
         )
         try:
-            return me, await self.writer.roll(request)
+            return await self.writer.roll(request)
         except FailedRoll as failed:
             if failed.record.visible_to(me):
                 raise
             # a blind roll: that it failed, and why, would tell its roller of its dice
-            return me, failed.record
+            return failed.record
 
     def take(self, me: Member, address: str, cost: int = 1) -> None:
         """One of ``me``'s allowance and of the client address's: a roll's,

@@ -237,15 +237,22 @@ class OddsGate:
         future.add_done_callback(ended)
 
     async def answer(self, text: str, system: str, address: str) -> bytes:
+        body: bytes = await self.call(address, measured, text, system)
+        return body
+
+    async def call(self, address: str, function: Callable[..., R], *args: Any) -> R:
+        """``function(*args)`` (a module's function, picklable, that raises a
+        :class:`Problem` to refuse) in a place of the gate, as a measure: in
+        the measuring process, never on the event loop."""
         with self.slot(address):
             if not self.isolated:
-                return await run_in_threadpool(measured, text, system)
+                return await run_in_threadpool(function, *args)
             try:
-                outcome = await asyncio.wrap_future(self._submit(measured, text, system))
+                outcome = await asyncio.wrap_future(self._submit(function, *args))
             except BrokenProcessPool:
                 self._lost(None)
-            body: bytes = _answer(outcome)
-            return body
+            result: R = _answer(outcome)
+            return result
 
     def _lost(self, pool: ProcessPoolExecutor | None) -> NoReturn:
         """The measuring process died (killed for its memory, say): the next

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import uvicorn
@@ -14,6 +14,7 @@ from .. import memory
 from .app import create_app
 from .connections import ConnectionLimits, guarded, most_connections, raise_open_files
 from .db import connect
+from .discord.settings import API, DiscordSettings
 
 
 def default_database() -> Path:
@@ -26,6 +27,28 @@ def default_database() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "fudgedice" / "table.sqlite3"
+
+
+def discord_settings(
+    public_key: bytes | None,
+    application_id: str | None,
+    gm_roles: Sequence[str],
+    public_url: str | None,
+    api: str | None,
+) -> DiscordSettings | None:
+    """The Discord application's settings (None without its public key); its
+    bot token from ``FUDGEDICE_DISCORD_TOKEN`` alone, never an option that a
+    list of processes would show."""
+    if public_key is None:
+        return None
+    return DiscordSettings(
+        public_key,
+        application_id=application_id,
+        bot_token=os.environ.get("FUDGEDICE_DISCORD_TOKEN") or None,
+        gm_roles=frozenset(gm_roles),
+        public_url=public_url,
+        api=api or API,
+    )
 
 
 def serve(
@@ -42,13 +65,20 @@ def serve(
     body_timeout: float = ConnectionLimits.body_timeout,
     per_address: int = ConnectionLimits.per_address,
     connections: int | None = None,
+    discord_public_key: bytes | None = None,
+    discord_application_id: str | None = None,
+    discord_gm_roles: Sequence[str] = (),
+    public_url: str | None = None,
+    discord_api: str | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
     ``rate`` and ``burst`` are each member's allowance of rolls; ``memory_mb``
     the memory the process aims to stay under (its caches shrink to their
     share of it, :mod:`fudgedice.memory`; None: ``FUDGEDICE_MEMORY_MB`` or
-    512); the rest bound each connection (:mod:`.connections`)."""
+    512); with ``discord_public_key``, a Discord application's slash commands
+    are served (:func:`discord_settings`); the rest bound each connection
+    (:mod:`.connections`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -72,6 +102,9 @@ def serve(
         burst=burst,
         address_rate=address_rate,
         address_burst=address_burst,
+        discord=discord_settings(
+            discord_public_key, discord_application_id, discord_gm_roles, public_url, discord_api
+        ),
     )
     try:
         # proxy_headers off: a member's address is the connection's, never a

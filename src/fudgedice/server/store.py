@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,7 +42,14 @@ def _new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Room, Member, str]:
+Then = Callable[[Connection, Member], None]
+"""What else a room's making or a member's joining writes, in its transaction
+(a Discord channel's binding, a Discord user's member)."""
+
+
+def create_room(
+    db: Database, name: str, system: str, gm_name: str, then: Then | None = None
+) -> tuple[Room, Member, str]:
     """A room with its first seed committed, and its GM's member and token."""
     room_id = secrets.token_urlsafe(16)  # the share link: as hard to guess as a token
     seed = fair.new_server_seed()
@@ -63,6 +70,8 @@ def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Roo
             )
         )
         _insert_member(connection, gm, token, at)
+        if then is not None:
+            then(connection, gm)
     return Room(room_id, name, system, 0, commitment, 0, at), gm, token
 
 
@@ -75,11 +84,26 @@ def _insert_member(connection: Connection, member: Member, token: str, at: str) 
     )  # fmt: skip
 
 
+def new_token(db: Database, member_id: str) -> tuple[str, str]:
+    """A fresh token for ``member_id`` (a Discord user's seat at the page, shown
+    to that user alone), which replaces the old one: the new token and the
+    old one's hash (which the caller's caches forget)."""
+    token = _new_token()
+    with db.write() as connection:
+        old = connection.execute(
+            select(members.c.token_hash).where(members.c.id == member_id)
+        ).scalar_one()
+        connection.execute(
+            update(members).where(members.c.id == member_id).values(token_hash=token_hash(token))
+        )
+    return token, old
+
+
 MAX_MEMBERS = 500
 """Members of one room: joining is open to anyone with the link, so it is bounded."""
 
 
-def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
+def join(db: Database, room_id: str, name: str, then: Then | None = None) -> tuple[Member, str]:
     token = _new_token()
     member = Member(secrets.token_urlsafe(6), room_id, name, False)
     name_keys(name)  # ICU's first load (some 0.2 s) is not spent holding the database
@@ -94,6 +118,8 @@ def join(db: Database, room_id: str, name: str) -> tuple[Member, str]:
             raise Problem(429, f"a room has at most {MAX_MEMBERS} members")
         _not_taken(name, taken)
         _insert_member(connection, member, token, now())
+        if then is not None:
+            then(connection, member)
         if db.postgres:  # every process's live feed tells its watchers
             notify(connection, f"member {room_id} {member.id}")
     return member, token
