@@ -14,112 +14,146 @@ answer flagged ephemeral says "Only you can see this"."""
 from __future__ import annotations
 
 import base64
+import functools
 import html
+import json
 import re
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from pathlib import Path
 from typing import Any
 
+import httpx
+from nacl.signing import SigningKey
 from playwright.sync_api import Browser
+from starlette.testclient import TestClient
 
-import fudgedice
-from fudgedice.render.plot import plot_odds
+from fudgedice.server.app import create_app
+from fudgedice.server.db import connect
+from fudgedice.server.discord.settings import DiscordSettings
+from fudgedice.server.outbox import Outbox
 
 EPHEMERAL = 64
 """Discord's flag of a message only its asker sees."""
-ROOM = "https://table.example.org/r/Qm9vdHN0cmFw"
-NO_MENTIONS: dict[str, list[str]] = {"parse": []}
-GOOD, BAD, EVEN, HIDDEN = 0x2E8B57, 0xC0392B, 0x3B6EA5, 0x555555
+SITE = "https://table.example.org"
 
 
-def _message(*embeds: dict[str, Any], flags: int = 0) -> dict[str, Any]:
-    made: dict[str, Any] = {"embeds": list(embeds), "allowed_mentions": NO_MENTIONS}
-    return {**made, "flags": flags} if flags else made
+class _Discord:
+    """Discord's side of one in-process table: slash commands signed with a
+    key made here and posted to the table's endpoint; what the table sends
+    Discord's API later (follow-ups, a deferred answer's edit with its chart)
+    kept by a stand-in transport of its outbox."""
+
+    def __init__(self, folder: Path) -> None:
+        self.key = SigningKey.generate()
+        self.later: list[tuple[str, dict[str, Any], dict[str, bytes]]] = []
+        self.asked = 0
+        settings = DiscordSettings(
+            self.key.verify_key.encode(), application_id="42", public_url=SITE,
+            api="https://discord.invalid/api",
+        )  # fmt: skip
+        outbox = Outbox(transport=httpx.MockTransport(self._kept))
+        app = create_app(connect(str(folder / "table.sqlite3")), discord=settings, outbox=outbox)
+        self.client = TestClient(app)
+
+    def _kept(self, request: httpx.Request) -> httpx.Response:
+        body, files = _parsed(request.read(), request.headers.get("content-type", ""))
+        self.later.append((f"{request.method} {request.url.path}", body, files))
+        return httpx.Response(200, json={})
+
+    def command(self, name: str, user: str, **options: Any) -> dict[str, Any]:
+        """The table's answer to ``user``'s command in the channel (a deferred
+        answer's edit once it is sent)."""
+        self.asked += 1
+        token = f"token{self.asked}"
+        body = {
+            "id": str(7 * 10**17 + self.asked), "type": 2, "application_id": "42",
+            "token": token, "version": 1,
+            "channel_id": "1001", "guild_id": "3001",
+            "channel": {"id": "1001", "name": "friday-game", "type": 0},
+            "member": {"user": {"id": str(2000 + sum(map(ord, user))), "username": user.lower(),
+                                "global_name": user}, "roles": []},
+            "data": {"name": name, "type": 1, "options": [
+                {"name": key, "type": 5 if isinstance(value, bool) else 3, "value": value}
+                for key, value in options.items()
+            ]},
+        }  # fmt: skip
+        raw = json.dumps(body).encode()
+        stamp = str(int(time.time()))
+        signed = self.key.sign(stamp.encode() + raw).signature.hex()
+        answer = self.client.post("/discord/interactions", content=raw, headers={
+            "X-Signature-Ed25519": signed, "X-Signature-Timestamp": stamp,
+            "content-type": "application/json",
+        })  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        replied: dict[str, Any] = answer.json()
+        if replied["type"] == 4:
+            data: dict[str, Any] = replied["data"]
+            return data
+        return self.sent(f"PATCH /api/webhooks/42/{token}/messages/@original")[0]
+
+    def sent(self, what: str) -> tuple[dict[str, Any], dict[str, bytes]]:
+        """What the table sent Discord's API as ``what`` (METHOD PATH), waited for."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for done, body, files in self.later:
+                if done == what:
+                    return body, files
+            time.sleep(0.05)
+        raise AssertionError(f"the table sent no {what}: {[each[0] for each in self.later]}")
 
 
-def messages() -> dict[str, dict[str, Any]]:
-    """SAMPLES: the messages of the pictures, written by hand in the shape
-    ``fudgedice.chat.discord`` makes them, the dice taken from real seeded
-    rolls (``fudgedice roll "4dF+1 #sneak past the guard" --seed 11``, ...).
-
-    Once the chat formatting is in the package, each entry is built by its
-    function instead: ``roll_message(shown, system="fudge", link=ROOM)``,
-    ``placeholder_message(shown, link=ROOM)``, ``odds_message(...)``,
-    ``read_message(...)``, ``room_message(...)``, ``reveal_message(...)``, the
-    ephemeral ones with ``flags=EPHEMERAL`` as the endpoint sends them."""
-    sneak = {
-        "title": "Ann: sneak past the guard", "url": ROOM, "color": EVEN,
-        "description": "`4dF+1`\n`[ ]` `[-]` `[+]` `[+]`\n**2** \u00b7 +2 Great",
-        "footer": {"text": "#1 \u00b7 hash 5f0c9e21a4b7d803 \u00b7 fudge"},
-        "timestamp": "2026-11-27T20:14:03+00:00",
-    }  # fmt: skip
-    wrestle = {
-        "title": "Bob: arm wrestling", "url": ROOM, "color": GOOD,
-        "description": "`Good vs Great`\n`[+]` `[+]` `[+]` `[+]`\n"
-                       "**5** \u00b7 \u2705 success, margin +3 \u00b7 +5 Superb+2 vs +2 Great",
-        "footer": {"text": "#2 \u00b7 hash 0b3e77c4d15a9f62 \u00b7 fudge"},
-        "timestamp": "2026-11-27T20:14:31+00:00",
-    }  # fmt: skip
-    lock = {
-        "title": "Ann: pick the lock", "url": ROOM, "color": EVEN,
-        "description": "`4dF+1`\n\U0001f512 only its roller and the GM see it\n"
-                       "`[-]` `[ ]` `[-]` `[-]`\n**-2** \u00b7 -2 Poor",
-        "footer": {"text": "#3 \u00b7 hash c41d08e9b2f6a375 \u00b7 fudge"},
-        "timestamp": "2026-11-27T20:15:12+00:00",
-    }  # fmt: skip
-    placeholder = {
-        "title": "\U0001f512 Ann made a roll for the GM's eyes (#3)", "url": ROOM,
-        "color": HIDDEN, "footer": {"text": "#3 \u00b7 hash c41d08e9b2f6a375"},
-        "timestamp": "2026-11-27T20:15:12+00:00",
-    }  # fmt: skip
-    seat = {
-        "title": "Friday game", "url": ROOM, "color": EVEN,
-        "description": "This channel's room, **fudge**: every roll here is kept in its log.\n"
-                       f"[Open the room]({ROOM}) \u00b7 [your seat]({ROOM}#token=\u2026) "
-                       "(yours alone: it rolls as you)",
-        "fields": [
-            {"name": "commitment (epoch 1)", "value": "`9e0f4c2ab81d77e3\u2026`", "inline": True},
-            {"name": "rolls", "value": "3", "inline": True},
-        ],
-        "footer": {"text": "/reveal (the GM) shows the seed: every roll can then be checked"},
-    }  # fmt: skip
-    revealed = {
-        "title": "Seed revealed (epoch 1)", "url": ROOM, "color": GOOD,
-        "description": "Seed `3b1f0d9a5c6e24b8\u2026` matches its commitment: rolls #1 to #3 "
-                       "can be checked (`fudgedice verify`).\nNew commitment (epoch 2): "
-                       "`71c2e95d0a4b3f86\u2026`",
-    }  # fmt: skip
-    odds = {
-        "title": "Odds of 4dF+1", "color": EVEN,
-        "description": "```\nrolled degree    chance  exact  at least\n"
-        "  -3 Terrible     1.23%   1/81   100.00%\n      -2 Poor     4.94%   4/81    98.77%\n"
-        "  -1 Mediocre    12.35%  10/81    93.83%\n      +0 Fair    19.75%  16/81    81.48%\n"
-        "      +1 Good    23.46%  19/81    61.73%\n     +2 Great    19.75%  16/81    38.27%\n"
-        "    +3 Superb    12.35%  10/81    18.52%\n  +4 Superb+1     4.94%   4/81     6.17%\n"
-        "  +5 Superb+2     1.23%   1/81     1.23%\n```\nmean 1, stdev 1.633",
-        "footer": {"text": "exact: counted over all 81 ways the dice can fall"},
-        "image": {"url": "attachment://odds.png"},
-    }  # fmt: skip
-    read = {
-        "title": "Read by hand: pick the lock", "color": EVEN,
-        "description": "`4dF+2`\n`[+]` `[+]` `[ ]` `[-]`\n**3** \u00b7 +3 Superb",
-        "footer": {"text": "the faces as given: nobody can check how they fell"},
-    }  # fmt: skip
-    return {
-        "sneak": _message(sneak), "wrestle": _message(wrestle),
-        "lock": _message(lock, flags=EPHEMERAL), "placeholder": _message(placeholder),
-        "seat": _message(seat, flags=EPHEMERAL), "reveal": _message(revealed),
-        "odds": _message(odds), "read": _message(read),
-    }  # fmt: skip
+def _parsed(raw: bytes, kind: str) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """A request's JSON, or a multipart request's payload_json and files."""
+    if not kind.startswith("multipart/"):
+        return json.loads(raw or b"{}"), {}
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"content-type: " + kind.encode() + b"\r\n\r\n" + raw
+    )
+    body: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+    for part in message.iter_parts():
+        content = part.get_payload(decode=True)
+        assert isinstance(content, bytes)
+        if part.get_param("name", header="content-disposition") == "payload_json":
+            body = json.loads(content)
+        else:
+            files[str(part.get_filename())] = content
+    return body, files
 
 
-def chart() -> bytes:
-    """The chart /odds attaches with ``chart: True`` (``chart_png`` once it is
-    in the package): the command line's own chart of the odds."""
+@functools.cache
+def messages() -> tuple[dict[str, dict[str, Any]], bytes]:
+    """The messages of the pictures, as the table sends them: Gemma binds the
+    channel (its GM), Ann and Bob roll, Ann rolls for the GM's eyes, asks for
+    her seat and reads dice by hand, Gemma reveals and asks for odds with a
+    chart; and the chart attached."""
     with tempfile.TemporaryDirectory() as folder:
-        return plot_odds(fudgedice.odds("4dF+1"), Path(folder) / "odds.png").read_bytes()
+        discord = _Discord(Path(folder))
+        with discord.client:
+            run = discord.command
+            run("table", "Gemma")
+            sent = {
+                "sneak": run("roll", "Ann", text="4dF+1", label="sneak past the guard"),
+                "wrestle": run("roll", "Bob", text="Good vs Great", label="arm wrestling"),
+                "lock": run("roll", "Ann", text="4dF+2", label="pick the lock", visibility="gm"),
+            }
+            lock = next(done for done, *_ in discord.later if done.startswith("POST"))
+            sent["placeholder"] = discord.sent(lock)[0]
+            sent["seat"] = run("table", "Ann")
+            sent["read"] = run("read", "Ann", form="4dF+2", faces="+ + 0 -")
+            sent["reveal"] = run("reveal", "Gemma")
+            charts: list[bytes] = []
+            while not charts:  # asked again while the measuring process starts (busy)
+                sent["odds"] = run("odds", "Gemma", text="4dF+1", chart=True)
+                charts = [png for *_, files in discord.later for png in files.values()]
+                time.sleep(0.2)
+            (drawn,) = charts
+    return sent, drawn
 
 
 def scenes(
@@ -147,11 +181,11 @@ def scenes(
 
 
 def test_the_discord_pictures(browser: Browser, artifacts: Path) -> None:
-    sent = messages()
+    sent, chart = messages()
     context = browser.new_context(viewport={"width": 760, "height": 400}, device_scale_factor=1)
     try:
         page = context.new_page()
-        for picture, (viewer, posts) in scenes(sent, chart()).items():
+        for picture, (viewer, posts) in scenes(sent, chart).items():
             page.set_content(
                 channel("friday-game", "Friday game \u00b7 Fudge", posts, viewer=viewer)
             )
@@ -174,7 +208,7 @@ def test_the_discord_pictures(browser: Browser, artifacts: Path) -> None:
 
 def test_the_placeholder_holds_nothing_of_the_roll(browser: Browser) -> None:
     """Bob's channel shows that Ann rolled for the GM, never what she rolled."""
-    sent = messages()
+    sent, _ = messages()
     viewer, posts = scenes(sent)["discord-channel.png"]
     context = browser.new_context()
     try:
@@ -182,7 +216,8 @@ def test_the_placeholder_holds_nothing_of_the_roll(browser: Browser) -> None:
         page.set_content(channel("friday-game", "", posts, viewer=viewer))
         shown = page.locator("main").inner_text()
         assert "Ann made a roll for the GM's eyes (#3)" in shown
-        for secret in ("pick the lock", "Poor", "-2"):
+        lock = sent["lock"]["embeds"][0]["description"]
+        for secret in ("pick the lock", "4dF+2", lock.split("\n")[-1]):
             assert secret not in shown
         assert page.locator(".ephemeral").count() == 0
     finally:
@@ -208,6 +243,7 @@ BOT = "fudgedice"
 AVATARS = ("#5865f2", "#3ba55c", "#eb459e", "#faa61a", "#ed4245", "#9b59b6")
 """The colours of the default avatars, one for each name."""
 _STYLES = (("**", "strong"), ("__", "u"), ("~~", "s"), ("*", "em"), ("_", "em"))
+_BARE = re.compile(r"<(https?://[^\s>]+)>")
 _LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^\s)]+)\)")
 
 
@@ -261,6 +297,9 @@ def markdown(text: str) -> str:
         elif char == "`" and (end := text.find("`", index + 1)) > 0:
             out.append(f"<code>{html.escape(text[index + 1 : end])}</code>")
             index = end + 1
+        elif char == "<" and (found := _BARE.match(text, index)):  # a link, its preview off
+            out.append(f'<a href="{html.escape(found[1])}">{html.escape(found[1])}</a>')
+            index = found.end()
         elif char == "[" and (found := _LINK.match(text, index)):
             out.append(f'<a href="{html.escape(found[2])}">{markdown(found[1])}</a>')
             index = found.end()
@@ -394,8 +433,9 @@ main { padding: 8px 0 16px; }
   border-radius: 3px; position: relative; top: -2px; }
 .time { color: #949ba4; font-size: 12px; }
 .content { font-size: 16px; }
-.embed { max-width: 520px; background: #2b2d31; border-left: 4px solid; border-radius: 4px;
-  padding: 8px 16px 16px 12px; margin-top: 4px; font-size: 14px; }
+.embed { overflow-wrap: anywhere; max-width: 520px; background: #2b2d31;
+  border-left: 4px solid; border-radius: 4px; padding: 8px 16px 16px 12px; margin-top: 4px;
+  font-size: 14px; }
 .author { font-size: 14px; font-weight: 600; color: #f2f3f5; margin-top: 8px; }
 .title { font-weight: 600; font-size: 16px; color: #f2f3f5; margin-top: 8px; }
 .title a { color: #00a8fc; }

@@ -70,6 +70,9 @@ async def roll(call: Call) -> Reply:
         "text": given(call, "text"),
         "visibility": call.interaction.text("visibility") or "public",
         "label": call.interaction.text("label"),
+        # Discord's id of the interaction: chosen by Discord, not by the table's
+        # host, and unknown to it when its seed was committed (docs/discord.md)
+        "client_seed": f"discord-{call.interaction.id}" if call.interaction.id else None,
     }
     try:  # checked as the API's body is
         body = NewRoll.model_validate(asked)
@@ -107,7 +110,7 @@ async def odds(call: Call) -> Reply:
     chart = call.interaction.option("chart") is True
     system = await system_of(call)
     message, png = await call.state.gate.call(call.allowance, work.odds, text, system, chart)
-    files = (("odds.png", png, "image/png"),) if png is not None else ()
+    files = ((work.CHART, png, "image/png"),) if png is not None else ()
     return Reply(message, files=files)
 
 

@@ -60,6 +60,8 @@ class Channel(_Read):
 
 class Interaction(_Read):
     type: int
+    id: Snowflake | None = None
+    """Discord's own id of the interaction: a roll's client seed (docs/discord.md)."""
     token: Token | None = None
     application_id: Snowflake | None = None
     guild_id: Snowflake | None = None

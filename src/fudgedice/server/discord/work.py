@@ -18,13 +18,15 @@ from ..odds import MAX_ANSWER, measured
 from ..problems import Problem
 
 MAX_FACES = rolling.MAX_FACES
+CHART = "odds.png"
+"""The name of the chart /odds attaches, which its embed shows as its image."""
 
 
 def odds(text: str, system: str, chart: bool) -> tuple[dict[str, Any], bytes | None]:
     """The message of the table's odds of ``text`` (``GET /api/odds``'s) and,
     if asked, their chart as a PNG."""
     answer = json.loads(measured(text, system))
-    message = chat.fit(chat.odds_message(answer, text=text))
+    message = chat.fit(chat.odds_message(answer, text=text, chart=CHART if chart else None))
     return message, (chat.chart_png(text, system) if chart else None)
 
 
