@@ -291,12 +291,15 @@ class Listener:
 
     async def _run(self) -> None:
         url = self.db.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        first = True
+        first, lost = True, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self.ready.set()
+                    if lost:
+                        log.warning("live feed: PostgreSQL listener back")
+                    lost = False
                     if not first:
                         self.hub.publish_all(
                             Event("resync")
@@ -306,8 +309,11 @@ class Listener:
                         await self._heard(notice.payload)
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # the link dropped: say so, wait, listen again
-                log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", error)
+            except Exception as error:  # the link dropped: say so once, wait, listen again
+                if not lost:
+                    why = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", why)
+                lost = True
                 await asyncio.sleep(0.5)
 
     async def _heard(self, payload: str) -> None:
