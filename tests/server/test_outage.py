@@ -164,7 +164,7 @@ def every_other_route_refuses_cleanly(room: Room) -> None:
     for path, operations in document["paths"].items():
         filled = re.sub(r"\{(\w+)\}", lambda found: values[found[1]], path)
         for method in operations:
-            body = None if method in ("get", "delete") else {}
+            body: dict[str, Any] | None = None if method in ("get", "delete") else {}
             with room.table.client.stream(
                 method.upper(), filled, json=body, headers=bearer(room.ann_token)
             ) as answer:

@@ -17,6 +17,7 @@ import { tableState } from "./playstate.js";
 import { follow } from "./live.js";
 import { dock, keepHeight, newRollsPill, partsBar, rollResult } from "./layout.js";
 import { notifier } from "./notify.js";
+import { outageLine } from "./outage.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
@@ -310,6 +311,7 @@ function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, vo
       live,
       seatChoice(roomId, me),
     ),
+    outageLine(), // the table out of reach, said beside the connection's state
     partsBar(parts),
   );
   keepHeight(header, "--head"); // what scrolls under the header stops below it
