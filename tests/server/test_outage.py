@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 import time
@@ -23,6 +24,7 @@ import pytest
 from sqlalchemy import text
 
 from fudgedice import sheets
+from fudgedice.server import exports
 from fudgedice.server.app import create_app
 from fudgedice.server.db import connect
 from fudgedice.server.live import Event
@@ -197,6 +199,54 @@ def test_a_feed_that_loses_the_database_ends_with_why(
                     assert list(events) == []  # and the feed ended there
     finally:
         db.dispose()
+
+
+class Heard(logging.Handler):
+    """The records a logger let through its filters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_an_export_cut_off_by_an_outage_ends_short_without_a_traceback(
+    own_postgres: Any, served_here: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL stopped once the log's first page is written: the answer
+    ends before its last bytes (the client knows it is cut short), and the
+    server logs no traceback for it."""
+    db = connect(own_postgres.create_database("export"))
+    read_pages = exports.pages
+    down: list[bool] = []
+
+    def pages(*args: Any, **kwargs: Any) -> Iterator[list[Any]]:
+        for page in read_pages(*args, **kwargs):
+            yield page
+            if not down:
+                own_postgres.stop()
+                down.append(True)
+
+    monkeypatch.setattr(exports, "PAGE", 1)
+    monkeypatch.setattr(exports, "pages", pages)
+    listener = Heard()
+    heard = listener.records
+    try:
+        with served_here(db) as table:
+            logging.getLogger("uvicorn.error").addHandler(listener)
+            made = table.room("Export")
+            for _ in range(2):
+                assert table.roll(made["room"], made["gm_token"], "4dF").status_code == 201
+            with pytest.raises(httpx.RemoteProtocolError):  # an unfinished chunked body
+                table.get(f"/api/rooms/{made['room']}/log", made["gm_token"])
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(listener)
+        if down:
+            own_postgres.start()
+        db.dispose()
+    assert down and not [record for record in heard if record.exc_info], heard
 
 
 def test_a_wrong_statement_is_still_the_servers_failure(tmp_path: Path) -> None:

@@ -103,9 +103,13 @@ class OutOfReach(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if error is not None and unreachable(error):
-            told(error)
-            return False
+        for _ in range(3):  # Starlette re-raises one whose answer began as its cause
+            if error is None:
+                return True
+            if unreachable(error):
+                told(error)
+                return False
+            error = error.__cause__
         return True
 
 
