@@ -70,3 +70,19 @@ def test_the_page_says_the_table_cannot_be_reached_when_nothing_answers(
     ann.roll("4dF")
     ann.wait_for_roll(1)
     expect(line).to_be_empty()  # the roll's answer was the table's: it is back
+
+
+def test_a_room_opened_during_an_outage_is_drawn_once_the_table_is_back(
+    server: Any, seats: Callable[..., Any]
+) -> None:
+    ann = seats("Ann", width=1280)
+    link = ann.create_room(server.url, "Later", "fudge")
+    room = re.compile(r".*/api/rooms/[A-Za-z0-9_-]+$")
+    ann.page.route(room, _down)
+    ann.page.route(READY, _down)
+    ann.page.goto(link)
+    expect(ann.page.locator("#main .error")).to_contain_text("database is unreachable")
+    ann.page.unroute(room)
+    ann.page.unroute(READY)
+    ann.wait_until_live()  # asked again by itself: no reload
+    expect(ann.page.locator("#outage")).to_be_empty()

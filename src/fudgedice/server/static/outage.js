@@ -19,6 +19,7 @@ const LONGEST_WAIT_S = 10;
 const line = el("p", { class: "outage", id: "outage", role: "status" });
 let timer = null;
 let tries = 0;
+let waiting = [];
 
 /** The line, for the page to place near the connection's state. */
 export function outageLine() {
@@ -37,12 +38,22 @@ export function unreachable(why, retryAfter = null) {
   if (timer === null) later(retryAfter);
 }
 
-/** The table answered: the line goes, and nothing is asked again. */
+/** The table answered: the line goes, nothing is asked again, and the work
+ * that waited for the table (`whenBack`) is done now. */
 export function reachable() {
   clearTimeout(timer);
   timer = null;
   tries = 0;
   line.textContent = "";
+  const due = waiting;
+  waiting = [];
+  for (const work of due) work();
+}
+
+/** `work()` once the table answers again (a page that could not be drawn without it). */
+export function whenBack(work) {
+  waiting.push(work);
+  if (timer === null) later(null);
 }
 
 function later(retryAfter) {
