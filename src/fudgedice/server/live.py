@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 
-from .db import NOTIFY_CHANNEL, Database
+from .db import CONNECT_TIMEOUT, NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
 from .problems import Problem
 
@@ -290,7 +290,11 @@ class Listener:
                 await self._task
 
     async def _run(self) -> None:
-        url = self.db.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        given = self.db.url.set(drivername="postgresql")
+        if "connect_timeout" not in given.query:  # bounded as the pools' are: a silent
+            # address is given up on and tried again, not waited on for ever
+            given = given.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT)})
+        url = given.render_as_string(hide_password=False)
         first, lost = True, False
         while True:
             try:
