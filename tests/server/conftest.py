@@ -226,6 +226,20 @@ class Postgres:
     port: int
     as_user: list[str]
 
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    def start(self) -> None:
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -F -c max_connections=300"
+        log = str(self.folder / "log")
+        self.run(_pg_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """``fast``: connections ended, as an operator's stop or restart ends
+        them; ``immediate``: a crash."""
+        self.run(_pg_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
     def url(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
@@ -240,26 +254,37 @@ class Postgres:
         )
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Postgres]:
+@contextlib.contextmanager
+def _postgres_server() -> Iterator[Postgres]:
     # PostgreSQL refuses to run as root: as root, run it as the postgres user
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     folder = Path(tempfile.mkdtemp(prefix="fudgedice-pg-"))
     if as_user:
         shutil.chown(folder, "postgres")
     server = Postgres(folder, free_port(), as_user)
-    data = folder / "data"
-    server.run(_pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
-    options = f"-h 127.0.0.1 -p {server.port} -k {folder} -F -c max_connections=300"
-    server.run(
-        _pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"
-    )
+    data = str(server.data)
+    server.run(_pg_bin("initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8")
+    server.start()
     try:
         yield server
     finally:
         with contextlib.suppress(subprocess.SubprocessError):
-            server.run(_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+            server.stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    with _postgres_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def own_postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server of the module's alone, for tests that stop and
+    start it (the session's is shared by every other test)."""
+    with _postgres_server() as server:
+        yield server
 
 
 # ------------------------------------------------------------- a room to use

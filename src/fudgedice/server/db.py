@@ -36,6 +36,14 @@ once migrate one after the other."""
 NOTIFY_CHANNEL = "fudgedice_table"
 """PostgreSQL's channel for the live feed: each committed roll or reveal."""
 
+CONNECT_TIMEOUT = 5
+"""Seconds a new PostgreSQL connection may take (unless the URL sets
+``connect_timeout``): an address that does not answer fails a request with
+the 503 of an unreachable database, not after the system's minutes."""
+
+READY_WITHIN = 2.0
+"""Seconds :meth:`Database.ping` lets PostgreSQL take over its statement."""
+
 CHECKPOINT_EVERY = 1.0
 """Seconds between two checkpoints of an SQLite database's WAL."""
 
@@ -109,6 +117,19 @@ class Database:
         with self.reader.connect() as connection:
             yield connection
 
+    def ping(self) -> None:
+        """Ask the database one question that reads it (readiness): raises
+        what the driver raises if it cannot be reached. On PostgreSQL a
+        ``SELECT 1`` bounded by a statement timeout of its own; on SQLite a
+        read of the file's schema (``SELECT 1`` alone would not open it)."""
+        with self.reader.connect() as connection:
+            if self.postgres:  # SET LOCAL: for this transaction only, never the pooled session
+                timeout = round(READY_WITHIN * 1000)
+                connection.exec_driver_sql(f"SET LOCAL statement_timeout = {timeout}")
+                connection.exec_driver_sql("SELECT 1")
+            else:
+                connection.exec_driver_sql("SELECT count(*) FROM sqlite_master")
+
     def dispose(self) -> None:
         self._closing.set()
         if self._kept is not None:
@@ -146,8 +167,12 @@ def connect(given: str) -> Database:
         )
         db.checkpoints()
     elif url.get_backend_name() == "postgresql":
-        reader = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-        writer = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        timeout = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
+        # pre-ping: a connection the server dropped (a restart) is replaced at
+        # its checkout, so the table recovers with no step of an operator's
+        pooled = {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
+        reader = create_engine(url, connect_args=timeout, **pooled)
+        writer = create_engine(url, connect_args=timeout, **pooled)
         # rooms are locked one at a time by PostgreSQL: no process-wide lock
         db = Database(url, reader, writer, None)
     else:

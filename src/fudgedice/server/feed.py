@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -24,6 +24,7 @@ from . import store
 from .db import Database
 from .kept import Member, RollRecord, json_bytes
 from .live import Hub, Watcher
+from .outage import UNREACHABLE, told, unreachable
 
 PAGE = 500
 """Rolls read from the database at once when catching up: a chunk of the feed
@@ -36,6 +37,7 @@ takes longer is cut off."""
 ENDED = {
     "behind": "this feed fell too far behind: reconnect with ?after= the last roll you have",
     "replaced": "this member opened another live feed: a member holds only a few at once",
+    "database": UNREACHABLE,
 }
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
@@ -141,6 +143,24 @@ async def _missed(
 
 
 async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> AsyncIterator[bytes]:
+    """The feed's chunks; if the database is out of reach when the feed must
+    read it, a ``closed`` event says so and the feed ends (its reader comes
+    back with ``?after=``)."""
+    try:
+        async with contextlib.aclosing(_followed(db, watcher, me, last)) as chunks:
+            async for chunk in chunks:
+                yield chunk
+    except Exception as error:
+        if not unreachable(error):
+            raise
+        told(error)
+        yield _event("closed", {"reason": "database", "error": ENDED["database"]})
+        return
+    if watcher.ended is not None:
+        yield _event("closed", {"reason": watcher.ended, "error": ENDED[watcher.ended]})
+
+
+async def _followed(db: Database, watcher: Watcher, me: Member, last: int) -> AsyncGenerator[bytes]:
     async for chunk, seen in _missed(db, watcher.room, me, last):
         last = seen
         yield chunk
@@ -176,5 +196,3 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
                 last = record.seq
         if parts:
             yield b"".join(parts)
-    if watcher.ended is not None:
-        yield _event("closed", {"reason": watcher.ended, "error": ENDED[watcher.ended]})

@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 
-from .db import NOTIFY_CHANNEL, Database
+from .db import CONNECT_TIMEOUT, NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
 from .problems import Problem
 
@@ -290,13 +290,20 @@ class Listener:
                 await self._task
 
     async def _run(self) -> None:
-        url = self.db.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        first = True
+        given = self.db.url.set(drivername="postgresql")
+        if "connect_timeout" not in given.query:  # bounded as the pools' are: a silent
+            # address is given up on and tried again, not waited on for ever
+            given = given.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT)})
+        url = given.render_as_string(hide_password=False)
+        first, lost = True, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self.ready.set()
+                    if lost:
+                        log.warning("live feed: PostgreSQL listener back")
+                    lost = False
                     if not first:
                         self.hub.publish_all(
                             Event("resync")
@@ -306,8 +313,11 @@ class Listener:
                         await self._heard(notice.payload)
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # the link dropped: say so, wait, listen again
-                log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", error)
+            except Exception as error:  # the link dropped: say so once, wait, listen again
+                if not lost:
+                    why = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", why)
+                lost = True
                 await asyncio.sleep(0.5)
 
     async def _heard(self, payload: str) -> None:

@@ -65,14 +65,18 @@ class ProblemBody(BaseModel):
 
 PROBLEM_SCHEMA: Final = {"$ref": "#/components/schemas/ProblemBody"}
 """The refusals' body in the OpenAPI document, for an answer documented by hand."""
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {
+        "model": ProblemBody,
+        "description": "Busy, or the database unreachable: try again in a moment (Retry-After)",
+    }
+}
+"""What a route may answer when it cannot be served right now: the writer or
+the odds' workers too busy, or the database out of reach (:mod:`.outage`)."""
 REFUSED: dict[int | str, dict[str, Any]] = {
-    "4XX": {"model": ProblemBody, "description": "Refused: the request is at fault"}
+    "4XX": {"model": ProblemBody, "description": "Refused: the request is at fault"},
+    **BUSY,
 }
 """What every route of the API may answer besides its success: a refusal
 (400 bad roll text, 401 no token, 403, 404, 409, 413 too long, 422 malformed,
-429 too fast), always the same body."""
-BUSY: dict[int | str, dict[str, Any]] = {
-    503: {"model": ProblemBody, "description": "Busy: try again in a moment (Retry-After)"}
-}
-"""What a route that waits on the writer or the odds' workers may answer
-besides: the server too busy for the request right now."""
+429 too fast), always the same body; and 503 (:data:`BUSY`)."""

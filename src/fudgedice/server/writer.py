@@ -50,6 +50,7 @@ from . import rolling
 from .db import Database
 from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
+from .outage import refusal, told, unreachable
 from .problems import Problem, not_found
 from .store import insert_rolls, notify, now
 
@@ -198,9 +199,11 @@ class Writer:
                 if connection is None:
                     return None
                 return append(connection, [waiting.request for waiting in batch])
-        except Exception:
+        except Exception as error:  # nothing of the batch is kept: every roll is refused
+            if unreachable(error):
+                told(error)
+                return [refusal()] * len(batch)
             log.exception("rolls could not be stored")
-            # nothing of the batch is kept: every roll is refused
             return [Problem(503, "the roll could not be stored: try again")] * len(batch)
 
     def _committed(self, batch: list[_Waiting], outcomes: list[Settled] | None) -> None:

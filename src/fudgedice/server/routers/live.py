@@ -1,7 +1,9 @@
-"""A room's live feed (Server-Sent Events) and the server's health."""
+"""A room's live feed (Server-Sent Events), the server's health (liveness:
+the process answers) and its readiness (its database answers)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Annotated, Any
 
@@ -9,8 +11,10 @@ from fastapi import APIRouter, Header, Query
 from starlette.concurrency import run_in_threadpool
 
 from .. import making
+from ..db import READY_WITHIN
 from ..feed import EventStream, live_feed
-from ..problems import REFUSED
+from ..outage import refusal
+from ..problems import BUSY, REFUSED
 from .shared import MAX_SEQ, Auth, Db, Feeds
 
 LAST_EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -55,4 +59,17 @@ async def live(
 
 @router.get("/api/health")
 def health(db: Db, hub: Feeds) -> dict[str, Any]:
+    # liveness: asks nothing of the database, so that a process is not
+    # restarted for an outage a restart cannot mend
     return {"ok": True, "database": db.url.get_backend_name(), "watching": hub.watching()}
+
+
+@router.get("/api/ready", responses=BUSY)
+async def ready(db: Db) -> dict[str, Any]:
+    """Readiness: 200 once the database answered a question, else the 503
+    of an unreachable database, within a few seconds whatever the network does."""
+    try:
+        await asyncio.wait_for(run_in_threadpool(db.ping), READY_WITHIN + 1)
+    except TimeoutError:
+        raise refusal() from None
+    return {"ok": True, "database": db.url.get_backend_name()}

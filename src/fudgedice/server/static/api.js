@@ -2,6 +2,7 @@
 // member token: in this browser's localStorage, never in a URL sent to the server.
 
 import { problem } from "./dom.js";
+import { reachable, saysUnreachable, unreachable } from "./outage.js";
 
 export class ApiError extends Error {
   constructor(status, body, retryAfter = null) {
@@ -57,6 +58,7 @@ export async function api(method, path, { token, body, params, signal } = {}) {
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
+    unreachable("network");
     throw new ApiError(0, { error: "the table can't be reached: check your connection" });
   }
   let data = null;
@@ -65,8 +67,17 @@ export async function api(method, path, { token, body, params, signal } = {}) {
   } catch {
     data = null;
   }
-  if (!answer.ok) throw new ApiError(answer.status, data, seconds(answer.headers.get("Retry-After")));
+  const retryAfter = seconds(answer.headers.get("Retry-After"));
+  told(path, answer, data, retryAfter);
+  if (!answer.ok) throw new ApiError(answer.status, data, retryAfter);
   return data;
+}
+
+/** What an answer tells of the table's reach: out of it (its database), or
+ * back (a room's route answered: those read the database; odds and systems don't). */
+function told(path, answer, data, retryAfter) {
+  if (saysUnreachable(answer.status, data)) unreachable("database", retryAfter);
+  else if (answer.ok && path.startsWith("/api/rooms")) reachable();
 }
 
 /** A Retry-After's seconds (a date is not sent by the table), or null. */
@@ -112,7 +123,9 @@ export async function download(path, token, params, filename) {
     } catch {
       body = null;
     }
-    throw new ApiError(answer.status, body);
+    const retryAfter = seconds(answer.headers.get("Retry-After"));
+    told(path, answer, body, retryAfter);
+    throw new ApiError(answer.status, body, retryAfter);
   }
   const url = URL.createObjectURL(await answer.blob());
   const link = document.createElement("a");

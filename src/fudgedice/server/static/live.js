@@ -6,6 +6,8 @@
 // sends a keep-alive line every 15 s, so no byte for WATCHDOG_S seconds means
 // the connection is dead, and it is dropped and made again.
 
+import { reachable, saysUnreachable, unreachable } from "./outage.js";
+
 const RETRY_MS = [500, 1000, 2000, 5000, 10000];
 
 /** Seconds without a byte before the feed is given up for dead: twice the
@@ -68,6 +70,7 @@ export function follow(room, token, after, on) {
       on.roll?.(data);
     } else if (frame.event === "ready") {
       failures = 0;
+      reachable(); // the feed read the database to catch up
       on.status?.("live");
       on.ready?.();
     } else if (frame.event === "reveal") {
@@ -82,6 +85,8 @@ export function follow(room, token, after, on) {
       if (data.reason === "replaced") {
         stopped = true;
         on.replaced?.(data);
+      } else if (data.reason === "database") {
+        unreachable("database"); // back with ?after= once it answers, waiting longer each time
       } else {
         failures = 0;
       }
@@ -104,6 +109,11 @@ export function follow(room, token, after, on) {
         stopped = true;
         on.refused?.(answer.status);
         return;
+      }
+      if (answer.status === 503) {
+        const body = await answer.json().catch(() => null);
+        const retryAfter = Number.parseInt(answer.headers.get("Retry-After") ?? "", 10);
+        if (saysUnreachable(503, body)) unreachable("database", retryAfter || null);
       }
       if (!answer.ok || !answer.body) throw new Error(`live feed: ${answer.status}`);
       const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();

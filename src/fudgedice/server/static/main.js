@@ -17,6 +17,7 @@ import { tableState } from "./playstate.js";
 import { follow } from "./live.js";
 import { dock, keepHeight, newRollsPill, partsBar, rollResult } from "./layout.js";
 import { notifier } from "./notify.js";
+import { outageLine, whenBack } from "./outage.js";
 import { rollBox } from "./rollbox.js";
 import { partyPanel } from "./party.js";
 import { sheetPanel } from "./sheets.js";
@@ -232,6 +233,8 @@ async function openRoom(roomId, start = takeNextFocus()) {
       return joinForm(roomId, "This browser's seat at the table is gone: join again.");
     }
     main.replaceChildren(problem(error));
+    // the table or its database out of reach: the room is drawn once it answers again
+    if (error.status === 503 || error.status === 0) whenBack(() => openRoom(roomId, start));
     return;
   }
   keepSeat(roomId, { roomName: room.name, name: room.me?.name ?? mine.name, gm: !!room.me?.gm });
@@ -310,6 +313,7 @@ function layRoom({ room, roomId, me, offered }, { live, pill, people, notify, vo
       live,
       seatChoice(roomId, me),
     ),
+    outageLine(), // the table out of reach, said beside the connection's state
     partsBar(parts),
   );
   keepHeight(header, "--head"); // what scrolls under the header stops below it
