@@ -29,6 +29,8 @@ import click
               help="Connections one address may hold at once.")  # fmt: skip
 @click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
               "[default: 4096, or the open-file limit less 128]")  # fmt: skip
+@click.option("--keep-days", type=click.IntRange(1), metavar="N", help="Delete the rooms with no"
+              " new entry for N days (at start, then hourly). [default: keep them]")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

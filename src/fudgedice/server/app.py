@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
-from . import store
+from . import deleting, store
 from .db import Database
 from .guards import RateLimit
 from .kept import RollRecord
@@ -63,12 +63,14 @@ def create_app(
     address_burst: int = 200,
     hub: Hub | None = None,
     outbox: Outbox | None = None,
+    keep_days: float | None = None,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round.
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
-    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`)."""
+    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`);
+    ``keep_days``, if given, deletes the rooms idle that long (:mod:`.deleting`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -95,11 +97,15 @@ def create_app(
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too
     state.writer = Writer(db, (lambda _: None) if db.postgres else state.hub.publish_rolls)
     state.rolls = Rolls(db, state.writer, RateLimit(rolls_per_second, burst), state.addresses)
+    state.keep_days = keep_days
     state.listener = (
-        Listener(db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db))
+        Listener(
+            db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db),
+            forget=state.rolls.members.forget_room,
+        )
         if db.postgres
         else None
-    )
+    )  # fmt: skip
     app.mount("/static", page.static_files(), name="static")
     add_error_handlers(app)
     add_guards(app)
@@ -116,6 +122,16 @@ async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRec
 async def _seeds(db: Database, room: str) -> dict[str, Any]:
     """A reveal's event, as PostgreSQL's listener reads it."""
     return {"seeds": await run_in_threadpool(store.seed_list, db, room)}
+
+
+def _keeping(app: FastAPI) -> asyncio.Task[None] | None:
+    """``--keep-days``' passes, once the listener hears (a room deleted is
+    told to every process), if the server was given it."""
+    state = app.state
+    if state.keep_days is None:
+        return None
+    gone = functools.partial(deleting.forget, state.db, state.hub, state.rolls.members)
+    return asyncio.create_task(deleting.keep_days(state.db, state.keep_days, gone))
 
 
 @asynccontextmanager
@@ -135,6 +151,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if listener is not None:
         listener.start()
         await listener.ready.wait()
+    keeping = _keeping(app)
     # What exists now (the framework, the grammar, the engine) lives as long
     # as the process: frozen, the garbage collector no longer walks it at each
     # full collection, which paused every request for tens of milliseconds.
@@ -143,6 +160,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     if listener is not None:
         await listener.stop()
+    if keeping is not None:
+        keeping.cancel()
     ticking.cancel()
     await writer.stop()
     await outbox.stop()

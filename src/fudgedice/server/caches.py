@@ -2,7 +2,8 @@
 before its commit: who a token belongs to, and which roll texts it checked
 (and whether each is heavy: tosses many dice).
 Both are facts that never change (a member's token, room and name are fixed
-at joining; a room's system at its making), so nothing goes stale. Both are
+at joining; a room's system at its making), so nothing goes stale, but for a
+room deleted: its members are forgotten then (:meth:`Members.forget_room`). Both are
 charged by their bytes to the process's one memory ledger
 (:mod:`fudgedice.memory`): a cache dropped costs a database read, never a
 wrong answer.
@@ -42,6 +43,11 @@ class Members:
 
     def put(self, token_hash: str, member: Member, system: str) -> None:
         self._known.put(token_hash, (member, system), estimate((member, system)) + 120)
+
+    def forget_room(self, room: str) -> int:
+        """The room was deleted: its members' tokens are no longer known here
+        (a token seen again is read from the database, which refuses it)."""
+        return self._known.drop_where(lambda _, known: known[0].room == room)
 
 
 class Texts:

@@ -36,6 +36,7 @@ takes longer is cut off."""
 ENDED = {
     "behind": "this feed fell too far behind: reconnect with ?after= the last roll you have",
     "replaced": "this member opened another live feed: a member holds only a few at once",
+    "deleted": "this room was deleted: its log, sheets and members are gone",
 }
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
@@ -176,5 +177,7 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
                 last = record.seq
         if parts:
             yield b"".join(parts)
-    if watcher.ended is not None:
+    if watcher.ended == "deleted":  # an event of its own: the reader stops following
+        yield _event("deleted", {"room": watcher.room, "error": ENDED["deleted"]})
+    elif watcher.ended is not None:
         yield _event("closed", {"reason": watcher.ended, "error": ENDED[watcher.ended]})

@@ -88,7 +88,7 @@ class Watcher:
         self.limit = limit
         self.closed = False
         self.ended: str | None = None
-        """Why the server ended the feed ("behind", "replaced"), if it did."""
+        """Why the server ended the feed ("behind", "replaced", "deleted"), if it did."""
         self.on_end: Callable[[], object] | None = None
         """Called when the server ends the feed (its answer then has a while
         to write its last words)."""
@@ -195,6 +195,13 @@ class Hub:
         if not mine:
             self._members.pop(key, None)
 
+    def end_room(self, room: str) -> None:
+        """On the loop's thread: the room was deleted; each of its feeds is
+        told so and ends, and what was held for it goes."""
+        self._held.pop(room, None)
+        for watcher in list(self._rooms.get(room, ())):
+            self._end(watcher, "deleted")
+
     def _end(self, watcher: Watcher, why: str) -> None:
         watcher.end(why)
         self.leave(watcher)
@@ -272,11 +279,15 @@ class Listener:
         hub: Hub,
         fetch: Callable[[str, int, int], Awaitable[list[RollRecord]]],
         reveal: Callable[[str], Awaitable[dict[str, Any]]],
+        forget: Callable[[str], object] = lambda _: None,
     ) -> None:
         self.db = db
         self.hub = hub
         self.fetch = fetch
         self.reveal = reveal
+        self.forget = forget
+        """Called with a room deleted (by any process): what the process
+        keeps of it in memory goes."""
         self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -321,3 +332,6 @@ class Listener:
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
         elif kind == "member":  # "member ROOM ID": one joined
             self.hub.publish(room, Event("member", data={"member": numbers[0]}))
+        elif kind == "deleted":  # "deleted ROOM": its feeds end, its members are forgotten
+            self.forget(room)
+            self.hub.end_room(room)

@@ -55,6 +55,7 @@ def create_room(db: Database, name: str, system: str, gm_name: str) -> tuple[Roo
             insert(rooms).values(
                 id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
                 commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS, stream=STREAM,
+                active_at=at,
             )
         )  # fmt: skip
         connection.execute(
@@ -283,6 +284,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
                 commitment=next_commitment,
                 nonce=0,
                 stream=STREAM,
+                active_at=at,
             )
         )
         if db.postgres:
