@@ -328,3 +328,29 @@ def test_deleting_waits_for_no_feed(
     for thread in threads:
         thread.join(timeout=60)
     assert [one["room"] for one in told] == [room] * 3
+
+
+def test_another_process_forgets_a_room_deleted_elsewhere(
+    postgres: Any, served_here: Callable[..., Any]
+) -> None:
+    # two apps on one PostgreSQL, as two processes: the NOTIFY ends the
+    # feeds of the one that did not delete, and empties its cache of tokens
+    url = postgres.create_database(f"deleting_{uuid.uuid4().hex}")
+    first, second = connect(url), connect(url)
+    try:
+        with served_here(first) as here, served_here(second) as there:
+            made = here.room("shared")
+            room, ann = made["room"], here.join(made["room"], "Ann")
+            assert here.roll(room, ann["token"], "4dF").status_code == 201
+            members = here.app.state.rolls.members
+            assert members.get(store.token_hash(ann["token"])) is not None
+            with here.live(room, ann["token"]) as feed:
+                here.until(feed, "ready")
+                gone = there.client.delete(f"/api/rooms/{room}", headers=bearer(made["gm_token"]))
+                assert gone.status_code == 200, gone.text
+                assert here.until(feed, "deleted")["room"] == room
+            assert members.get(store.token_hash(ann["token"])) is None
+            assert here.roll(room, ann["token"], "4dF").status_code == 404
+    finally:
+        first.dispose()
+        second.dispose()
