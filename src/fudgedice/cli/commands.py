@@ -75,7 +75,7 @@ class _Commands(click.Group):
             ) from None
 
 
-_DEFERRED = ("compare", "help", "serve", "session", "sheet", "verify")
+_DEFERRED = ("backup", "compare", "help", "restore", "serve", "session", "sheet", "verify")
 """The commands built when first named, each in its own module."""
 
 
@@ -93,6 +93,10 @@ def _deferred(name: str) -> click.Command:
         from .serve import serve
 
         return serve
+    if name in ("backup", "restore"):
+        from . import backup
+
+        return backup.backup if name == "backup" else backup.restore
     if name == "sheet":
         from .sheet_commands import sheet
 
