@@ -175,6 +175,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.commands": frozenset(
         {
             f"{PACKAGE}.cli.serve",
+            f"{PACKAGE}.cli.backup",
             f"{PACKAGE}.cli.compare",
             f"{PACKAGE}.render.plot",
             f"{PACKAGE}.cli.sheet_commands",
@@ -185,6 +186,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     # the rules a sheet reads: each loads a whole system, which a roll of 4dF does not
     COMPOSITION_ROOT: frozenset({SYSTEMS}),
     f"{PACKAGE}.cli.serve": frozenset({f"{PACKAGE}.server"}),
+    f"{PACKAGE}.cli.backup": frozenset({f"{PACKAGE}.server"}),
     f"{PACKAGE}.cli.sheet_options": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),
