@@ -18,6 +18,8 @@ from sqlalchemy import create_engine, func, insert, select, update
 from fudgedice import sheets
 from fudgedice.server import deleting, store
 from fudgedice.server.db import Database, connect, database_url
+from fudgedice.server.live import Hub
+from fudgedice.server.problems import Problem
 from fudgedice.server.schema import (
     discord_channels,
     discord_users,
@@ -354,3 +356,16 @@ def test_another_process_forgets_a_room_deleted_elsewhere(
     finally:
         first.dispose()
         second.dispose()
+
+
+def test_a_feed_asked_for_once_its_room_is_deleted_is_refused() -> None:
+    # its member was found just before the deletion, its watch comes just after
+    hub = Hub()
+    open_before = hub.watch("gone", "ann")
+    elsewhere = hub.watch("kept", "ann")
+    hub.end_room("gone")
+    assert (open_before.ended, open_before.closed) == ("deleted", True)
+    with pytest.raises(Problem) as refused:
+        hub.watch("gone", "bob")
+    assert refused.value.status == 404
+    assert hub.watching() == 1 and not elsewhere.closed

@@ -25,7 +25,7 @@ import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
-from .problems import Problem
+from .problems import Problem, not_found
 
 log = logging.getLogger("fudgedice.server")
 
@@ -40,6 +40,10 @@ member's oldest (a phone that changed networks leaves a feed that may look
 open for minutes; the new one must not wait for it)."""
 MAX_FEEDS = 5000
 """Live feeds one process holds at most: past it a new one is refused, 503."""
+DELETED_KEPT = 10_000
+"""Rooms deleted lately that the hub remembers, so that a feed whose member
+was found just before the room's deletion, and which asks to watch just after
+it, is refused rather than left open on nothing (a room's id is never used again)."""
 LIVE_EVERY = 0.02
 """Seconds between two deliveries of one room's rolls, at most as often: the
 rolls of a room's commits within this time go out to its watchers together.
@@ -160,11 +164,15 @@ class Hub:
         """Rolls of a room waiting for its next delivery, in ``seq`` order."""
         self._sent: dict[str, float] = {}
         """When each watched room's rolls last went out (the loop's clock)."""
+        self._deleted: dict[str, None] = {}
+        """Rooms deleted lately, the oldest first (:data:`DELETED_KEPT`)."""
 
     def watch(self, room: str, member: str = "") -> Watcher:
         """A new feed of ``member`` in ``room``: the member's oldest closed if
         they hold :attr:`per_member` already; refused (503) when the process
-        holds :attr:`most`."""
+        holds :attr:`most`, and (404) for a room deleted since its member was found."""
+        if room in self._deleted:
+            raise not_found()
         mine = self._members.setdefault((room, member), [])
         if len(mine) >= self.per_member:
             self._end(mine[0], "replaced")
@@ -199,6 +207,9 @@ class Hub:
         """On the loop's thread: the room was deleted; each of its feeds is
         told so and ends, and what was held for it goes."""
         self._held.pop(room, None)
+        self._deleted[room] = None
+        if len(self._deleted) > DELETED_KEPT:
+            del self._deleted[next(iter(self._deleted))]
         for watcher in list(self._rooms.get(room, ())):
             self._end(watcher, "deleted")
 
