@@ -177,6 +177,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
             f"{PACKAGE}.cli.serve",
             f"{PACKAGE}.cli.discord",
             f"{PACKAGE}.cli.mcp",
+            f"{PACKAGE}.cli.backup",
             f"{PACKAGE}.cli.compare",
             f"{PACKAGE}.render.plot",
             f"{PACKAGE}.cli.sheet_commands",
@@ -189,6 +190,7 @@ LAZY_OURS: Mapping[str, frozenset[str]] = {
     f"{PACKAGE}.cli.serve": frozenset({f"{PACKAGE}.server"}),
     # the assistant's tools load the Model Context Protocol's SDK, when `mcp` starts
     f"{PACKAGE}.cli.mcp": frozenset({f"{PACKAGE}.cli.mcp_tools"}),
+    f"{PACKAGE}.cli.backup": frozenset({f"{PACKAGE}.server"}),
     f"{PACKAGE}.cli.sheet_options": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.sheet_commands": frozenset({f"{PACKAGE}.sheets"}),
     f"{PACKAGE}.cli.session_commands": frozenset({f"{PACKAGE}.log", f"{PACKAGE}.files"}),

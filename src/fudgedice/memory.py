@@ -257,6 +257,15 @@ class SizedCache(Generic[K, V]):
         self._account[0] -= entry[1]
         self.ledger.held -= entry[1]
 
+    def drop_where(self, test: Callable[[K, V], bool]) -> int:
+        """Drop every entry whose key and value pass ``test`` (a walk of the
+        whole cache: for what is rare, a room deleted); how many went."""
+        with self.ledger.lock:
+            gone = [key for key, entry in self._data.items() if test(key, entry[VALUE])]
+            for key in gone:
+                self._forget(self._data.pop(key))
+        return len(gone)
+
     def clear(self) -> None:
         with self.ledger.lock:
             self.ledger.held -= self._account[0]

@@ -89,6 +89,8 @@ def _real(case: Case[Any], target: Target) -> dict[str, str]:
     if params is None:
         return {}
     who = target.gm if len(params) % 2 else target.player
+    if case.method.upper() == "DELETE":
+        who = target.player  # the GM would delete the room every other case reaches into
     if "room" in params:
         params["room"] = target.room
     if "member" in params:

@@ -72,7 +72,10 @@ class _Commands(click.Group):
             ) from None
 
 
-_DEFERRED = ("compare", "discord", "help", "mcp", "serve", "session", "sheet", "verify")
+_DEFERRED = (
+    "backup", "compare", "discord", "help", "mcp", "restore", "serve", "session", "sheet",
+    "verify",
+)  # fmt: skip
 """The commands built when first named, each in its own module."""
 
 
@@ -98,6 +101,10 @@ def _deferred(name: str) -> click.Command:
         from .mcp import mcp
 
         return mcp
+    if name in ("backup", "restore"):
+        from . import backup
+
+        return backup.backup if name == "backup" else backup.restore
     if name == "sheet":
         from .sheet_commands import sheet
 

@@ -40,6 +40,8 @@ import click
               help="The table's address as players reach it (in Discord's messages).")  # fmt: skip
 @click.option("--discord-api", metavar="URL", callback=lambda _c, _p, value: _url(value),
               help="Discord's HTTP API. [default: https://discord.com/api/v10]")  # fmt: skip
+@click.option("--keep-days", type=click.IntRange(1), metavar="N", help="Delete the rooms with no"
+              " new entry for N days (at start, then hourly). [default: keep them]")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

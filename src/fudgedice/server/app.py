@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
-from . import store
+from . import deleting, store
 from .db import Database
 from .discord import interactions
 from .discord.settings import DiscordSettings
@@ -69,6 +69,7 @@ def create_app(
     hub: Hub | None = None,
     outbox: Outbox | None = None,
     discord: DiscordSettings | None = None,
+    keep_days: float | None = None,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
@@ -76,7 +77,8 @@ def create_app(
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
     sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`);
     ``discord``, a Discord application's settings, serves its slash commands
-    at ``POST /discord/interactions`` (without, that path is a 404)."""
+    at ``POST /discord/interactions`` (without, that path is a 404);
+    ``keep_days``, if given, deletes the rooms idle that long (:mod:`.deleting`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -104,11 +106,15 @@ def create_app(
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too
     state.writer = Writer(db, (lambda _: None) if db.postgres else state.hub.publish_rolls)
     state.rolls = Rolls(db, state.writer, RateLimit(rolls_per_second, burst), state.addresses)
+    state.keep_days = keep_days
     state.listener = (
-        Listener(db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db))
+        Listener(
+            db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db),
+            forget=state.rolls.members.forget_room,
+        )
         if db.postgres
         else None
-    )
+    )  # fmt: skip
     app.mount("/static", page.static_files(), name="static")
     add_error_handlers(app)
     add_guards(app)
@@ -125,6 +131,16 @@ async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRec
 async def _seeds(db: Database, room: str) -> dict[str, Any]:
     """A reveal's event, as PostgreSQL's listener reads it."""
     return {"seeds": await run_in_threadpool(store.seed_list, db, room)}
+
+
+def _keeping(app: FastAPI) -> asyncio.Task[None] | None:
+    """``--keep-days``' passes, once the listener hears (a room deleted is
+    told to every process), if the server was given it."""
+    state = app.state
+    if state.keep_days is None:
+        return None
+    gone = functools.partial(deleting.forget, state.db, state.hub, state.rolls.members)
+    return asyncio.create_task(deleting.keep_days(state.db, state.keep_days, gone))
 
 
 @asynccontextmanager
@@ -144,6 +160,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if listener is not None:
         listener.start()
         await listener.ready.wait()
+    keeping = _keeping(app)
     # What exists now (the framework, the grammar, the engine) lives as long
     # as the process: frozen, the garbage collector no longer walks it at each
     # full collection, which paused every request for tens of milliseconds.
@@ -152,6 +169,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     if listener is not None:
         await listener.stop()
+    if keeping is not None:
+        keeping.cancel()
     ticking.cancel()
     await writer.stop()
     await outbox.stop()

@@ -3,7 +3,8 @@ before its commit: who a token belongs to, and which roll texts it checked
 (and whether each is heavy: tosses many dice).
 Both are facts that never change (a member's room and name are fixed at
 joining; a room's system at its making; a token is replaced only through
-:meth:`Members.forget`), so nothing goes stale. Both are
+:meth:`Members.forget`), so nothing goes stale, but for a room deleted: its
+members are forgotten then (:meth:`Members.forget_room`). Both are
 charged by their bytes to the process's one memory ledger
 (:mod:`fudgedice.memory`): a cache dropped costs a database read, never a
 wrong answer.
@@ -47,6 +48,10 @@ class Members:
     def forget(self, token_hash: str) -> None:
         """A token replaced by a new one (a Discord user's seat): no longer good."""
         self._known.discard(token_hash)
+    def forget_room(self, room: str) -> int:
+        """The room was deleted: its members' tokens are no longer known here
+        (a token seen again is read from the database, which refuses it)."""
+        return self._known.drop_where(lambda _, known: known[0].room == room)
 
 
 class Texts:

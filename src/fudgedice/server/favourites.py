@@ -19,7 +19,7 @@ from sqlalchemy import delete, insert, select
 
 from . import rolling
 from .db import Database
-from .problems import Problem
+from .problems import Problem, not_found
 from .schema import favourites, members
 from .store import now
 
@@ -94,7 +94,9 @@ def store(db: Database, room_id: str, member_id: str, kept: list[Favourite]) -> 
         # the member's row held (PostgreSQL; SQLite's write lock holds the whole
         # database): two devices replacing the list at once take turns, where
         # both would delete and then both insert the same key
-        connection.execute(select(members.c.id).where(members.c.id == member_id).with_for_update())
+        held = select(members.c.id).where(members.c.id == member_id).with_for_update()
+        if connection.execute(held).first() is None:
+            raise not_found()  # the room was deleted meanwhile
         connection.execute(delete(favourites).where(*where))
         connection.execute(
             insert(favourites).values(

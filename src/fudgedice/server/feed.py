@@ -38,6 +38,7 @@ ENDED = {
     "behind": "this feed fell too far behind: reconnect with ?after= the last roll you have",
     "replaced": "this member opened another live feed: a member holds only a few at once",
     "database": UNREACHABLE,
+    "deleted": "this room was deleted: its log, sheets and members are gone",
 }
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
@@ -156,7 +157,9 @@ async def _chunks(db: Database, watcher: Watcher, me: Member, last: int) -> Asyn
         told(error)
         yield _event("closed", {"reason": "database", "error": ENDED["database"]})
         return
-    if watcher.ended is not None:
+    if watcher.ended == "deleted":  # an event of its own: the reader stops following
+        yield _event("deleted", {"room": watcher.room, "error": ENDED["deleted"]})
+    elif watcher.ended is not None:
         yield _event("closed", {"reason": watcher.ended, "error": ENDED[watcher.ended]})
 
 

@@ -75,12 +75,15 @@ def hold(connection: Connection, requests: Sequence[RollRequest]) -> dict[str, H
     return held
 
 
-def write_back(connection: Connection, held: Iterable[HeldRoom]) -> list[HeldRoom]:
+def write_back(connection: Connection, held: Iterable[HeldRoom], at: str) -> list[HeldRoom]:
     """Each room the batch advanced: its ``last_seq``, ``last_hash`` and
-    nonces (version 1: the room's; version 2: each member's who drew)."""
+    nonces (version 1: the room's; version 2: each member's who drew), and
+    ``at``, when its rolls were made, as its last activity (in the same
+    statement: no more work a roll)."""
     advanced = [room for room in held if room.last_seq >= room.first_seq]
     _ADVANCE.run(connection, [
-        {"room": room.id, "seq": room.last_seq, "hash": room.last_hash, "nonce": room.nonce}
+        {"room": room.id, "seq": room.last_seq, "hash": room.last_hash, "nonce": room.nonce,
+         "at": at}
         for room in advanced
     ])  # fmt: skip
     new: list[dict[str, Any]] = []
@@ -133,7 +136,12 @@ def _counters(count: int) -> Prepared:
 _ADVANCE = Prepared(
     update(rooms)
     .where(rooms.c.id == bindparam("room"))
-    .values(last_seq=bindparam("seq"), last_hash=bindparam("hash"), nonce=bindparam("nonce"))
+    .values(
+        last_seq=bindparam("seq"),
+        last_hash=bindparam("hash"),
+        nonce=bindparam("nonce"),
+        active_at=bindparam("at"),
+    )
 )
 _NEW_NONCE = Prepared(
     insert(member_nonces).values(

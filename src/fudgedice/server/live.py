@@ -25,7 +25,7 @@ import psycopg
 
 from .db import CONNECT_TIMEOUT, NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
-from .problems import Problem
+from .problems import Problem, not_found
 
 log = logging.getLogger("fudgedice.server")
 
@@ -40,6 +40,10 @@ member's oldest (a phone that changed networks leaves a feed that may look
 open for minutes; the new one must not wait for it)."""
 MAX_FEEDS = 5000
 """Live feeds one process holds at most: past it a new one is refused, 503."""
+DELETED_KEPT = 10_000
+"""Rooms deleted lately that the hub remembers, so that a feed whose member
+was found just before the room's deletion, and which asks to watch just after
+it, is refused rather than left open on nothing (a room's id is never used again)."""
 LIVE_EVERY = 0.02
 """Seconds between two deliveries of one room's rolls, at most as often: the
 rolls of a room's commits within this time go out to its watchers together.
@@ -88,7 +92,7 @@ class Watcher:
         self.limit = limit
         self.closed = False
         self.ended: str | None = None
-        """Why the server ended the feed ("behind", "replaced"), if it did."""
+        """Why the server ended the feed ("behind", "replaced", "deleted"), if it did."""
         self.on_end: Callable[[], object] | None = None
         """Called when the server ends the feed (its answer then has a while
         to write its last words)."""
@@ -160,11 +164,15 @@ class Hub:
         """Rolls of a room waiting for its next delivery, in ``seq`` order."""
         self._sent: dict[str, float] = {}
         """When each watched room's rolls last went out (the loop's clock)."""
+        self._deleted: dict[str, None] = {}
+        """Rooms deleted lately, the oldest first (:data:`DELETED_KEPT`)."""
 
     def watch(self, room: str, member: str = "") -> Watcher:
         """A new feed of ``member`` in ``room``: the member's oldest closed if
         they hold :attr:`per_member` already; refused (503) when the process
-        holds :attr:`most`."""
+        holds :attr:`most`, and (404) for a room deleted since its member was found."""
+        if room in self._deleted:
+            raise not_found()
         mine = self._members.setdefault((room, member), [])
         if len(mine) >= self.per_member:
             self._end(mine[0], "replaced")
@@ -194,6 +202,16 @@ class Hub:
             mine.remove(watcher)
         if not mine:
             self._members.pop(key, None)
+
+    def end_room(self, room: str) -> None:
+        """On the loop's thread: the room was deleted; each of its feeds is
+        told so and ends, and what was held for it goes."""
+        self._held.pop(room, None)
+        self._deleted[room] = None
+        if len(self._deleted) > DELETED_KEPT:
+            del self._deleted[next(iter(self._deleted))]
+        for watcher in list(self._rooms.get(room, ())):
+            self._end(watcher, "deleted")
 
     def _end(self, watcher: Watcher, why: str) -> None:
         watcher.end(why)
@@ -272,11 +290,15 @@ class Listener:
         hub: Hub,
         fetch: Callable[[str, int, int], Awaitable[list[RollRecord]]],
         reveal: Callable[[str], Awaitable[dict[str, Any]]],
+        forget: Callable[[str], object] = lambda _: None,
     ) -> None:
         self.db = db
         self.hub = hub
         self.fetch = fetch
         self.reveal = reveal
+        self.forget = forget
+        """Called with a room deleted (by any process): what the process
+        keeps of it in memory goes."""
         self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -331,3 +353,6 @@ class Listener:
             self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
         elif kind == "member":  # "member ROOM ID": one joined
             self.hub.publish(room, Event("member", data={"member": numbers[0]}))
+        elif kind == "deleted":  # "deleted ROOM": its feeds end, its members are forgotten
+            self.forget(room)
+            self.hub.end_room(room)

@@ -70,6 +70,7 @@ def serve(
     discord_gm_roles: Sequence[str] = (),
     public_url: str | None = None,
     discord_api: str | None = None,
+    keep_days: int | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
@@ -77,7 +78,8 @@ def serve(
     the memory the process aims to stay under (its caches shrink to their
     share of it, :mod:`fudgedice.memory`; None: ``FUDGEDICE_MEMORY_MB`` or
     512); with ``discord_public_key``, a Discord application's slash commands
-    are served (:func:`discord_settings`); the rest bound each connection
+    are served (:func:`discord_settings`); ``keep_days`` deletes the rooms
+    idle that long (None: none); the rest bound each connection
     (:mod:`.connections`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
@@ -105,6 +107,7 @@ def serve(
         discord=discord_settings(
             discord_public_key, discord_application_id, discord_gm_roles, public_url, discord_api
         ),
+        keep_days=keep_days,
     )
     try:
         # proxy_headers off: a member's address is the connection's, never a

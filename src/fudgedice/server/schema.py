@@ -43,7 +43,12 @@ rooms = Table(
     Column("last_seq", BigInteger, nullable=False),
     # the hash of the log's last entry: the next entry's "prev"
     Column("last_hash", String(64), nullable=False),
+    # when the room last had an entry (made at its making, then with each
+    # entry's transaction): ``serve --keep-days`` deletes the rooms idle longer
+    Column("active_at", String(40), nullable=True),
 )
+
+Index("rooms_by_activity", rooms.c.active_at)
 
 seeds = Table(
     "seeds",

@@ -313,7 +313,7 @@ def advance(
     connection.execute(
         update(rooms)
         .where(rooms.c.id == record.room)
-        .values(last_seq=record.seq, last_hash=record.hash)
+        .values(last_seq=record.seq, last_hash=record.hash, active_at=record.at)
     )
     if db.postgres:
         notify(connection, f"rolls {record.room} {first or record.seq} {record.seq}")

@@ -62,6 +62,7 @@ def create_room(
             insert(rooms).values(
                 id=room_id, name=name, system=system, created_at=at, epoch=0, seed=seed.hex(),
                 commitment=commitment, nonce=0, last_seq=0, last_hash=GENESIS, stream=STREAM,
+                active_at=at,
             )
         )  # fmt: skip
         connection.execute(
@@ -108,7 +109,10 @@ def join(db: Database, room_id: str, name: str, then: Then | None = None) -> tup
     member = Member(secrets.token_urlsafe(6), room_id, name, False)
     name_keys(name)  # ICU's first load (some 0.2 s) is not spent holding the database
     with db.write() as connection:
-        if room_row(connection, room_id) is None:
+        # PostgreSQL: the room kept (FOR KEY SHARE, as the member's foreign key
+        # would take at its insert) from here to the commit, or found deleted
+        held = select(rooms.c.id).where(rooms.c.id == room_id).with_for_update(key_share=True)
+        if connection.execute(held).first() is None:
             raise not_found()
         names = connection.execute(
             select(members.c.name).where(members.c.room_id == room_id)
@@ -309,6 +313,7 @@ def reveal(db: Database, room_id: str) -> dict[str, Any]:
                 commitment=next_commitment,
                 nonce=0,
                 stream=STREAM,
+                active_at=at,
             )
         )
         if db.postgres:

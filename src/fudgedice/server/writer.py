@@ -240,10 +240,11 @@ def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]
 def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``."""
     held = hold(connection, requests)
-    outcomes, records = _drawn(held, requests)
+    at = now()  # one time for the rolls of one commit: they are kept at one moment
+    outcomes, records = _drawn(held, requests, at)
     if records:
         insert_rolls(connection, records)
-        advanced = write_back(connection, held.values())
+        advanced = write_back(connection, held.values(), at)
         if connection.dialect.name == "postgresql":  # every process's live feed hears of them
             for room in advanced:
                 notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
@@ -251,11 +252,10 @@ def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Sett
 
 
 def _drawn(
-    held: dict[str, HeldRoom], requests: Sequence[RollRequest]
+    held: dict[str, HeldRoom], requests: Sequence[RollRequest], at: str
 ) -> tuple[list[Settled], list[RollRecord]]:
-    """Each request's outcome in order, and the rolls among them."""
+    """Each request's outcome in order, made ``at``, and the rolls among them."""
     outcomes: list[Settled] = []
-    at = now()  # one time for the rolls of one commit: they are kept at one moment
     for request in requests:
         room = held.get(request.room)
         try:

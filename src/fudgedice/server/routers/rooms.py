@@ -1,4 +1,5 @@
-"""Rooms: making one, reading one, and the GM's reveal of its seed."""
+"""Rooms: making one, reading one, the GM's reveal of its seed, and the GM's
+deletion of the room."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .. import making, rolling, store
+from .. import deleting, making, rolling, store
 from ..bodies import NewRoom
 from ..live import Event
-from ..problems import REFUSED, Problem
-from .shared import Addresses, Auth, Db, Feeds, address, announce
+from ..problems import REFUSED, Problem, not_found
+from .shared import Addresses, Auth, Db, Feeds, TableRolls, address, announce
 
 router = APIRouter(responses=REFUSED)
 
@@ -48,3 +49,18 @@ def reveal(room: str, db: Db, hub: Feeds, authorization: Auth = None) -> dict[st
     revealed_seed = store.reveal(db, room)
     announce(db, hub, room, Event("reveal", data={"seeds": store.seed_list(db, room)}))
     return revealed_seed
+
+
+@router.delete("/api/rooms/{room}")
+def delete_room(
+    room: str, db: Db, hub: Feeds, rolls: TableRolls, authorization: Auth = None
+) -> dict[str, Any]:
+    # Every row of the room, in one transaction; its live feeds told and ended.
+    # Exporting its log first is the GM's to do (GET .../log).
+    _, me = making.member_of(db, room, authorization)
+    if not me.gm:
+        raise Problem(403, "only the GM deletes the room")
+    if not deleting.delete_room(db, room):
+        raise not_found()  # deleted meanwhile, by another request or --keep-days
+    deleting.forget(db, hub, rolls.members, room)
+    return {"room": room, "deleted": True}

@@ -43,7 +43,7 @@ function* frames(buffer) {
 /**
  * Follows a room. `on` has roll(roll), reveal(data), member(data) (one
  * joined), ready(), status(text), refused(error), replaced(data) (followed in
- * other tabs instead). Returns {stop()}.
+ * other tabs instead), deleted(data) (the room is no more). Returns {stop()}.
  */
 export function follow(room, token, after, on) {
   let last = after;
@@ -77,6 +77,9 @@ export function follow(room, token, after, on) {
       on.reveal?.(data);
     } else if (frame.event === "member") {
       on.member?.(data);
+    } else if (frame.event === "deleted") {
+      stopped = true; // nothing is left to follow
+      on.deleted?.(data);
     } else if (frame.event === "closed") {
       // the server let this feed go: 'behind' means catch up at once with
       // ?after=; 'replaced' means this seat follows the room in other tabs

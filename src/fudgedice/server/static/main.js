@@ -16,6 +16,7 @@ import { playPanel } from "./play.js";
 import { tableState } from "./playstate.js";
 import { follow } from "./live.js";
 import { dock, keepHeight, newRollsPill, partsBar, rollResult } from "./layout.js";
+import { deleteRoomControl } from "./deleteroom.js";
 import { notifier } from "./notify.js";
 import { outageLine, whenBack } from "./outage.js";
 import { rollBox } from "./rollbox.js";
@@ -245,6 +246,7 @@ async function openRoom(roomId, start = takeNextFocus()) {
   let invokes = null; // a Fate roll's invokes and advantage, at a table with play
   const history = historyPanel(room, me, (roll) => (sheet ? (invokes?.(roll) ?? sheet.spendButtons(roll)) : null));
   const fairness = fairnessPanel(room, me);
+  if (me.gm) fairness.panel.append(deleteRoomControl(room, me, () => roomGone(roomId, "You deleted it: its rolls, sheets, messages and members are gone.")));
   const talk = talkBox(room, me, { said: history.place });
   // who is here is both the log's filter and the talk's whispers
   const people = whoIsHere(roomId, me, {
@@ -408,7 +410,22 @@ function followRoom(roomId, room, me, { history, fairness, people, live, sheet, 
       live.textContent = "paused: followed in your other tabs (reload to follow here)";
       live.classList.add("off");
     },
+    deleted() {
+      roomGone(roomId, "Its rolls, sheets, messages and members are gone.");
+    },
   });
+}
+
+/** The room was deleted (by this GM, or told by the live feed): this
+ * browser's seats in it go, and the page says so. */
+function roomGone(roomId, why) {
+  for (let left = 20; left > 0 && seat(roomId); left -= 1) leaveSeat(roomId);
+  document.title = "fudgedice table";
+  const title = el("h1", { id: "room-gone", text: "This room was deleted" });
+  main.replaceChildren(
+    el("section", { class: "card" }, title, el("p", { text: why }), el("p", {}, el("a", { href: "/", text: "Start a table" }))),
+  );
+  focusOn(title);
 }
 
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
