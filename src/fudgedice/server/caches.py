@@ -48,6 +48,7 @@ class Members:
     def forget(self, token_hash: str) -> None:
         """A token replaced by a new one (a Discord user's seat): no longer good."""
         self._known.discard(token_hash)
+
     def forget_room(self, room: str) -> int:
         """The room was deleted: its members' tokens are no longer known here
         (a token seen again is read from the database, which refuses it)."""
