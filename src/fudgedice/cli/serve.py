@@ -29,6 +29,8 @@ import click
               help="Connections one address may hold at once.")  # fmt: skip
 @click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
               "[default: 4096, or the open-file limit less 128]")  # fmt: skip
+@click.option("--allow-local-webhooks", is_flag=True, help="Let rooms post their rolls to "
+              "webhooks of this machine or network, over http too (tests).")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

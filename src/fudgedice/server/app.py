@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,6 +25,7 @@ from .guards import RateLimit
 from .kept import RollRecord
 from .live import Hub, Listener
 from .making import Rolls
+from .mirror import Mirror
 from .odds import OddsGate
 from .outbox import Outbox
 from .problems import REFUSED
@@ -41,6 +42,7 @@ from .routers import (
     sheets,
     systems,
     talk,
+    webhooks,
 )
 from .sheet_pages import SheetPages
 from .stack import add_error_handlers, add_guards
@@ -50,7 +52,9 @@ KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
 
-ROUTERS = (rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems, page)
+ROUTERS = (
+    rolls, rooms, members, sheets, favourites, play, talk, webhooks, log, live, odds, systems, page,
+)  # fmt: skip
 """In the order the app tries them: the roll first, the request a table makes most."""
 
 
@@ -63,12 +67,15 @@ def create_app(
     address_burst: int = 200,
     hub: Hub | None = None,
     outbox: Outbox | None = None,
+    allow_local_webhooks: bool = False,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round.
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
-    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`)."""
+    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`);
+    ``allow_local_webhooks`` lets a room's webhook be a receiver of the
+    server's own network, over http too (:mod:`.webhooks`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -92,8 +99,12 @@ def create_app(
     state.addresses = RateLimit(address_rate, address_burst, "requests from your address")
     state.gate = OddsGate(state.addresses, isolated=True)
     state.sheet_pages = SheetPages(state.gate)
-    # PostgreSQL's NOTIFY brings each commit back to every process, this one too
-    state.writer = Writer(db, (lambda _: None) if db.postgres else state.hub.publish_rolls)
+    state.allow_local_webhooks = allow_local_webhooks
+    state.mirror = Mirror(db, state.outbox, lambda: getattr(state, "discord", None))
+    # PostgreSQL's NOTIFY brings each commit back to every process, this one too;
+    # the mirror posts a roll from the process that wrote it, on either database
+    published = None if db.postgres else state.hub.publish_rolls
+    state.writer = Writer(db, functools.partial(_committed, published, state.mirror))
     state.rolls = Rolls(db, state.writer, RateLimit(rolls_per_second, burst), state.addresses)
     state.listener = (
         Listener(db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db))
@@ -104,6 +115,16 @@ def create_app(
     add_error_handlers(app)
     add_guards(app)
     return app
+
+
+def _committed(
+    published: Callable[[list[RollRecord]], None] | None, mirror: Mirror, records: list[RollRecord]
+) -> None:
+    """The rolls of a commit, on the event loop: to this process's live feeds
+    (``published``, on SQLite) and to the rooms' webhooks and channels."""
+    if published is not None:
+        published(records)
+    mirror.committed(records)
 
 
 async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
@@ -127,8 +148,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     gate: OddsGate = app.state.gate
     listener: Listener | None = app.state.listener
     outbox: Outbox = app.state.outbox
+    mirror: Mirror = app.state.mirror
     hub.loop = asyncio.get_running_loop()
     outbox.start()
+    mirror.start()
     writer.start()
     gate.start()
     ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
@@ -145,5 +168,6 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await listener.stop()
     ticking.cancel()
     await writer.stop()
+    await mirror.stop()
     await outbox.stop()
     gate.close()

@@ -42,13 +42,16 @@ def serve(
     body_timeout: float = ConnectionLimits.body_timeout,
     per_address: int = ConnectionLimits.per_address,
     connections: int | None = None,
+    allow_local_webhooks: bool = False,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
     ``rate`` and ``burst`` are each member's allowance of rolls; ``memory_mb``
     the memory the process aims to stay under (its caches shrink to their
     share of it, :mod:`fudgedice.memory`; None: ``FUDGEDICE_MEMORY_MB`` or
-    512); the rest bound each connection (:mod:`.connections`)."""
+    512); the rest bound each connection (:mod:`.connections`);
+    ``allow_local_webhooks`` lets rooms post to receivers of this network
+    (:mod:`.webhooks`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -72,6 +75,7 @@ def serve(
         burst=burst,
         address_rate=address_rate,
         address_burst=address_burst,
+        allow_local_webhooks=allow_local_webhooks,
     )
     try:
         # proxy_headers off: a member's address is the connection's, never a
