@@ -35,7 +35,7 @@ def recording_sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         waits.append(seconds)
         await REAL_SLEEP(0)
 
-    monkeypatch.setattr(outbox_module.asyncio, "sleep", sleep)
+    monkeypatch.setattr(asyncio, "sleep", sleep)  # the outbox's waits between tries
     return waits
 
 
