@@ -8,7 +8,7 @@ event loop of the process that wrote them (a roll's ``via`` is known there
 alone). Nothing here waits: a post is handed to the :class:`.outbox.Outbox`,
 which sends it later and tries again; what a room posts to is kept in memory
 for :data:`TTL` seconds (a room's webhook set or cleared in this process is
-forgotten at once, in another process within that time), and read from the
+followed at once, in another process within that time), and read from the
 database on a worker thread, once a room, while its rolls wait in memory, in
 order. A hidden roll is never posted, in any form: not even its placeholder.
 """
@@ -80,10 +80,11 @@ class Mirror:
             task.cancel()
         await asyncio.gather(*self._reading, return_exceptions=True)
 
-    def forget(self, room: str) -> None:
-        """The room's targets changed (from any thread): read them again."""
+    def changed(self, room: str, before: Targets | None, after: Targets | None) -> None:
+        """The room's targets set or cleared by this process (from any thread):
+        ``before`` what they were, ``after`` what they are now."""
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._forget, room)
+            self.loop.call_soon_threadsafe(self._changed, room, before, after)
 
     def committed(self, records: Sequence[RollRecord]) -> None:
         """On the event loop: the public rolls of a commit, to their rooms' targets."""
@@ -107,9 +108,18 @@ class Mirror:
     def _now(self) -> float:
         return (self.loop or asyncio.get_running_loop()).time()
 
-    def _forget(self, room: str) -> None:
-        self._known.pop(room, None)
+    def _changed(self, room: str, before: Targets | None, after: Targets | None) -> None:
+        """On the loop: the rolls waiting for the room's targets were made
+        before the change, and go where it found them; the rolls after it go
+        where it leaves them. A read under way is no longer wanted."""
         self._changes[room] = self._changes.get(room, 0) + 1
+        for record in self._waiting.pop(room, []):
+            if before is not None:
+                self._post(before, record)
+        if after is None:
+            self._known.pop(room, None)
+        else:
+            self._keep(room, after)
 
     def _read_later(self, room: str) -> None:
         task = asyncio.get_running_loop().create_task(self._read(room))
@@ -124,8 +134,7 @@ class Mirror:
         except Exception:
             log.exception("the targets of room %s could not be read", room)
             targets = None
-        if self._changes.get(room, 0) != change:  # set or cleared meanwhile: read again
-            self._read_later(room)
+        if self._changes.get(room, 0) != change:  # set or cleared meanwhile: told by then
             return
         waiting = self._waiting.pop(room, [])
         if targets is None:

@@ -3,6 +3,7 @@ the room's public rolls are posted to it (:mod:`..mirror`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -10,6 +11,7 @@ from fastapi import APIRouter, Request
 from .. import making, webhooks
 from ..bodies import Body
 from ..db import Database
+from ..mirror import Mirror, read_targets
 from ..problems import REFUSED, Problem
 from .shared import Auth, Db
 
@@ -28,11 +30,14 @@ def _gm(db: Database, room: str, authorization: str | None) -> None:
         raise Problem(403, "only the GM sees or sets where the room's rolls are posted")
 
 
-def _changed(request: Request, room: str) -> None:
-    """This process posts to the new webhook from the next roll on."""
-    mirror = getattr(request.app.state, "mirror", None)
+def _changing(request: Request, db: Database, room: str, change: Callable[[], None]) -> None:
+    """``change`` made, and this process's mirror told what it changed: the
+    rolls made before it go where they went, the next ones where it says."""
+    before = read_targets(db, room)
+    change()
+    mirror: Mirror | None = getattr(request.app.state, "mirror", None)
     if mirror is not None:
-        mirror.forget(room)
+        mirror.changed(room, before, read_targets(db, room))
 
 
 @router.get("/api/rooms/{room}/webhook")
@@ -51,8 +56,7 @@ def put_webhook(
     _gm(db, room, authorization)
     allow_local = bool(getattr(request.app.state, "allow_local_webhooks", False))
     hook = webhooks.checked(body.url, body.kind, allow_local=allow_local)
-    webhooks.store(db, room, hook)
-    _changed(request, room)
+    _changing(request, db, room, lambda: webhooks.store(db, room, hook))
     return hook.shown()
 
 
@@ -62,6 +66,5 @@ def delete_webhook(
 ) -> dict[str, Any]:
     """No more posts to the room's webhook."""
     _gm(db, room, authorization)
-    webhooks.clear(db, room)
-    _changed(request, room)
+    _changing(request, db, room, lambda: webhooks.clear(db, room))
     return dict(webhooks.NONE_SET)
