@@ -52,6 +52,11 @@ class Targets:
     channel: str | None
     """The Discord channel the room is bound to, if any."""
 
+    @property
+    def posts(self) -> bool:
+        """Whether the room's rolls go anywhere (most rooms': nowhere)."""
+        return self.hook is not None or self.channel is not None
+
 
 class Mirror:
     """The rolls of one process, posted. ``settings`` gives the table's
@@ -88,6 +93,7 @@ class Mirror:
 
     def committed(self, records: Sequence[RollRecord]) -> None:
         """On the event loop: the public rolls of a commit, to their rooms' targets."""
+        now = None
         for record in records:
             if record.visibility != "public" or record.result.get("kind") in DRAWLESS:
                 continue
@@ -99,9 +105,12 @@ class Mirror:
                     self.dropped += 1
                 continue
             known = self._known.get(record.room)
-            if known is not None and known[1] > self._now():
-                self._post(known[0], record)
-                continue
+            if known is not None:
+                now = self._now() if now is None else now
+                if known[1] > now:
+                    if known[0].posts:
+                        self._post(known[0], record)
+                    continue
             self._waiting[record.room] = [record]
             self._read_later(record.room)
 
