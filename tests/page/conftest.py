@@ -126,8 +126,9 @@ def _free_port() -> int:
         return port
 
 
-def start_server(db: Path, log: Path, port: int = 0) -> Served:
-    """``fudgedice serve`` in a child process (on ``port``, or a free one), once it answers."""
+def start_server(db: Path, log: Path, port: int = 0, *extra: str) -> Served:
+    """``fudgedice serve`` in a child process (on ``port``, or a free one), once
+    it answers; ``extra``: more of serve's options."""
     port = port or _free_port()
     path = os.environ.get("PYTHONPATH")
     env = {
@@ -137,7 +138,7 @@ def start_server(db: Path, log: Path, port: int = 0) -> Served:
     command = [
         sys.executable, "-c", "from fudgedice.cli import main; main()", "serve",
         "--port", str(port), "--db", str(db), "--rate", "1000", "--burst", "1000",
-        "--address-rate", "1000", "--address-burst", "1000",
+        "--address-rate", "1000", "--address-burst", "1000", *extra,
     ]  # fmt: skip
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env)
@@ -183,8 +184,9 @@ def servers(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     another in its place); every one is stopped after the test."""
     started: list[Served] = []
 
-    def start(port: int = 0) -> Served:
-        started.append(start_server(tmp_path / "table.sqlite3", tmp_path / "serve.log", port))
+    def start(port: int = 0, *extra: str) -> Served:
+        log = tmp_path / "serve.log"
+        started.append(start_server(tmp_path / "table.sqlite3", log, port, *extra))
         return started[-1]
 
     yield start

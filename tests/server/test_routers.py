@@ -36,6 +36,7 @@ from fudgedice.server.routers import (
     rooms,
     sheets,
     systems,
+    webhooks,
 )
 from fudgedice.server.sheet_pages import SheetPages
 from fudgedice.server.stack import add_error_handlers
@@ -194,6 +195,20 @@ def test_the_favourites_router_alone(tmp_path: Path, client_of: Served) -> None:
         assert put.status_code == 200, put.text
         assert client.get(path, headers=bearer(token)).json()["favourites"] == [{"text": "Good"}]
         assert client.get(f"/api/rooms/{room.id}/sheets", headers=bearer(token)).status_code == 404
+
+
+def test_the_webhooks_router_alone(tmp_path: Path, client_of: Served) -> None:
+    db = database(tmp_path)
+    room, _, token = store.create_room(db, "alone", "fate", "GM")
+    # no mirror in this app's state: the webhook is kept all the same
+    with client_of(alone(webhooks, db=db, allow_local_webhooks=True)) as client:
+        path = f"/api/rooms/{room.id}/webhook"
+        put = client.put(path, json={"url": "http://127.0.0.1:9/x", "kind": "slack"},
+                         headers=bearer(token))  # fmt: skip
+        assert put.status_code == 200, put.text
+        assert client.get(path, headers=bearer(token)).json()["kind"] == "slack"
+        assert client.delete(path, headers=bearer(token)).json()["set"] is False
+        assert client.get(f"/api/rooms/{room.id}", headers=bearer(token)).status_code == 404
 
 
 def test_the_log_router_alone(tmp_path: Path, client_of: Served) -> None:

@@ -42,6 +42,8 @@ import click
               help="Discord's HTTP API. [default: https://discord.com/api/v10]")  # fmt: skip
 @click.option("--keep-days", type=click.IntRange(1), metavar="N", help="Delete the rooms with no"
               " new entry for N days (at start, then hourly). [default: keep them]")  # fmt: skip
+@click.option("--allow-local-webhooks", is_flag=True, help="Let rooms post their rolls to "
+              "webhooks of this machine or network, over http too (tests).")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

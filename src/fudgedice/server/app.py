@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,6 +27,7 @@ from .guards import RateLimit
 from .kept import RollRecord
 from .live import Hub, Listener
 from .making import Rolls
+from .mirror import Mirror
 from .odds import OddsGate
 from .outbox import Outbox
 from .problems import REFUSED
@@ -43,6 +44,7 @@ from .routers import (
     sheets,
     systems,
     talk,
+    webhooks,
 )
 from .sheet_pages import SheetPages
 from .stack import add_error_handlers, add_guards
@@ -53,7 +55,7 @@ KEEP_ALIVE = 15.0
 keep the connection and a vanished client is noticed."""
 
 ROUTERS = (
-    rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems,
+    rolls, rooms, members, sheets, favourites, play, talk, webhooks, log, live, odds, systems,
     interactions, page,
 )  # fmt: skip
 """In the order the app tries them: the roll first, the request a table makes most."""
@@ -70,6 +72,7 @@ def create_app(
     outbox: Outbox | None = None,
     discord: DiscordSettings | None = None,
     keep_days: float | None = None,
+    allow_local_webhooks: bool = False,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
@@ -78,7 +81,9 @@ def create_app(
     sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`);
     ``discord``, a Discord application's settings, serves its slash commands
     at ``POST /discord/interactions`` (without, that path is a 404);
-    ``keep_days``, if given, deletes the rooms idle that long (:mod:`.deleting`)."""
+    ``keep_days``, if given, deletes the rooms idle that long (:mod:`.deleting`);
+    ``allow_local_webhooks`` lets a room's webhook be a receiver of the
+    server's own network, over http too (:mod:`.webhooks`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -103,8 +108,12 @@ def create_app(
     state.addresses = RateLimit(address_rate, address_burst, "requests from your address")
     state.gate = OddsGate(state.addresses, isolated=True)
     state.sheet_pages = SheetPages(state.gate)
-    # PostgreSQL's NOTIFY brings each commit back to every process, this one too
-    state.writer = Writer(db, (lambda _: None) if db.postgres else state.hub.publish_rolls)
+    state.allow_local_webhooks = allow_local_webhooks
+    state.mirror = Mirror(db, state.outbox, lambda: getattr(state, "discord", None))
+    # PostgreSQL's NOTIFY brings each commit back to every process, this one too;
+    # the mirror posts a roll from the process that wrote it, on either database
+    published = None if db.postgres else state.hub.publish_rolls
+    state.writer = Writer(db, functools.partial(_committed, published, state.mirror))
     state.rolls = Rolls(db, state.writer, RateLimit(rolls_per_second, burst), state.addresses)
     state.keep_days = keep_days
     state.listener = (
@@ -119,6 +128,16 @@ def create_app(
     add_error_handlers(app)
     add_guards(app)
     return app
+
+
+def _committed(
+    published: Callable[[list[RollRecord]], None] | None, mirror: Mirror, records: list[RollRecord]
+) -> None:
+    """The rolls of a commit, on the event loop: to this process's live feeds
+    (``published``, on SQLite) and to the rooms' webhooks and channels."""
+    if published is not None:
+        published(records)
+    mirror.committed(records)
 
 
 async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
@@ -152,8 +171,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     gate: OddsGate = app.state.gate
     listener: Listener | None = app.state.listener
     outbox: Outbox = app.state.outbox
+    mirror: Mirror = app.state.mirror
     hub.loop = asyncio.get_running_loop()
     outbox.start()
+    mirror.start()
     writer.start()
     gate.start()
     ticking = asyncio.create_task(hub.keep_alive(KEEP_ALIVE))
@@ -173,5 +194,6 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         keeping.cancel()
     ticking.cancel()
     await writer.stop()
+    await mirror.stop()
     await outbox.stop()
     gate.close()

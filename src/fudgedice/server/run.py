@@ -71,6 +71,7 @@ def serve(
     public_url: str | None = None,
     discord_api: str | None = None,
     keep_days: int | None = None,
+    allow_local_webhooks: bool = False,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
@@ -80,7 +81,8 @@ def serve(
     512); with ``discord_public_key``, a Discord application's slash commands
     are served (:func:`discord_settings`); ``keep_days`` deletes the rooms
     idle that long (None: none); the rest bound each connection
-    (:mod:`.connections`)."""
+    (:mod:`.connections`); ``allow_local_webhooks`` lets rooms post to receivers of this network
+    (:mod:`.webhooks`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -108,6 +110,7 @@ def serve(
             discord_public_key, discord_application_id, discord_gm_roles, public_url, discord_api
         ),
         keep_days=keep_days,
+        allow_local_webhooks=allow_local_webhooks,
     )
     try:
         # proxy_headers off: a member's address is the connection's, never a

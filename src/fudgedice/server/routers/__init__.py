@@ -3,6 +3,7 @@ module of its own that imports no other router: ``rolls`` (making one,
 reading them), ``rooms``, ``members``, ``live`` (the feed and the server's
 health), ``sheets``, ``favourites`` (a member's favourite rolls), ``play``
 (aspects, fate points, compels, initiative), ``talk`` (a message in the room's log),
+``webhooks`` (where the GM has the room's public rolls posted),
 ``log`` (the log and the export), ``odds``, ``systems`` (the installed
 systems, for the page, and each one's new character sheet) and ``page``.
 

@@ -25,6 +25,7 @@ import { sheetPanel } from "./sheets.js";
 import { logVoice } from "./speech.js";
 import { SYSTEMS } from "./language.js";
 import { talkBox } from "./talk.js";
+import { webhookControl } from "./webhook.js";
 
 const main = $("#main");
 /** The rooms whose page shows the scene's aspects and the fate-point economy. */
@@ -213,6 +214,7 @@ function shareLinks(roomId, mine) {
         el("summary", { text: "Your GM link, for your other devices (keep it to yourself)" }),
         copier(own),
       ),
+      webhookControl(roomId, mine),
     );
   }
   return el("section", { class: "share" }, el("span", { class: "muted", text: "Invite players with this link:" }), ...parts);
