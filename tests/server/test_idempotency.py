@@ -1,0 +1,163 @@
+"""The ``Idempotency-Key`` header (docs/table.md, "Retries"), through the API
+on SQLite and PostgreSQL: a request sent again with its key is answered the
+entry the key made (the same body, the same seq), never a second one; the
+same key asking otherwise is refused; one member's key is theirs alone."""
+
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+
+import fudgedice
+
+from .conftest import bearer
+
+PROBES = 60
+"""Rolls of a probe that fails one time in three or so: one fails but for
+one run in billions."""
+
+
+def keyed(token: str, key: str) -> dict[str, str]:
+    return {**bearer(token), "Idempotency-Key": key}
+
+
+def post(served: Any, room: str, token: str, key: str, **body: Any) -> httpx.Response:
+    answer: httpx.Response = served.client.post(
+        f"/api/rooms/{room}/rolls", json=body, headers=keyed(token, key)
+    )
+    return answer
+
+
+def test_a_roll_sent_again_with_its_key_is_the_first_roll(served: Any) -> None:
+    created = served.room("Again")
+    room, gm = created["room"], created["gm_token"]
+    key = str(uuid.uuid4())
+    first = post(served, room, gm, key, text="4dF+1", label="Notice", client_seed="abc")
+    assert first.status_code == 201, first.text
+    for _ in range(2):
+        again = post(served, room, gm, key, text="4dF+1", label="Notice", client_seed="abc")
+        assert again.status_code == 201, again.text
+        assert again.content == first.content  # the same bytes: the same roll, as answered
+    other = post(served, room, gm, str(uuid.uuid4()), text="4dF+1", label="Notice")
+    assert other.json()["seq"] == first.json()["seq"] + 1  # a new key: a new roll
+    assert [roll["seq"] for roll in served.rolls(room, gm)] == [1, 2]
+    log = served.get(f"/api/rooms/{room}/log", gm).json()
+    assert [entry["seq"] for entry in log["entries"]] == [1, 2]
+    report = fudgedice.verify(log)  # one chain of two entries, the second after the first
+    assert report.failure is None and report.entries == 2
+
+
+def test_without_a_key_the_same_roll_twice_is_two_rolls(served: Any) -> None:
+    created = served.room("Twice")
+    room, gm = created["room"], created["gm_token"]
+    seqs = [served.roll(room, gm, "4dF", client_seed="same").json()["seq"] for _ in range(2)]
+    assert seqs == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"text": "4dF+2"},
+        {"visibility": "gm"},
+        {"label": "Stealth"},
+        {"label": None},
+        {"client_seed": "other"},
+        {"faces": ["+", "+", "-", "0"]},
+    ],
+)
+def test_the_same_key_asking_for_another_roll_is_refused(
+    served: Any, changed: dict[str, Any]
+) -> None:
+    created = served.room("Other")
+    room, gm = created["room"], created["gm_token"]
+    ann = served.join(room, "Ann")["token"]
+    asked = {"text": "4dF+1", "visibility": "public", "label": "Notice", "client_seed": "abc"}
+    key = str(uuid.uuid4())
+    assert post(served, room, ann, key, **asked).status_code == 201
+    refused = post(served, room, ann, key, **{**asked, **changed})
+    assert refused.status_code == 422, refused.text
+    assert "another request" in refused.json()["error"]
+    assert len(served.rolls(room, gm)) == 1
+
+
+def test_each_members_keys_are_their_own(served: Any) -> None:
+    created = served.room("Mine")
+    room, gm = created["room"], created["gm_token"]
+    ann, bob = (served.join(room, name)["token"] for name in ("Ann", "Bob"))
+    key = str(uuid.uuid4())
+    secret = post(served, room, ann, key, text="4dF+3", visibility="self")
+    assert secret.status_code == 201
+    # Bob's key, the same as Ann's, reveals nothing of her roll: it makes Bob's own
+    bobs = post(served, room, bob, key, text="4dF+3", visibility="self")
+    assert bobs.status_code == 201
+    assert bobs.json()["seq"] == 2 and bobs.json()["name"] == "Bob"
+    # asking otherwise with it is no refusal either: the key is not Bob's yet in another room
+    elsewhere = served.room("Elsewhere")
+    there = post(served, elsewhere["room"], elsewhere["gm_token"], key, text="1dF")
+    assert there.status_code == 201 and there.json()["seq"] == 1
+    assert len(served.rolls(room, gm)) == 2
+
+
+def test_a_hidden_roll_sent_again_is_answered_as_before(served: Any) -> None:
+    created = served.room("Hidden")
+    room, gm = created["room"], created["gm_token"]
+    ann = served.join(room, "Ann")["token"]
+    key = str(uuid.uuid4())
+    blind = post(served, room, ann, key, text="4dF", visibility="blind")
+    assert blind.status_code == 201
+    assert blind.json()["hidden"] is True and "total" not in blind.json()
+    again = post(served, room, ann, key, text="4dF", visibility="blind")
+    assert again.content == blind.content  # its placeholder again: still blind to its roller
+    shown = served.rolls(room, gm)
+    assert len(shown) == 1 and shown[0]["total"] is not None  # the GM reads it
+
+
+def test_a_failed_roll_sent_again_is_refused_with_its_seq_again(served: Any) -> None:
+    created = served.room("Failed")
+    room, gm = created["room"], created["gm_token"]
+    probe = "1/((4dF+4)/5-1)"  # fails once drawn when 4dF+4 comes to 5 to 9
+    for _ in range(PROBES):
+        key = str(uuid.uuid4())
+        failed = post(served, room, gm, key, text=probe)
+        if failed.status_code == 400:
+            break
+    assert failed.status_code == 400 and "seq" in failed.json(), failed.text
+    again = post(served, room, gm, key, text=probe)
+    assert again.status_code == 400
+    assert again.json() == failed.json()
+    assert len(served.rolls(room, gm)) == failed.json()["seq"]  # no roll after the failed one
+
+
+def test_the_same_key_sent_at_once_makes_one_roll(served: Any) -> None:
+    created = served.room("At once")
+    room, gm = created["room"], created["gm_token"]
+    key = str(uuid.uuid4())
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: post(served, room, gm, key, text="4dF"), range(8)))
+    assert {answer.status_code for answer in answers} == {201}
+    assert len({answer.content for answer in answers}) == 1
+    assert [roll["seq"] for roll in served.rolls(room, gm)] == [1]
+
+
+@pytest.mark.parametrize("key", ["", "x" * 201, "caf\xe9", "tab\there"])
+def test_a_key_that_is_no_key_is_refused(served: Any, key: str) -> None:
+    created = served.room("Bad key")
+    room, gm = created["room"], created["gm_token"]
+    headers = [*bearer(gm).items(), ("Idempotency-Key", key.encode("latin-1"))]
+    refused = served.client.post(f"/api/rooms/{room}/rolls", json={"text": "4dF"}, headers=headers)
+    assert refused.status_code == 422, refused.text
+    assert "Idempotency-Key" in refused.json()["error"]
+    assert served.rolls(room, gm) == []
+
+
+def test_the_longest_key_is_a_key(served: Any) -> None:
+    created = served.room("Long key")
+    room, gm = created["room"], created["gm_token"]
+    key = "~ " + "k" * 198
+    first = post(served, room, gm, key, text="4dF")
+    assert first.status_code == 201
+    assert post(served, room, gm, key, text="4dF").content == first.content
