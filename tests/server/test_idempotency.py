@@ -5,14 +5,25 @@ same key asking otherwise is refused; one member's key is theirs alone."""
 
 from __future__ import annotations
 
+import secrets
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 import fudgedice
+from fudgedice.server import connect, keys, store
+from fudgedice.server.db import Database
+from fudgedice.server.kept import Member, RollRecord, RollRequest
+from fudgedice.server.problems import Problem
+from fudgedice.server.schema import roll_keys
+from fudgedice.server.writer import Replayed, append_rolls
 
 from .conftest import bearer
 
@@ -161,3 +172,63 @@ def test_the_longest_key_is_a_key(served: Any) -> None:
     first = post(served, room, gm, key, text="4dF")
     assert first.status_code == 201
     assert post(served, room, gm, key, text="4dF").content == first.content
+
+
+# ------------------------------------------------------- the writer in process
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        db = connect(str(tmp_path / "table.sqlite3"))
+    else:
+        pg = request.getfixturevalue("postgres")  # conftest's own server, a database each test
+        db = connect(pg.create_database(f"keys_{secrets.token_hex(6)}"))
+    yield db
+    db.dispose()
+
+
+def _asked(room: str, member: Member, text: str, key: str | None) -> RollRequest:
+    return RollRequest(
+        room, member, text, "fudge", "public", None, "", None,
+        key=keys.key_of(key, "roll", text, "public", None, "", None),
+    )  # fmt: skip
+
+
+def test_a_batch_with_a_kept_key_is_drawn_again_its_keys_looked_up(database: Database) -> None:
+    room, gm, _ = store.create_room(database, "Batch", "fudge", "GM")
+    first = append_rolls(
+        database, [_asked(room.id, gm, "4dF", "k1"), _asked(room.id, gm, "4dF", "k1")]
+    )
+    assert isinstance(first[0], RollRecord) and first[0].seq == 1
+    assert isinstance(first[1], Replayed) and first[1].outcome is first[0]  # asked twice at once
+    later = append_rolls(database, [
+        _asked(room.id, gm, "4dF", None),
+        _asked(room.id, gm, "4dF", "k1"),  # kept: the insert of the batch's keys fails
+        _asked(room.id, gm, "4dF+1", "k1"),
+        _asked(room.id, gm, "4dF", "k2"),
+    ])  # fmt: skip
+    assert isinstance(later[0], RollRecord) and later[0].seq == 2
+    assert isinstance(later[1], Replayed) and isinstance(later[1].outcome, RollRecord)
+    assert later[1].outcome.seq == 1 and later[1].outcome.hash == first[0].hash
+    assert isinstance(later[2], Problem) and later[2].status == 422
+    assert isinstance(later[3], RollRecord) and later[3].seq == 3
+    assert [record.seq for record in store.list_rolls(database, room.id)] == [1, 2, 3]
+
+
+def test_keys_past_a_day_are_swept(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    room, gm, _ = store.create_room(database, "Swept", "fudge", "GM")
+    (made,) = append_rolls(database, [_asked(room.id, gm, "4dF", "old")])
+    assert isinstance(made, RollRecord)
+    for since, left in ((keys.KEEP, [1]), (keys.KEEP + timedelta(milliseconds=1), [])):
+        monkeypatch.setattr(keys, "_swept", -float("inf"))  # this process swept long ago
+        with database.write() as connection:
+            keys.sweep(connection, _later(made.at, since))
+            assert connection.execute(select(roll_keys.c.seq)).scalars().all() == left
+    (again,) = append_rolls(database, [_asked(room.id, gm, "4dF", "old")])
+    assert isinstance(again, RollRecord) and again.seq == 2  # swept: the key makes a new roll
+
+
+def _later(at: str, since: timedelta) -> str:
+    then = datetime.fromisoformat(at.replace("Z", "+00:00")) + since
+    return then.isoformat(timespec="milliseconds").replace("+00:00", "Z")
