@@ -6,8 +6,9 @@ same key asking otherwise is refused; one member's key is theirs alone."""
 from __future__ import annotations
 
 import secrets
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -23,9 +24,9 @@ from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.problems import Problem
 from fudgedice.server.schema import roll_keys
-from fudgedice.server.writer import Replayed, append_rolls
+from fudgedice.server.writer import PAUSE_AFTER_COMMIT, Replayed, append_rolls
 
-from .conftest import bearer
+from .conftest import NO_LIMITS, Server, Table, bearer
 
 PROBES = 60
 """Rolls of a probe that fails one time in three or so: one fails but for
@@ -232,3 +233,48 @@ def test_keys_past_a_day_are_swept(database: Database, monkeypatch: pytest.Monke
 def _later(at: str, since: timedelta) -> str:
     then = datetime.fromisoformat(at.replace("Z", "+00:00")) + since
     return then.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# ------------------------------------------- two processes, one killed between
+
+
+ANSWER_WITHIN = 30.0
+"""Seconds a test waits for a roll to be committed before it fails."""
+
+
+def test_a_process_killed_between_commit_and_answer_its_retry_elsewhere_is_the_roll(
+    postgres: Any,
+    start_server: Callable[..., Server],
+    table_of: Callable[[Server], Table],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = postgres.create_database(f"killed_{secrets.token_hex(6)}")
+    # the first process waits, after each commit, far longer than the test takes
+    monkeypatch.setenv(PAUSE_AFTER_COMMIT, "600")
+    paused = start_server(db, *NO_LIMITS)
+    monkeypatch.delenv(PAUSE_AFTER_COMMIT)
+    other = table_of(start_server(db, *NO_LIMITS))
+    created = other.room("Killed")
+    room, gm = created["room"], created["gm_token"]
+    key, body = str(uuid.uuid4()), {"text": "4dF+2", "label": "Fight", "client_seed": "c"}
+    with ThreadPoolExecutor(1) as pool:
+        sent = pool.submit(
+            httpx.post, f"{paused.url}/api/rooms/{room}/rolls", json=body,
+            headers=keyed(gm, key), timeout=ANSWER_WITHIN * 4,
+        )  # fmt: skip
+        deadline = time.monotonic() + ANSWER_WITHIN
+        while not (kept := other.rolls(room, gm)):  # committed: the other process reads it
+            assert time.monotonic() < deadline and not sent.done(), "the roll was not committed"
+            time.sleep(0.02)
+        assert not sent.done()  # committed, and not answered
+        paused.kill()
+        with pytest.raises(httpx.HTTPError):  # the client hears nothing: it sends it again
+            sent.result()
+    retried = other.client.post(f"/api/rooms/{room}/rolls", json=body, headers=keyed(gm, key))
+    assert retried.status_code == 201, retried.text
+    assert retried.json() == kept[0] and kept[0]["seq"] == 1
+    otherwise = {**body, "text": "4dF+3"}
+    refused = other.client.post(f"/api/rooms/{room}/rolls", json=otherwise, headers=keyed(gm, key))
+    assert refused.status_code == 422
+    assert other.rolls(room, gm) == kept  # the roll once, never twice
+    assert other.roll(room, gm, "4dF").json()["seq"] == 2  # the next roll follows it
