@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import select
 
 import fudgedice
+from fudgedice import sheets
 from fudgedice.server import connect, keys, store
 from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
@@ -173,6 +174,49 @@ def test_the_longest_key_is_a_key(served: Any) -> None:
     first = post(served, room, gm, key, text="4dF")
     assert first.status_code == 201
     assert post(served, room, gm, key, text="4dF").content == first.content
+
+
+def test_a_spend_sent_again_with_its_key_is_the_spend(served: Any) -> None:
+    created = served.room("Spent", system="d6")
+    room, gm = created["room"], created["gm_token"]
+    ann = served.join(room, "Ann")
+    sheet = sheets.new_sheet("d6", "Jax").replace("character_points = 5", "character_points = 2")
+    path = f"/api/rooms/{room}/members/{ann['member']}/sheet"
+    attached = served.client.put(
+        path, json={"text": sheet, "version": 0}, headers=bearer(ann["token"])
+    )
+    assert attached.status_code == 200, attached.text
+    trait, key = {"request": "Dodge vs Moderate"}, str(uuid.uuid4())
+    rolled = served.client.post(f"{path}/roll", json=trait, headers=keyed(ann["token"], key))
+    assert rolled.status_code == 201, rolled.text
+    again = served.client.post(f"{path}/roll", json=trait, headers=keyed(ann["token"], key))
+    assert again.json() == rolled.json()  # a trait rolled by name: the same roll
+    spend, key = f"/api/rooms/{room}/rolls/{rolled.json()['seq']}/spend", str(uuid.uuid4())
+    spent = served.client.post(spend, json={"point": "cp"}, headers=keyed(ann["token"], key))
+    assert spent.status_code == 201, spent.text
+    assert spent.json()["points"]["character_points"] == 1
+    again = served.client.post(spend, json={"point": "cp"}, headers=keyed(ann["token"], key))
+    assert again.status_code == 201, again.text
+    assert again.json() == spent.json()  # the same spend: no second point taken
+    other = {"point": "cp", "version": 1}
+    refused = served.client.post(spend, json=other, headers=keyed(ann["token"], key))
+    assert refused.status_code == 422 and "another request" in refused.json()["error"]
+    kinds = [roll.get("kind", "roll") for roll in served.rolls(room, gm)]
+    assert kinds == ["sheet", "roll", "spend"]
+
+
+def test_talk_sent_again_with_its_key_is_said_once(served: Any) -> None:
+    created = served.room("Said")
+    room, gm = created["room"], created["gm_token"]
+    ann = served.join(room, "Ann")
+    path, headers = f"/api/rooms/{room}/talk", keyed(ann["token"], "talk-1")
+    said = {"text": "hello", "visibility": "whisper", "to": created["member"]}
+    first = served.client.post(path, json=said, headers=headers)
+    assert first.status_code == 201, first.text
+    assert served.client.post(path, json=said, headers=headers).content == first.content
+    refused = served.client.post(path, json={**said, "text": "HELLO"}, headers=headers)
+    assert refused.status_code == 422
+    assert [roll["seq"] for roll in served.rolls(room, gm)] == [1]
 
 
 # ------------------------------------------------------- the writer in process

@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, delete, insert, select, tuple_
 
+from .db import Database
 from .kept import Member, RollRecord, json_bytes
 from .prepared import Prepared
 from .problems import Problem, unprocessable
@@ -149,6 +150,31 @@ def again(connection: Connection, room: str, member: Member, key: Key | None) ->
     if found[0] != key.request:
         raise used_otherwise()
     return found[1]
+
+
+def answered(db: Database, room: str, member: Member, key: Key | None) -> RollRecord | None:
+    """:func:`again`, read before a request that holds its room (a spend, a
+    message): the entry a retry is answered, if its first request made it."""
+    if key is None:
+        return None
+    with db.read() as connection:
+        return again(connection, room, member, key)
+
+
+def claim_one(connection: Connection, record: RollRecord, key: Key | None) -> None:
+    """Store ``key`` with the entry it made (a spend, a message). Sent twice
+    at once, the second finds the first's key stored and is refused, to be
+    sent again once the first is answered: then :func:`answered` answers it."""
+    if key is None:
+        return
+    try:
+        claim(connection, [(record, key)])
+    except KeyTaken:
+        raise Problem(
+            409,
+            f"a request with this {HEADER} is under way",
+            hint="send it again once it is answered",
+        ) from None
 
 
 _swept = -float("inf")
