@@ -27,11 +27,13 @@ from fudgedice.server.problems import Problem
 from fudgedice.server.schema import roll_keys
 from fudgedice.server.writer import PAUSE_AFTER_COMMIT, Replayed, append_rolls
 
-from .conftest import NO_LIMITS, Server, Table, bearer
-
 PROBES = 60
 """Rolls of a probe that fails one time in three or so: one fails but for
 one run in billions."""
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def keyed(token: str, key: str) -> dict[str, str]:
@@ -288,16 +290,16 @@ ANSWER_WITHIN = 30.0
 
 def test_a_process_killed_between_commit_and_answer_its_retry_elsewhere_is_the_roll(
     postgres: Any,
-    start_server: Callable[..., Server],
-    table_of: Callable[[Server], Table],
+    start_unlimited: Callable[[str], Any],
+    table_of: Callable[[Any], Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     db = postgres.create_database(f"killed_{secrets.token_hex(6)}")
     # the first process waits, after each commit, far longer than the test takes
     monkeypatch.setenv(PAUSE_AFTER_COMMIT, "600")
-    paused = start_server(db, *NO_LIMITS)
+    paused = start_unlimited(db)
     monkeypatch.delenv(PAUSE_AFTER_COMMIT)
-    other = table_of(start_server(db, *NO_LIMITS))
+    other = table_of(start_unlimited(db))
     created = other.room("Killed")
     room, gm = created["room"], created["gm_token"]
     key, body = str(uuid.uuid4()), {"text": "4dF+2", "label": "Fight", "client_seed": "c"}

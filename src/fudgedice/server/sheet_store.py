@@ -23,10 +23,11 @@ from ..errors import DiceError
 from ..log.sheet_entries import sheet_entry
 from ..log.spends import spend_entry, spent_text
 from ..sheets import Sheet, SheetError, load_text, without_balance
+from ..sheets.model import POINTS
 from .db import Database
 from .inputs import unstorable_within
 from .kept import Member, RollRecord
-from .keys import Key, claim_one
+from .keys import Key, answered, claim_one
 from .problems import Problem, not_found, unprocessable
 from .schema import rolls, rooms, sheets
 from .store import insert_rolls, notify, now, room_row
@@ -321,3 +322,22 @@ def advance(
     )
     if db.postgres:
         notify(connection, f"rolls {record.room} {first or record.seq} {record.seq}")
+
+
+def points_of(sheet: Sheet) -> dict[str, int]:
+    """The points a sheet has left, as a spend answers them."""
+    return {key: sheet.count(key) for key in POINTS if key in sheet.values}
+
+
+def spent_again(db: Database, room_id: str, me: Member, key: Key | None) -> dict[str, Any] | None:
+    """A spend sent again with its Idempotency-Key (None if ``key`` made none):
+    the spend, with the sheet's version and points as they are now (a spend
+    keeps no copy of its answer)."""
+    spent = answered(db, room_id, me, key)
+    if spent is None:
+        return None
+    stored = read(db, room_id, me.id)
+    answer = {**spent.own(), "sheet_version": None if stored is None else stored.version}
+    if stored is not None:
+        answer["points"] = points_of(checked(stored.text))
+    return answer

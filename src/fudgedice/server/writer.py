@@ -30,12 +30,9 @@ the event loop wait for it in turn, so there the batch runs on the event
 loop. While another thread of the process writes to SQLite (a member
 joining, a reveal re-checking a seed's rolls), the batch waits on the loop,
 trying again every :data:`BUSY_AGAIN`: the loop never waits for the lock.
-
-A roll sent with an ``Idempotency-Key`` (:mod:`.keys`) stores its key with
-one more insert in the batch's transaction; a roll without one costs nothing
-more. If a key of the batch is kept already (a retry), that insert fails,
-the batch is rolled back, and drawn again with its keys looked up first:
-a retry is answered the roll its key made, never drawn twice.
+A roll's ``Idempotency-Key`` (:mod:`.keys`) is one more insert in the batch;
+one kept already fails it, and the batch is drawn again, its keys looked up
+first: a roll sent again is answered the roll its key made, never drawn twice.
 """
 
 from __future__ import annotations
@@ -82,9 +79,8 @@ for the lock."""
 STOP_WITHIN = 10.0
 """Seconds the writer waits, when the server stops, for the rolls asked for."""
 PAUSE_AFTER_COMMIT = "FUDGEDICE_TEST_PAUSE_AFTER_COMMIT"
-"""A test hook, read when the writer starts: seconds each batch waits between
-its commit and its answers, so that a test can kill the process in between
-(tests/server/test_idempotency.py). Unset, as a server runs, it is 0."""
+"""A test hook, read when the writer starts (unset: 0): seconds from each commit
+to its answers, for a test to kill the process between them."""
 
 
 class FailedRoll(Problem):
@@ -101,8 +97,7 @@ class FailedRoll(Problem):
 
 @dataclass(frozen=True)
 class Replayed:
-    """A roll asked again with its key: answered as the roll the key made
-    was (kept already, so not handed on as a new roll)."""
+    """A roll sent again with its key: the roll it made (not handed on again)."""
 
     outcome: RollRecord | FailedRoll
 
@@ -214,16 +209,8 @@ class Writer:
     def _commit(self, batch: list[_Waiting], wait: bool = True) -> list[Settled] | None:
         """The outcome of each roll of ``batch``, drawn and committed; None at
         once if ``wait`` is false and another thread of the process is writing."""
-        requests = [waiting.request for waiting in batch]
         try:
-            try:
-                with self.db.batch(wait) as connection:
-                    if connection is None:
-                        return None
-                    return append(connection, requests)
-            except KeyTaken:  # a retry of a roll kept already: drawn again, keys looked up
-                with self.db.batch(wait) as connection:
-                    return None if connection is None else append(connection, requests, True)
+            return _stored(self.db, [waiting.request for waiting in batch], wait)
         except Exception:
             log.exception("rolls could not be stored")
             # nothing of the batch is kept: every roll is refused
@@ -263,26 +250,34 @@ class Writer:
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
-    for careful in (False, True):
-        try:
-            with db.batch() as connection:
-                assert connection is not None  # a batch that waits gets its connection
-                return append(connection, requests, careful)
-        except KeyTaken:
-            if careful:
-                raise
-    raise AssertionError("unreachable")
+    outcomes = _stored(db, requests)
+    assert outcomes is not None  # a batch that waits gets its connection
+    return outcomes
+
+
+def _stored(
+    db: Database, requests: Sequence[RollRequest], wait: bool = True
+) -> list[Settled] | None:
+    """:func:`append` in a transaction of its own; None at once if ``wait``
+    is false and another thread of the process is writing."""
+    try:
+        with db.batch(wait) as connection:
+            return None if connection is None else append(connection, requests)
+    except KeyTaken:  # a roll sent again, kept already: drawn again, its keys looked up first
+        with db.batch(wait) as connection:
+            return None if connection is None else append(connection, requests, True)
 
 
 def append(
     connection: Connection, requests: Sequence[RollRequest], careful: bool = False
 ) -> list[Settled]:
-    """The rolls drawn and written in the transaction of ``connection``.
-    ``careful``: the keys of the requests looked up first (a batch with a
-    retry in it); otherwise stored with one insert, which a key kept
-    already fails (:class:`KeyTaken`: the transaction is to be rolled back)."""
+    """The rolls drawn and written in the transaction of ``connection``; if
+    ``careful``, their keys looked up first (else :class:`KeyTaken` for one kept)."""
     held = hold(connection, requests)
-    earlier = _earlier(connection, requests) if careful else None
+    earlier: _Earlier | None = None
+    if careful:
+        wanted = [ident(r.room, r.member, r.key) for r in requests if r.key is not None]
+        earlier = {**kept(connection, wanted)}
     outcomes, records, keyed = _drawn(held, requests, earlier)
     if keyed:
         claim(connection, keyed)
@@ -296,29 +291,14 @@ def append(
 
 
 _Earlier = dict[Ident, tuple[str, Settled]]
-"""Each key of a batch kept already, or asked earlier in the batch: what it
-asked and how it was settled."""
-
-
-def _earlier(connection: Connection, requests: Sequence[RollRequest]) -> _Earlier:
-    """The keys of ``requests`` kept already, with the roll each made."""
-    wanted = [ident(r.room, r.member, r.key) for r in requests if r.key is not None]
-    earlier: _Earlier = {}
-    for found, (asked, record) in kept(connection, wanted).items():
-        made: RollRecord | FailedRoll = record
-        if record.error is not None:
-            made = FailedRoll(record, DiceError(record.error, text=record.text))
-        earlier[found] = (asked, made)
-    return earlier
+"""The keys kept already or asked earlier in the batch: what each asked, its outcome."""
 
 
 def _drawn(
     held: dict[str, HeldRoom], requests: Sequence[RollRequest], earlier: _Earlier | None
 ) -> tuple[list[Settled], list[RollRecord], list[tuple[RollRecord, Key]]]:
-    """Each request's outcome in order, the rolls among them, and the keys
-    they were asked with. ``earlier``, in a careful batch: a key found there
-    is answered what it was answered (:class:`Replayed`), or refused if it
-    asked otherwise; a key asked twice in the batch, the same."""
+    """Each request's outcome in order, the rolls among them, and their keys;
+    a key found in ``earlier`` (a careful batch) answered by :func:`_again`."""
     outcomes: list[Settled] = []
     at = now()  # one time for the rolls of one commit: they are kept at one moment
     for request in requests:
@@ -352,6 +332,8 @@ def _again(key: Key, asked: str, settled: Settled) -> Settled:
     """A key's request sent again: what it was answered, if it asks the same."""
     if key.request != asked:
         return used_otherwise()
+    if isinstance(settled, RollRecord) and settled.error is not None:  # as stored: failed
+        settled = FailedRoll(settled, DiceError(settled.error, text=settled.text))
     if isinstance(settled, RollRecord | FailedRoll):
         return Replayed(settled)
     return settled  # refused, as the first was (nothing kept: no key stored)

@@ -22,8 +22,8 @@ from ...errors import DiceError
 from ...log.canonical import DRAWLESS, RollVisibility
 from ...log.spends import POINT_SYSTEMS
 from ...sheets import fari
-from ...sheets.model import POINTS, points
-from .. import keys, making, play_sheets, rolling, store
+from ...sheets.model import points
+from .. import keys, making, play_sheets, rolling, sheet_store, store
 from ..bodies import MAX_INT, Body, NewRoll
 from ..db import Database
 from ..kept import OWN, Member, RollRecord
@@ -39,6 +39,7 @@ from ..sheet_store import (
     checked,
     commit_change,
     commit_spend,
+    points_of,
     read,
     read_all,
 )
@@ -295,14 +296,11 @@ def spend_on_roll(
     authorization: Auth = None,
     idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
-    # A point of the roller's sheet spent on a roll of theirs (sent again with
-    # its Idempotency-Key: the spend that key made).
+    # A point of the roller's sheet spent on a roll of theirs (sent again: the spend its key made).
     _, me = making.member_of(db, room, authorization)
-    asked = (seq, body.point, body.aspect, body.free, body.version)
-    key = keys.key_of(idempotency_key, "spend", *asked)
-    spent = keys.answered(db, room, me, key)
-    if spent is not None:
-        return JSONResponse(_spent_again(db, room, me, spent), 201)
+    key = keys.key_of(idempotency_key, "spend", seq, body.model_dump())
+    if (again := sheet_store.spent_again(db, room, me, key)) is not None:
+        return JSONResponse(again, 201)
     rolls.limiter.take(me.id)
     found = store.list_rolls(db, room, after=seq - 1, limit=1) if seq >= 1 else []
     if not found or found[0].seq != seq:
@@ -346,25 +344,11 @@ def spend_on_roll(
     record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown, key=key)
     _publish(db, hub, record)
     assert kept is not None  # a paid point changes the sheet
-    answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
+    answer = {**record.own(), "sheet_version": kept.version, "points": points_of(edit.sheet)}
     return JSONResponse(answer, 201)
 
 
-def _spent_again(db: Database, room: str, me: Member, spent: RollRecord) -> dict[str, Any]:
-    """A spend sent again with its key: the spend, with the sheet's version
-    and points as they are now (a spend keeps no copy of its answer)."""
-    stored = read(db, room, me.id)
-    answer = {**spent.own(), "sheet_version": None if stored is None else stored.version}
-    if stored is not None:
-        answer["points"] = _points(checked(stored.text))
-    return answer
-
-
-_WHAT = {
-    "cp": "a Character Point die",
-    "invoke": "an invoke for +2",
-    "reroll": "a reroll invoke",
-}
+_WHAT = {"cp": "a Character Point die", "invoke": "an invoke for +2", "reroll": "a reroll invoke"}
 
 
 def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict[str, Any]:
@@ -374,10 +358,6 @@ def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict
     Point (2 left): ...``), as the sheet itself is theirs alone."""
     spent = points(sheets.SPENDABLE[sheet.system][kind], 1)
     return {"spent": f"{spent} spent: {what}", OWN: {"spent": f"{edit.log[0]}: {what}"}}
-
-
-def _points(sheet: sheets.Sheet) -> dict[str, int]:
-    return {key: sheet.count(key) for key in POINTS if key in sheet.values}
 
 
 def _plan(text: str, request: str) -> sheets.Plan:
