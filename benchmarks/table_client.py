@@ -37,11 +37,15 @@ class Connection:
             self.writer.close()
         self.reader = self.writer = None
 
-    def _send(self, method: str, path: str, body: bytes, token: str | None) -> None:
+    def _send(
+        self, method: str, path: str, body: bytes, token: str | None, key: str | None = None
+    ) -> None:
         assert self.writer is not None
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
+        if key is not None:
+            head += f"Idempotency-Key: {key}\r\n"
         if body:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.writer.write((head + "\r\n").encode() + body)
@@ -62,14 +66,20 @@ class Connection:
         return status, headers
 
     async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        key: str | None = None,
     ) -> tuple[int, bytes]:
-        """Send one request and read its whole answer (Content-Length bodies)."""
+        """Send one request and read its whole answer (Content-Length bodies);
+        ``key`` its Idempotency-Key."""
         if self.writer is None:
             await self.open()
         payload = b"" if body is None else json.dumps(body).encode()
         try:
-            self._send(method, path, payload, token)
+            self._send(method, path, payload, token, key)
             status, headers = await self._head()
             assert self.reader is not None
             data = await self.reader.readexactly(int(headers.get("content-length", "0")))

@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -174,8 +175,12 @@ class Load:
         connection = Connection(HOST, self.server.port)
         path = f"/api/rooms/{room}/rolls"
         done = attempts = 0
+        key = None
         while done < rolls and attempts < rolls * 20:
             attempts += 1
+            # a fresh key for each roll, the same while it is sent again (after a
+            # refusal, or a process killed before it answered): never kept twice
+            key = key or str(uuid.uuid4())
             visibility = ("public", "public", "gm", "self")[done % 4]
             started = time.perf_counter()
             if due is not None:
@@ -186,7 +191,7 @@ class Load:
                 started = due[done]
             try:
                 status, body = await connection.request(
-                    "POST", path, {"text": "4dF+1", "visibility": visibility}, token
+                    "POST", path, {"text": "4dF+1", "visibility": visibility}, token, key
                 )
             except (Closed, OSError):
                 self.failed += 1
@@ -202,6 +207,7 @@ class Load:
             roll = json.loads(body)
             self.accepted[room, roll["seq"]] = roll["hash"]
             done += 1
+            key = None
         connection.close()
 
     async def watcher(self, room: str, token: str, stop: asyncio.Event) -> None:

@@ -13,11 +13,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from ..log.canonical import DRAWLESS, Visibility, opens_at_reveal
+
+if TYPE_CHECKING:
+    from .keys import Key
 
 
 def json_bytes(value: Any) -> bytes:
@@ -82,6 +85,9 @@ class RollRequest:
     via: str = ""
     """Where it was asked: "" at the table's API, "discord" by a slash command
     (whose answer shows it in the channel: it is not posted there again)."""
+    key: Key | None = None
+    """Its ``Idempotency-Key`` (:mod:`.keys`): sent again, it is answered the
+    roll this key made."""
 
 
 @dataclass(eq=False)

@@ -16,6 +16,7 @@ from .caches import Members, Texts
 from .db import Database
 from .guards import RateLimit
 from .kept import Member, RollRecord, RollRequest, Room
+from .keys import key_of
 from .problems import not_found, unauthorized, unprocessable
 from .writer import FailedRoll, Writer
 
@@ -62,16 +63,29 @@ class Rolls:
         return me, found.system
 
     async def make(
-        self, room: str, body: NewRoll, authorization: str | None, address: str
+        self,
+        room: str,
+        body: NewRoll,
+        authorization: str | None,
+        address: str,
+        idempotency: str | None = None,
     ) -> tuple[Member, RollRecord]:
         """Its roller and the roll, once committed; or the Problem that
         refuses it. A blind roll's roller is answered with its placeholder
-        (:meth:`RollRecord.json_for`), even if it failed once drawn."""
+        (:meth:`RollRecord.json_for`), even if it failed once drawn.
+        ``idempotency``: the request's ``Idempotency-Key``, whose roll, if
+        it made one already, is the answer (:mod:`.keys`)."""
         me, system = await self.member(room, authorization)
-        return me, await self.make_as(me, system, body, address)
+        return me, await self.make_as(me, system, body, address, idempotency=idempotency)
 
     async def make_as(
-        self, me: Member, system: str, body: NewRoll, address: str, via: str = ""
+        self,
+        me: Member,
+        system: str,
+        body: NewRoll,
+        address: str,
+        via: str = "",
+        idempotency: str | None = None,
     ) -> RollRecord:
         """:meth:`make` for a member already known (a Discord user's, whose
         interaction was signed by Discord): the same checks, allowances and
@@ -83,6 +97,7 @@ class Rolls:
         )
         faces = rolling.faces(body.faces)
         seed = rolling.client_seed(body.client_seed)
+        key = key_of(idempotency, "roll", body.text, body.visibility, label, seed, faces)
         self.take(me, address)
         heavy = self.texts.heavy(body.text, system)
         if heavy is None:  # new to the process: checked on a worker thread, so that a
@@ -90,7 +105,8 @@ class Rolls:
             # long one never stalls the event loop
             heavy = await run_in_threadpool(self.texts.check, body.text, system)
         request = RollRequest(
-            me.room, me, body.text, system, body.visibility, label, seed, faces, heavy, via
+            me.room, me, body.text, system, body.visibility, label, seed, faces, heavy, via,
+            key=key,
         )
         try:
             return await self.writer.roll(request)

@@ -25,6 +25,7 @@ from ..sheets import Sheet
 from . import store
 from .db import Database
 from .kept import OWN, Member, RollRecord
+from .keys import Key
 from .play_store import (
     MAX_CHAIN,
     chain_back,
@@ -110,9 +111,11 @@ def spend_invoke(
     aspect: str,
     free: bool,
     version: int | None,
+    key: Key | None = None,
 ) -> tuple[RollRecord, dict[str, Any]]:
     """An invoke of ``aspect`` on the roll ``of``: for free, or for a fate
-    point of the roller's sheet (the GM without one: of the GM's pool)."""
+    point of the roller's sheet (the GM without one: of the GM's pool);
+    ``key`` the request's Idempotency-Key."""
     if point not in INVOKES:
         raise unprocessable(
             f"an aspect is invoked for +2 or a reroll, not with a {point}",
@@ -130,7 +133,7 @@ def spend_invoke(
     words = functools.partial(_words, free=free, edit=edit, what=f"{what} on roll {of.seq}")
     besides = _besides(db, room_id, of, me, aspect, free, words)
     record, kept = commit_spend(
-        db, room_id, of, point, based_on, None if edit is None else edit.text, {}, besides
+        db, room_id, of, point, based_on, None if edit is None else edit.text, {}, besides, key
     )
     answer = {**record.own(), "sheet_version": None if kept is None else kept.version}
     if edit is not None:

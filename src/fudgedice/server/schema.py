@@ -119,6 +119,23 @@ rolls = Table(
 
 Index("rolls_by_member", rolls.c.room_id, rolls.c.member_id, rolls.c.seq)
 
+roll_keys = Table(
+    "roll_keys",
+    metadata,
+    # a request's Idempotency-Key (server/keys.py): each member's own, in one room,
+    # written in the transaction of the entry it made; kept a day, then swept.
+    # No foreign key: a key outlives nothing it names, and expires by itself
+    Column("room_id", String(32), primary_key=True),
+    Column("member_id", String(16), primary_key=True),
+    # SHA-256 of the key as sent: one width whatever the client sends
+    Column("key", String(64), primary_key=True),
+    # SHA-256 of what the request asked: the same key asking otherwise is refused
+    Column("request", String(64), nullable=False),
+    # the entry the request made, in the room's log
+    Column("seq", BigInteger, nullable=False),
+    Column("at", String(40), nullable=False, index=True),
+)
+
 sheets = Table(
     "sheets",
     metadata,

@@ -23,9 +23,11 @@ from ..errors import DiceError
 from ..log.sheet_entries import sheet_entry
 from ..log.spends import spend_entry, spent_text
 from ..sheets import Sheet, SheetError, load_text, without_balance
+from ..sheets.model import POINTS
 from .db import Database
 from .inputs import unstorable_within
 from .kept import Member, RollRecord
+from .keys import Key, answered, claim_one
 from .problems import Problem, not_found, unprocessable
 from .schema import rolls, rooms, sheets
 from .store import insert_rolls, notify, now, room_row
@@ -168,6 +170,7 @@ def commit_spend(
     sheet_text: str | None,
     shown: Mapping[str, Any],
     besides: Besides | None = None,
+    key: Key | None = None,
 ) -> tuple[RollRecord, Stored | None]:
     """Spend ``point`` on the roll ``of`` (the roller's own, under the seed in
     force) and store the roller's sheet with the point taken: one entry of
@@ -175,7 +178,8 @@ def commit_spend(
     text (:func:`fudgedice.log.spends.spend_entry`), as hidden as the roll.
     ``shown`` is added to its result: what was spent, in words, for all who
     see it, and (under :data:`.records.OWN`) for its roller and the GM.
-    ``sheet_text`` None: the sheet stays as it is (a free invoke)."""
+    ``sheet_text`` None: the sheet stays as it is (a free invoke). ``key``:
+    the request's Idempotency-Key, kept with the spend (:mod:`.keys`)."""
     own = of.opening["entry"] if of.opening is not None else of.entry
     if own is None:
         raise Problem(409, f"roll {of.seq} was made before rolls kept their log entry")
@@ -211,6 +215,7 @@ def commit_spend(
             of.client_seed, fields["text"], of.label, None, result, at,
             None if opening is None else opening["salt"], logged.hash, None, logged.entry, opening,
         )  # fmt: skip
+        claim_one(connection, record, key)
         if sheet_text is None:
             insert_rolls(connection, [record])
             advance(connection, db, record)
@@ -317,3 +322,22 @@ def advance(
     )
     if db.postgres:
         notify(connection, f"rolls {record.room} {first or record.seq} {record.seq}")
+
+
+def points_of(sheet: Sheet) -> dict[str, int]:
+    """The points a sheet has left, as a spend answers them."""
+    return {key: sheet.count(key) for key in POINTS if key in sheet.values}
+
+
+def spent_again(db: Database, room_id: str, me: Member, key: Key | None) -> dict[str, Any] | None:
+    """A spend sent again with its Idempotency-Key (None if ``key`` made none):
+    the spend, with the sheet's version and points as they are now (a spend
+    keeps no copy of its answer)."""
+    spent = answered(db, room_id, me, key)
+    if spent is None:
+        return None
+    stored = read(db, room_id, me.id)
+    answer = {**spent.own(), "sheet_version": None if stored is None else stored.version}
+    if stored is not None:
+        answer["points"] = points_of(checked(stored.text))
+    return answer

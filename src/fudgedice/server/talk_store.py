@@ -14,18 +14,26 @@ from ..log.canonical import Visibility
 from ..log.talk_entries import talk_entry
 from .db import Database
 from .kept import Member, RollRecord
+from .keys import Key, claim_one
 from .sheet_store import advance, hold
 from .store import insert_rolls, now
 
 
 def commit_talk(
-    db: Database, room_id: str, sender: Member, text: str, visibility: Visibility, to: Member | None
+    db: Database,
+    room_id: str,
+    sender: Member,
+    text: str,
+    visibility: Visibility,
+    to: Member | None,
+    key: Key | None = None,
 ) -> RollRecord:
     """Enter ``sender``'s message (its words checked already) in the room's
-    log, ``to`` the member a whisper goes to."""
+    log, ``to`` the member a whisper goes to; ``key`` its Idempotency-Key."""
     with db.write() as connection:
         row = hold(connection, room_id)
         record = talk_record(row, sender, text, visibility, to)
+        claim_one(connection, record, key)
         insert_rolls(connection, [record])
         advance(connection, db, record)
     return record

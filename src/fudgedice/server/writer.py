@@ -30,6 +30,9 @@ the event loop wait for it in turn, so there the batch runs on the event
 loop. While another thread of the process writes to SQLite (a member
 joining, a reveal re-checking a seed's rolls), the batch waits on the loop,
 trying again every :data:`BUSY_AGAIN`: the loop never waits for the lock.
+A roll's ``Idempotency-Key`` (:mod:`.keys`) is one more insert in the batch;
+one kept already fails it, and the batch is drawn again, its keys looked up
+first: a roll sent again is answered the roll its key made, never drawn twice.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -50,6 +54,7 @@ from . import rolling
 from .db import Database
 from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
+from .keys import Ident, Key, KeyTaken, claim, ident, kept, used_otherwise
 from .outage import refusal, told, unreachable
 from .problems import Problem, not_found
 from .store import insert_rolls, notify, now
@@ -74,6 +79,9 @@ the process writes (a member joining, a reveal): the event loop never waits
 for the lock."""
 STOP_WITHIN = 10.0
 """Seconds the writer waits, when the server stops, for the rolls asked for."""
+PAUSE_AFTER_COMMIT = "FUDGEDICE_TEST_PAUSE_AFTER_COMMIT"
+"""A test hook, read when the writer starts (unset: 0): seconds from each commit
+to its answers, for a test to kill the process between them."""
 
 
 class FailedRoll(Problem):
@@ -88,8 +96,15 @@ class FailedRoll(Problem):
         return {**super().body(), "seq": self.record.seq}
 
 
-Settled = RollRecord | Problem
-"""What became of one roll asked of the writer: kept, or refused."""
+@dataclass(frozen=True)
+class Replayed:
+    """A roll sent again with its key: the roll it made (not handed on again)."""
+
+    outcome: RollRecord | FailedRoll
+
+
+Settled = RollRecord | Problem | Replayed
+"""What became of one roll asked of the writer: kept, refused, or kept before."""
 Committed = Callable[[list[RollRecord]], None]
 """Called on the event loop with the rolls of each commit, in ``seq`` order."""
 
@@ -117,6 +132,7 @@ class Writer:
         self._flushed = -math.inf
         """When the last commit began (the loop's clock)."""
         self._idle = asyncio.Event()
+        self._pause = float(os.environ.get(PAUSE_AFTER_COMMIT) or 0)
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -195,10 +211,7 @@ class Writer:
         """The outcome of each roll of ``batch``, drawn and committed; None at
         once if ``wait`` is false and another thread of the process is writing."""
         try:
-            with self.db.batch(wait) as connection:
-                if connection is None:
-                    return None
-                return append(connection, [waiting.request for waiting in batch])
+            return _stored(self.db, [waiting.request for waiting in batch], wait)
         except Exception as error:  # nothing of the batch is kept: every roll is refused
             if unreachable(error):
                 told(error)
@@ -207,7 +220,13 @@ class Writer:
             return [Problem(503, "the roll could not be stored: try again")] * len(batch)
 
     def _committed(self, batch: list[_Waiting], outcomes: list[Settled] | None) -> None:
-        assert outcomes is not None
+        assert outcomes is not None and self._loop is not None
+        if self._pause:  # the test hook: committed, not yet answered
+            self._loop.call_later(self._pause, self._answer, batch, outcomes)
+        else:
+            self._answer(batch, outcomes)
+
+    def _answer(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         self._running = False
         self._settle(batch, outcomes)
         self._next()
@@ -215,11 +234,13 @@ class Writer:
     def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
         kept = []
-        for waiting, outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, RollRecord):
-                kept.append(outcome)
-            elif isinstance(outcome, FailedRoll):
-                kept.append(outcome.record)
+        for waiting, settled in zip(batch, outcomes, strict=True):
+            outcome = settled.outcome if isinstance(settled, Replayed) else settled
+            if settled is outcome:  # a roll replayed was handed on when it was made
+                if isinstance(outcome, RollRecord):
+                    kept.append(outcome)
+                elif isinstance(outcome, FailedRoll):
+                    kept.append(outcome.record)
             if waiting.future.done():  # its request was cancelled: the roll is kept all the same
                 continue
             if isinstance(outcome, Problem):
@@ -232,16 +253,38 @@ class Writer:
 
 def append_rolls(db: Database, requests: Sequence[RollRequest]) -> list[Settled]:
     """Draw and store the rolls in one transaction; the outcome of each in order."""
-    with db.batch() as connection:
-        assert connection is not None  # a batch that waits gets its connection
-        return append(connection, requests)
+    outcomes = _stored(db, requests)
+    assert outcomes is not None  # a batch that waits gets its connection
+    return outcomes
 
 
-def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Settled]:
-    """The rolls drawn and written in the transaction of ``connection``."""
+def _stored(
+    db: Database, requests: Sequence[RollRequest], wait: bool = True
+) -> list[Settled] | None:
+    """:func:`append` in a transaction of its own; None at once if ``wait``
+    is false and another thread of the process is writing."""
+    try:
+        with db.batch(wait) as connection:
+            return None if connection is None else append(connection, requests)
+    except KeyTaken:  # a roll sent again, kept already: drawn again, its keys looked up first
+        with db.batch(wait) as connection:
+            return None if connection is None else append(connection, requests, True)
+
+
+def append(
+    connection: Connection, requests: Sequence[RollRequest], careful: bool = False
+) -> list[Settled]:
+    """The rolls drawn and written in the transaction of ``connection``; if
+    ``careful``, their keys looked up first (else :class:`KeyTaken` for one kept)."""
     held = hold(connection, requests)
     at = now()  # one time for the rolls of one commit: they are kept at one moment
-    outcomes, records = _drawn(held, requests, at)
+    earlier: _Earlier | None = None
+    if careful:
+        wanted = [ident(r.room, r.member, r.key) for r in requests if r.key is not None]
+        earlier = {**kept(connection, wanted)}
+    outcomes, records, keyed = _drawn(held, requests, at, earlier)
+    if keyed:
+        claim(connection, keyed)
     if records:
         insert_rolls(connection, records)
         advanced = write_back(connection, held.values(), at)
@@ -251,12 +294,26 @@ def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Sett
     return outcomes
 
 
+_Earlier = dict[Ident, tuple[str, Settled]]
+"""The keys kept already or asked earlier in the batch: what each asked, its outcome."""
+
+
 def _drawn(
-    held: dict[str, HeldRoom], requests: Sequence[RollRequest], at: str
-) -> tuple[list[Settled], list[RollRecord]]:
-    """Each request's outcome in order, made ``at``, and the rolls among them."""
+    held: dict[str, HeldRoom],
+    requests: Sequence[RollRequest],
+    at: str,
+    earlier: _Earlier | None,
+) -> tuple[list[Settled], list[RollRecord], list[tuple[RollRecord, Key]]]:
+    """Each request's outcome in order, made ``at``, the rolls among them, and
+    their keys; a key found in ``earlier`` (a careful batch) answered by :func:`_again`."""
     outcomes: list[Settled] = []
     for request in requests:
+        key = request.key
+        if earlier is not None and key is not None:
+            found = earlier.get(ident(request.room, request.member, key))
+            if found is not None:
+                outcomes.append(_again(key, *found))
+                continue
         room = held.get(request.room)
         try:
             if room is None:
@@ -264,12 +321,28 @@ def _drawn(
             outcomes.append(_draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
-    records = [
-        outcome.record if isinstance(outcome, FailedRoll) else outcome
-        for outcome in outcomes
-        if isinstance(outcome, RollRecord | FailedRoll)
-    ]
-    return outcomes, records
+        if earlier is not None and key is not None:
+            earlier[ident(request.room, request.member, key)] = (key.request, outcomes[-1])
+    records: list[RollRecord] = []
+    keyed: list[tuple[RollRecord, Key]] = []
+    for request, outcome in zip(requests, outcomes, strict=True):
+        if isinstance(outcome, RollRecord | FailedRoll):
+            record = outcome.record if isinstance(outcome, FailedRoll) else outcome
+            records.append(record)
+            if request.key is not None:
+                keyed.append((record, request.key))
+    return outcomes, records, keyed
+
+
+def _again(key: Key, asked: str, settled: Settled) -> Settled:
+    """A key's request sent again: what it was answered, if it asks the same."""
+    if key.request != asked:
+        return used_otherwise()
+    if isinstance(settled, RollRecord) and settled.error is not None:  # as stored: failed
+        settled = FailedRoll(settled, DiceError(settled.error, text=settled.text))
+    if isinstance(settled, RollRecord | FailedRoll):
+        return Replayed(settled)
+    return settled  # refused, as the first was (nothing kept: no key stored)
 
 
 def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:

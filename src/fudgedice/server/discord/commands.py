@@ -82,9 +82,12 @@ async def roll(call: Call) -> Reply:
     rolls: Rolls = call.state.rolls
     failure: str | None = None
     try:
+        # a signed request replayed (within the signature's five minutes) has
+        # the same id: answered with the roll it made, never rolled twice
         record = await rolls.make_as(
-            where.member, where.room.system, body, call.allowance, "discord"
-        )
+            where.member, where.room.system, body, call.allowance, "discord",
+            idempotency=asked["client_seed"],
+        )  # fmt: skip
     except FailedRoll as failed:  # kept, and shown with its error
         record, failure = failed.record, failed.error
     return rolled(call, record, where, failure)

@@ -14,7 +14,7 @@ from starlette.types import Receive, Scope, Send
 from .. import making, store
 from ..bodies import NewRoll, malformed
 from ..problems import BUSY, REFUSED
-from .shared import MAX_SEQ, Auth, Db, address
+from .shared import MAX_SEQ, Auth, Db, IdempotencyKey, address
 
 PAGE_LIMIT = 500
 """Rolls in one page of ``GET .../rolls`` at most (100 when not asked)."""
@@ -48,6 +48,7 @@ class RollRoute(APIRoute):
             body=body,
             request=Request(scope, receive, send),
             authorization=_header(scope, b"authorization"),
+            idempotency_key=_header(scope, b"idempotency-key"),
         )
         await response(scope, receive, send)
 
@@ -74,11 +75,16 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 async def make_roll(
-    room: str, body: NewRoll, request: Request, authorization: Auth = None
+    room: str,
+    body: NewRoll,
+    request: Request,
+    authorization: Auth = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
     # a roll drawn from the room's seed, kept, and answered once committed
+    # (sent again with its Idempotency-Key: the roll that key made)
     rolls: making.Rolls = request.app.state.rolls
-    me, record = await rolls.make(room, body, authorization, address(request))
+    me, record = await rolls.make(room, body, authorization, address(request), idempotency_key)
     return Response(record.json_for(me), 201, media_type="application/json")
 
 

@@ -27,6 +27,14 @@ is a 422, not an overflow inside the driver."""
 
 Auth = Annotated[str | None, Header()]
 """``Authorization: Bearer TOKEN``."""
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="sent again with a request, the entry this key made is the answer",
+    ),
+]
+"""``Idempotency-Key: KEY`` (:mod:`..keys`)."""
 
 
 def address(request: Request) -> str:

@@ -22,8 +22,8 @@ from ...errors import DiceError
 from ...log.canonical import DRAWLESS, RollVisibility
 from ...log.spends import POINT_SYSTEMS
 from ...sheets import fari
-from ...sheets.model import POINTS, points
-from .. import making, play_sheets, rolling, store
+from ...sheets.model import points
+from .. import keys, making, play_sheets, rolling, sheet_store, store
 from ..bodies import MAX_INT, Body, NewRoll
 from ..db import Database
 from ..kept import OWN, Member, RollRecord
@@ -39,10 +39,11 @@ from ..sheet_store import (
     checked,
     commit_change,
     commit_spend,
+    points_of,
     read,
     read_all,
 )
-from .shared import Auth, Db, Feeds, Pages, TableRolls, address, announce
+from .shared import Auth, Db, Feeds, IdempotencyKey, Pages, TableRolls, address, announce
 
 Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
 """A roll's ``seq`` in a path: 1 or more, and no more than a column holds."""
@@ -199,6 +200,7 @@ async def roll_trait(
     db: Db,
     rolls: TableRolls,
     authorization: Auth = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
     # A trait of one's own sheet rolled by name (blind: its placeholder, and the sheet's notes).
     me, _ = await rolls.member(room, authorization)
@@ -210,7 +212,7 @@ async def roll_trait(
         raise unprocessable("attach a sheet first: its traits roll by name")
     plan = await run_in_threadpool(_plan, stored.text, asked)
     text = NewRoll(text=plan.text, visibility=body.visibility, client_seed=body.client_seed)
-    me, record = await rolls.make(room, text, authorization, address(request))
+    me, record = await rolls.make(room, text, authorization, address(request), idempotency_key)
     return JSONResponse({**record.for_viewer(me), "notes": list(plan.notes)}, 201)
 
 
@@ -292,9 +294,13 @@ def spend_on_roll(
     hub: Feeds,
     rolls: TableRolls,
     authorization: Auth = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> JSONResponse:
-    # A point of the roller's sheet spent on a roll of theirs.
+    # A point of the roller's sheet spent on a roll of theirs (sent again: the spend its key made).
     _, me = making.member_of(db, room, authorization)
+    key = keys.key_of(idempotency_key, "spend", seq, body.model_dump())
+    if (again := sheet_store.spent_again(db, room, me, key)) is not None:
+        return JSONResponse(again, 201)
     rolls.limiter.take(me.id)
     found = store.list_rolls(db, room, after=seq - 1, limit=1) if seq >= 1 else []
     if not found or found[0].seq != seq:
@@ -308,7 +314,7 @@ def spend_on_roll(
         raise Problem(403, f"roll {seq} is blind: the GM reads it, its roller spends nothing")
     if body.aspect is not None:
         record, answer = play_sheets.spend_invoke(
-            db, room, of, me, body.point, body.aspect, body.free, body.version
+            db, room, of, me, body.point, body.aspect, body.free, body.version, key
         )
         _publish(db, hub, record)
         return JSONResponse(answer, 201)
@@ -335,18 +341,14 @@ def spend_on_roll(
         raise SheetProblem(error) from None
     based_on = stored.version if body.version is None else body.version
     shown = _spent(sheet, kind, edit, f"{_WHAT[body.point]} on roll {seq}")
-    record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown)
+    record, kept = commit_spend(db, room, of, body.point, based_on, edit.text, shown, key=key)
     _publish(db, hub, record)
     assert kept is not None  # a paid point changes the sheet
-    answer = {**record.own(), "sheet_version": kept.version, "points": _points(edit.sheet)}
+    answer = {**record.own(), "sheet_version": kept.version, "points": points_of(edit.sheet)}
     return JSONResponse(answer, 201)
 
 
-_WHAT = {
-    "cp": "a Character Point die",
-    "invoke": "an invoke for +2",
-    "reroll": "a reroll invoke",
-}
+_WHAT = {"cp": "a Character Point die", "invoke": "an invoke for +2", "reroll": "a reroll invoke"}
 
 
 def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict[str, Any]:
@@ -356,10 +358,6 @@ def _spent(sheet: sheets.Sheet, kind: str, edit: sheets.Edit, what: str) -> dict
     Point (2 left): ...``), as the sheet itself is theirs alone."""
     spent = points(sheets.SPENDABLE[sheet.system][kind], 1)
     return {"spent": f"{spent} spent: {what}", OWN: {"spent": f"{edit.log[0]}: {what}"}}
-
-
-def _points(sheet: sheets.Sheet) -> dict[str, int]:
-    return {key: sheet.count(key) for key in POINTS if key in sheet.values}
 
 
 def _plan(text: str, request: str) -> sheets.Plan:

@@ -11,14 +11,14 @@ from starlette.concurrency import run_in_threadpool
 
 from ...errors import DiceError
 from ...log.talk_entries import checked_talk
-from .. import making, store
+from .. import keys, making, store
 from ..bodies import NewTalk
 from ..db import Database
 from ..kept import Member
 from ..live import Event
 from ..problems import REFUSED, Problem
 from ..talk_store import commit_talk
-from .shared import Auth, Db, Feeds, TableRolls, address, announce
+from .shared import Auth, Db, Feeds, IdempotencyKey, TableRolls, address, announce
 
 router = APIRouter(responses=REFUSED)
 
@@ -32,17 +32,23 @@ async def talk(
     hub: Feeds,
     rolls: TableRolls,
     authorization: Auth = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
-    # A message in the room's log, answered as its sender sees it.
+    # A message in the room's log, answered as its sender sees it (sent again
+    # with its Idempotency-Key: the message that key made).
     me, _ = await rolls.member(room, authorization)
     visibility = making.shown_as(body.visibility, me)
     try:
         text = checked_talk(body.text)
     except DiceError as error:
         raise Problem(400, error.message) from None
+    key = keys.key_of(idempotency_key, "talk", text, visibility, body.to)
+    said = await run_in_threadpool(keys.answered, db, room, me, key)
+    if said is not None:
+        return Response(said.json_for(me), 201, media_type="application/json")
     rolls.take(me, address(request))
     to = await run_in_threadpool(_recipient, db, me, visibility, body.to)
-    record = await run_in_threadpool(commit_talk, db, room, me, text, visibility, to)
+    record = await run_in_threadpool(commit_talk, db, room, me, text, visibility, to, key)
     announce(db, hub, room, Event("rolls", [record]))
     return Response(record.json_for(me), 201, media_type="application/json")
 

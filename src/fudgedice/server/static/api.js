@@ -25,10 +25,13 @@ function address(path, params) {
   return url;
 }
 
-function headers(token, json) {
+function headers(token, json, key) {
   const sent = { Accept: "application/json" };
   if (json) sent["Content-Type"] = "application/json";
   if (token) sent.Authorization = `Bearer ${token}`;
+  // sent again with the same key, a roll, a spend or a message is answered
+  // what its first sending made, never made twice (docs/table.md, "Retries")
+  if (key) sent["Idempotency-Key"] = key;
   return sent;
 }
 
@@ -46,13 +49,14 @@ export function guardIn(status) {
   };
 }
 
-/** One request; the answer's JSON, or an ApiError carrying the API's message. */
-export async function api(method, path, { token, body, params, signal } = {}) {
+/** One request; the answer's JSON, or an ApiError carrying the API's message.
+ * `key`: its Idempotency-Key (`freshKey()`), the same each time it is sent again. */
+export async function api(method, path, { token, body, params, signal, key } = {}) {
   let answer;
   try {
     answer = await fetch(address(path, params), {
       method,
-      headers: headers(token, body !== undefined),
+      headers: headers(token, body !== undefined, key),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
@@ -249,6 +253,20 @@ export function freshClientSeed() {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** A fresh Idempotency-Key: a random UUID (crypto.randomUUID is there only in
+ * a secure context, https or localhost; a table served over plain http on a
+ * home network gets as many random bits from getRandomValues). */
+export function freshKey() {
+  return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : freshClientSeed();
+}
+
+/** A request that makes an entry of the log (`path`, `body`): sent with a
+ * fresh key, and again with the same key after each 503 (`patiently`). */
+export function sendOnce(path, token, body) {
+  const key = freshKey();
+  return patiently(() => api("POST", path, { token, body, key }));
+}
+
 function readKept(key, empty) {
   try {
     const kept = JSON.parse(localStorage.getItem(key) || "null");
@@ -302,9 +320,12 @@ export async function sendRoll(room, path, token, body, fixedSeed = "") {
   const again = pending && pending.path === path && sameRoll(pending.body, body);
   const seed = fixedSeed || (again ? pending.body.client_seed : freshClientSeed());
   const sent = { ...body, client_seed: seed };
-  keepPending(room, { path, body: sent });
+  // the same roll sent again (no answer heard, 503) takes the same key: if the
+  // table kept it before its answer was lost, it answers that roll, not a second
+  const key = again && pending.key && seed === pending.body.client_seed ? pending.key : freshKey();
+  keepPending(room, { path, body: sent, key });
   try {
-    const roll = await api("POST", path, { token, body: sent });
+    const roll = await patiently(() => api("POST", path, { token, body: sent, key }));
     keepPending(room, null);
     keepOwn(room, { seq: roll.seq, nonce: roll.nonce, client_seed: seed, commitment: roll.commitment });
     return roll;

@@ -4,7 +4,7 @@
 // "Create an advantage" from a roll against an opposition (its shifts make
 // the aspect and its free invokes).
 
-import { ApiError, api } from "./api.js";
+import { ApiError, sendOnce } from "./api.js";
 import { el, problem } from "./dom.js";
 import { focusCard, focusIfLost } from "./focus.js";
 
@@ -65,7 +65,7 @@ export function invokeActions(room, seat, { table, sheet, rolled, reload, unname
       note.replaceChildren();
       try {
         const body = { point: how.value, version: answer.version, aspect: aspect.value, free: free.checked };
-        const spent = await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body });
+        const spent = await sendOnce(`${base}/rolls/${roll.seq}/spend`, seat.token, body);
         rolled(spent);
         await reload();
         focusCard(spent.seq, document.querySelector("#sheet-title")); // the roll with the invoke: its card

@@ -3,7 +3,7 @@
 // points a roll's card can spend (a D6 Character Point die, a Fate invoke or
 // reroll). The sheet is its owner's and the GM's; every change is in the log.
 
-import { ApiError, api, download, guardIn, patiently, sendRoll } from "./api.js";
+import { ApiError, api, download, guardIn, patiently, sendOnce, sendRoll } from "./api.js";
 import { withDifficulty } from "./difficulty.js";
 import { el, problem } from "./dom.js";
 import { focusCard, focusIfLost, focusOn } from "./focus.js";
@@ -226,7 +226,7 @@ export function sheetPanel(room, seat, { rolled, visibility, difficulty, choices
         note.replaceChildren();
         try {
           const body = { point, version: current.version };
-          const spent = await api("POST", `${base}/rolls/${roll.seq}/spend`, { token: seat.token, body });
+          const spent = await sendOnce(`${base}/rolls/${roll.seq}/spend`, seat.token, body);
           rolled(spent);
           await load();
           focusCard(spent.seq, title); // the roll made again with the point: its card

@@ -2,7 +2,7 @@
 // by whom the sender chose (as a roll is) or whispered to one member. What
 // someone said is only ever text on the page (dom.js), never markup.
 
-import { ApiError, api } from "./api.js";
+import { ApiError, sendOnce } from "./api.js";
 import { el, problem } from "./dom.js";
 import { VISIBILITY, when } from "./dice.js";
 
@@ -66,9 +66,8 @@ export function talkBox(room, seat, { said }) {
     send.disabled = true; // the words stay editable, and keep the focus
     status.replaceChildren();
     try {
-      const entry = await api("POST", `/api/rooms/${encodeURIComponent(room.room)}/talk`, {
-        token: seat.token, body: { text, ...addressed(to.value) },
-      });
+      const path = `/api/rooms/${encodeURIComponent(room.room)}/talk`;
+      const entry = await sendOnce(path, seat.token, { text, ...addressed(to.value) });
       words.value = "";
       said(entry);
     } catch (error) {
