@@ -86,7 +86,9 @@ def _everything(served: Any, database: str, play_room: Any) -> Any:
     room.roll(room.ann, "4dF")
     room.ok(room.gm, action="aspect", name="On fire", free=1)
     said = served.client.post(
-        f"/api/rooms/{room.id}/talk", json={"text": "hello"}, headers=bearer(room.bob["token"])
+        f"/api/rooms/{room.id}/talk",
+        json={"text": "hello"},
+        headers={**bearer(room.bob["token"]), "Idempotency-Key": "hello-once"},  # roll_keys
     )
     assert said.status_code == 201, said.text
     kept = served.client.put(
@@ -126,7 +128,7 @@ def test_the_tables_that_hold_rooms_are_every_table_with_a_room(database: str) -
     named = {table.name for table in deleting.ROOM_TABLES}
     assert named == {t.name for t in metadata.sorted_tables if "room_id" in t.c}
     assert {"members", "rolls", "seeds", "member_nonces", "sheets", "play", "favourites",
-            "discord_channels", "discord_users", "webhooks"} <= named  # fmt: skip
+            "discord_channels", "discord_users", "webhooks", "roll_keys"} <= named  # fmt: skip
 
 
 def test_a_gm_deletes_a_room_and_every_row_of_it(

@@ -105,7 +105,16 @@ class Rolls:
             # long one never stalls the event loop
             heavy = await run_in_threadpool(self.texts.check, body.text, system)
         request = RollRequest(
-            me.room, me, body.text, system, body.visibility, label, seed, faces, heavy, via,
+            me.room,
+            me,
+            body.text,
+            system,
+            body.visibility,
+            label,
+            seed,
+            faces,
+            heavy,
+            via,
             key=key,
         )
         try:
