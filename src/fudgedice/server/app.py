@@ -20,11 +20,13 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from . import store
+from .access import AccessLog
 from .db import Database
 from .guards import RateLimit
 from .kept import RollRecord
 from .live import Hub, Listener
 from .making import Rolls
+from .metrics import Metrics, Watched, token_digest
 from .odds import OddsGate
 from .outbox import Outbox
 from .problems import REFUSED
@@ -33,6 +35,7 @@ from .routers import (
     live,
     log,
     members,
+    metrics,
     odds,
     page,
     play,
@@ -50,7 +53,9 @@ KEEP_ALIVE = 15.0
 """Seconds between the comment lines the live feed sends, so that proxies
 keep the connection and a vanished client is noticed."""
 
-ROUTERS = (rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems, page)
+ROUTERS = (
+    rolls, rooms, members, sheets, favourites, play, talk, log, live, odds, systems, page, metrics
+)  # fmt: skip
 """In the order the app tries them: the roll first, the request a table makes most."""
 
 
@@ -63,12 +68,16 @@ def create_app(
     address_burst: int = 200,
     hub: Hub | None = None,
     outbox: Outbox | None = None,
+    metrics_token: str | None = None,
+    access_log: bool = False,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
     (each counted apart): a new member's own allowance must not be a way round.
     ``hub`` holds the live feeds (its bounds: :class:`.live.Hub`); ``outbox``
-    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`)."""
+    sends what the table sends out (webhooks, Discord: :class:`.outbox.Outbox`).
+    ``/metrics`` is read from loopback, or with ``metrics_token`` (then only
+    with it); ``access_log`` writes a line a request (:mod:`.access`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -100,10 +109,24 @@ def create_app(
         if db.postgres
         else None
     )
+    _watch(app, metrics_token)
     app.mount("/static", page.static_files(), name="static")
     add_error_handlers(app)
     add_guards(app)
+    if access_log:  # outermost: every answer, the guards' refusals too
+        app.add_middleware(AccessLog)
     return app
+
+
+def _watch(app: FastAPI, token: str | None) -> None:
+    """The app's metrics (/metrics), told of each commit and live delivery."""
+    state = app.state
+    state.metrics = state.writer.metrics = Metrics()
+    state.hub.delivered = state.metrics.delivered
+    state.metrics_token = None if token is None else token_digest(token)
+    state.metrics.watch(
+        Watched(state.db, state.hub, state.rolls.limiter, state.addresses, state.gate, state.outbox)
+    )
 
 
 async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
@@ -147,3 +170,4 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await writer.stop()
     await outbox.stop()
     gate.close()
+    app.state.metrics.forget(app.state.db)

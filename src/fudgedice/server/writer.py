@@ -50,6 +50,7 @@ from . import rolling
 from .db import Database
 from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
+from .metrics import Metrics
 from .problems import Problem, not_found
 from .store import insert_rolls, notify, now
 
@@ -97,6 +98,8 @@ Committed = Callable[[list[RollRecord]], None]
 class _Waiting:
     request: RollRequest
     future: asyncio.Future[RollRecord]
+    came: float
+    """When it was handed to the writer (the loop's clock)."""
 
 
 class Writer:
@@ -116,6 +119,8 @@ class Writer:
         self._flushed = -math.inf
         """When the last commit began (the loop's clock)."""
         self._idle = asyncio.Event()
+        self.metrics: Metrics | None = None
+        """Told of each commit's rolls (/metrics), if set."""
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -134,8 +139,9 @@ class Writer:
 
     async def roll(self, request: RollRequest) -> RollRecord:
         """The roll, once committed; or the :class:`Problem` that refused it."""
-        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Waiting(request, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[RollRecord] = loop.create_future()
+        self._waiting.append(_Waiting(request, future, loop.time()))
         self._next()
         return await future
 
@@ -212,17 +218,22 @@ class Writer:
     def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
         kept = []
+        failed = 0
         for waiting, outcome in zip(batch, outcomes, strict=True):
             if isinstance(outcome, RollRecord):
                 kept.append(outcome)
             elif isinstance(outcome, FailedRoll):
                 kept.append(outcome.record)
+                failed += 1
             if waiting.future.done():  # its request was cancelled: the roll is kept all the same
                 continue
             if isinstance(outcome, Problem):
                 waiting.future.set_exception(outcome)
             else:
                 waiting.future.set_result(outcome)
+        if self.metrics is not None:
+            answered = asyncio.get_running_loop().time()
+            self.metrics.settled([answered - waiting.came for waiting in batch], len(kept), failed)
         if kept:
             self.committed(kept)
 

@@ -13,7 +13,8 @@ from starlette.types import Receive, Scope, Send
 
 from .. import making, store
 from ..bodies import NewRoll, malformed
-from ..problems import BUSY, REFUSED
+from ..problems import BUSY, REFUSED, Problem
+from ..writer import FailedRoll
 from .shared import MAX_SEQ, Auth, Db, address
 
 PAGE_LIMIT = 500
@@ -78,7 +79,12 @@ async def make_roll(
 ) -> Response:
     # a roll drawn from the room's seed, kept, and answered once committed
     rolls: making.Rolls = request.app.state.rolls
-    me, record = await rolls.make(room, body, authorization, address(request))
+    try:
+        me, record = await rolls.make(room, body, authorization, address(request))
+    except Problem as problem:  # a failed roll is kept: the writer counted it
+        if rolls.writer.metrics is not None and not isinstance(problem, FailedRoll):
+            rolls.writer.metrics.refused.inc()
+        raise
     return Response(record.json_for(me), 201, media_type="application/json")
 
 
