@@ -50,7 +50,7 @@ class Metrics:
 
     def __init__(self) -> None:
         # no "_created" series beside each counter: twice the lines, read by nothing here
-        disable_created_metrics()
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry()
         registry = self.registry
         rolls = Counter(
