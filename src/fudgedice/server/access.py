@@ -5,9 +5,9 @@ A line holds the time the request came, its method, its path (a room's id
 kept: it names the room, as the server's own address does) with its query
 less any ``token`` parameter, the status answered, the milliseconds it
 took, and the client's address. Never a header (``Authorization`` carries a
-member's token), never a body, never a ``token=`` of the query (a browser's
-event source cannot send a header, so a token may come that way). A request
-the client left before any answer has status ``null``.
+member's token), never a body, never a ``token=`` of the query (the table
+reads tokens only from the header, but a client may put one in its URL all
+the same). A request the client left before any answer has status ``null``.
 """
 
 from __future__ import annotations
