@@ -8,18 +8,20 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import Metric
 from prometheus_client.parser import text_string_to_metric_families
 
 from fudgedice.server.app import create_app
 from fudgedice.server.db import connect
-from fudgedice.server.metrics import may_read, token_digest
+from fudgedice.server.metrics import Buckets, may_read, token_digest
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -220,3 +222,30 @@ async def _metrics_text(app: Any) -> str:
     transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
     async with httpx.AsyncClient(transport=transport, base_url="http://table") as http:
         return (await http.get("/metrics")).text
+
+
+def test_a_histogram_kept_on_the_loop_reads_as_prometheus_reads_one() -> None:
+    kept = Buckets("lag_seconds", "a lag", (0.001, 0.01, 0.1))
+    for seconds in (0.0005, 0.001, 0.002, 0.01, 0.05, 3.0):
+        kept.observe(seconds)
+    exposed = generate_latest(Registry(kept)).decode()
+    (family,) = text_string_to_metric_families(exposed)
+    samples = {(s.name, s.labels.get("le")): s.value for s in family.samples}
+    assert family.type == "histogram"
+    # a bound holds the values up to it, itself included; each bucket all below it
+    assert samples["lag_seconds_bucket", "0.001"] == 2
+    assert samples["lag_seconds_bucket", "0.01"] == 4
+    assert samples["lag_seconds_bucket", "0.1"] == 5
+    assert samples["lag_seconds_bucket", "+Inf"] == samples["lag_seconds_count", None] == 6
+    assert samples["lag_seconds_sum", None] == pytest.approx(3.0635)
+
+
+class Registry(CollectorRegistry):
+    """A registry of one histogram."""
+
+    def __init__(self, kept: Buckets) -> None:
+        super().__init__()
+        self.kept = kept
+
+    def collect(self) -> Iterator[Metric]:
+        yield self.kept.family()

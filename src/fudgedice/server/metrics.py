@@ -6,10 +6,10 @@ process may build many apps, as the tests do). What the process already
 keeps (the live feeds open, the database's pools, the refusals of each
 allowance, the outbox's counts) is read when the metrics are scraped, by
 :class:`Watched`, and costs nothing in between. What happens on the roll's
-path is counted once a commit (:meth:`Metrics.settled`): a counter and a
-histogram of the batch, and one histogram observation a roll. No label
-names a room or a member: they would tell who plays where, and each would
-be a series of its own.
+path is counted once a commit (:meth:`Metrics.settled`), in plain numbers on
+the event loop (:class:`Buckets`): a roll costs a bucket's count and a sum.
+No label names a room or a member: they would tell who plays where, and
+each would be a series of its own.
 """
 
 from __future__ import annotations
@@ -17,12 +17,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import accumulate
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client import CollectorRegistry, Counter, disable_created_metrics
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 from sqlalchemy import event
@@ -45,58 +52,65 @@ ADDRESS_KINDS = ("rolls", "rooms", "joins", "odds")
 before any is refused, so that a rate over them reads from the start)."""
 
 
-class Metrics:
-    """The registry of one app, and what the roll's path and the live feed count."""
+class Metrics(Collector):
+    """The registry of one app, and what the roll's path and the live feed
+    count. What the event loop counts (the rolls, their waits, the live lag)
+    is kept in plain numbers, without a lock: every roll settled, every
+    delivery and every scrape runs on the loop's thread."""
 
     def __init__(self) -> None:
         # no "_created" series beside each counter: twice the lines, read by nothing here
         disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry()
-        registry = self.registry
-        rolls = Counter(
-            "fudgedice_rolls",
-            "Rolls asked for: kept, kept as failed once drawn, or refused",
-            ["outcome"],
-            registry=registry,
-        )
-        self.kept, self.failed = rolls.labels("kept"), rolls.labels("failed")
-        self.refused = rolls.labels("refused")
-        self.roll_seconds = Histogram(
+        self.rolls = dict.fromkeys(("kept", "failed", "refused"), 0)
+        self.roll_seconds = Buckets(
             "fudgedice_roll_seconds",
             "From a roll's arrival at the writer to its answer, once its batch is committed",
-            buckets=SECONDS,
-            registry=registry,
+            SECONDS,
         )
-        self.batch = Histogram(
-            "fudgedice_roll_batch_size",
-            "Rolls committed in one transaction",
-            buckets=BATCH,
-            registry=registry,
+        self.batch = Buckets(
+            "fudgedice_roll_batch_size", "Rolls committed in one transaction", BATCH
         )
-        self.live_lag = Histogram(
+        self.live_lag = Buckets(
             "fudgedice_live_lag_seconds",
             "From the time a roll is kept (its 'at') to its rolls going out to the room's feeds",
-            buckets=SECONDS,
-            registry=registry,
+            SECONDS,
         )
-        errors = Counter(
+        errors = Counter(  # counted on whichever thread met the error: the library's lock
             "fudgedice_database_errors",
             "Errors the database's driver raised (disconnect: a connection lost or refused)",
             ["kind"],
-            registry=registry,
+            registry=self.registry,
         )
         self.disconnects, self.db_errors = errors.labels("disconnect"), errors.labels("error")
-        ProcessCollector(registry=registry)  # the process's CPU time, memory, open files
+        self.registry.register(self)
+        ProcessCollector(registry=self.registry)  # the process's CPU time, memory, open files
+
+    def collect(self) -> Iterator[Metric]:
+        rolls = CounterMetricFamily(
+            "fudgedice_rolls",
+            "Rolls asked for: kept, kept as failed once drawn, or refused",
+            labels=["outcome"],
+        )
+        for outcome, count in self.rolls.items():
+            rolls.add_metric([outcome], count)
+        yield rolls
+        yield self.roll_seconds.family()
+        yield self.batch.family()
+        yield self.live_lag.family()
 
     def settled(self, waited: Sequence[float], kept: int, failed: int) -> None:
         """One commit: the seconds each of its rolls waited for its answer,
         and how many were kept, failed once drawn included."""
         self.batch.observe(len(waited))
-        self.kept.inc(kept - failed)
-        if failed:
-            self.failed.inc(failed)
+        self.rolls["kept"] += kept - failed
+        self.rolls["failed"] += failed
         for seconds in waited:
             self.roll_seconds.observe(seconds)
+
+    def refused(self) -> None:
+        """A roll asked for was answered with an error, and not kept."""
+        self.rolls["refused"] += 1
 
     def delivered(self, at: str) -> None:
         """Rolls went out to a room's feeds; ``at`` is the oldest one's time."""
@@ -118,6 +132,30 @@ class Metrics:
 
     def _error(self, context: ExceptionContext) -> None:
         (self.disconnects if context.is_disconnect else self.db_errors).inc()
+
+
+class Buckets:
+    """A histogram kept in plain numbers on the event loop (a tenth of the
+    library's ``Histogram.observe``, which takes a lock for its sum and for
+    its bucket), written out as Prometheus' histogram when scraped."""
+
+    def __init__(self, name: str, documentation: str, bounds: Sequence[float]) -> None:
+        self.name, self.documentation, self.bounds = name, documentation, tuple(bounds)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last: past every bound
+        self.sum = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self.bounds, value)] += 1  # a bucket's bound is "<="
+        self.sum += value
+
+    def family(self) -> HistogramMetricFamily:
+        bounds = [repr(float(bound)) for bound in self.bounds] + ["+Inf"]
+        return HistogramMetricFamily(
+            self.name,
+            self.documentation,
+            buckets=list(zip(bounds, accumulate(self.counts), strict=True)),
+            sum_value=self.sum,
+        )
 
 
 @dataclass(eq=False)  # a registry keeps its collectors by identity

@@ -83,7 +83,7 @@ async def make_roll(
         me, record = await rolls.make(room, body, authorization, address(request))
     except Problem as problem:  # a failed roll is kept: the writer counted it
         if rolls.writer.metrics is not None and not isinstance(problem, FailedRoll):
-            rolls.writer.metrics.refused.inc()
+            rolls.writer.metrics.refused()
         raise
     return Response(record.json_for(me), 201, media_type="application/json")
 
