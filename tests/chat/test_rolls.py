@@ -21,8 +21,8 @@ from fudgedice.chat.discord import (
 )
 from fudgedice.chat.markdown import SPECIAL, code, escape, one_line
 from fudgedice.chat.messages import BAD
+from fudgedice.server.drawing import failed_result
 from fudgedice.server.kept import RollRecord
-from fudgedice.server.writer import failed_result
 
 Shown = Callable[..., dict[str, Any]]
 Kept = Callable[..., RollRecord]

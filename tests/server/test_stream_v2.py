@@ -16,9 +16,10 @@ from alembic.config import Config
 import fudgedice
 from fudgedice.server import connect, store
 from fudgedice.server.db import MIGRATIONS, database_url
+from fudgedice.server.drawing import FailedRoll
 from fudgedice.server.exports import log_document
 from fudgedice.server.kept import Member, RollRecord, RollRequest
-from fudgedice.server.writer import FailedRoll, append_rolls
+from fudgedice.server.writer import append_rolls
 from fudgedice.stream import room_stream
 
 PROBE = "1/((4dF+4)/5-1)"

@@ -19,6 +19,11 @@ import click
 @click.option("--address-rate", default=20.0, show_default=True, type=click.FloatRange(min=0.01),
               help="Rooms, joins, rolls, odds (each apart) a second from one address.")  # fmt: skip
 @click.option("--address-burst", default=200, show_default=True, type=click.IntRange(1))
+@click.option("--metrics-token", envvar="FUDGEDICE_METRICS_TOKEN", metavar="TOKEN",
+              help="Serve /metrics to 'Authorization: Bearer TOKEN' only. "
+              "[default: to this machine's own clients]")  # fmt: skip
+@click.option("--access-log", is_flag=True,
+              help="A JSON line a request on stdout (never a token).")  # fmt: skip
 @click.option("--memory", "memory_mb", type=click.IntRange(32), metavar="MB", help="Memory to stay"
               " under; caches hold a quarter. [default: $FUDGEDICE_MEMORY_MB or 512]")  # fmt: skip
 @click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.01),

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from . import deleting, store
+from .access import AccessLog
 from .db import Database
 from .discord import interactions
 from .discord.settings import DiscordSettings
@@ -27,6 +28,7 @@ from .guards import RateLimit
 from .kept import RollRecord
 from .live import Hub, Listener
 from .making import Rolls
+from .metrics import Metrics, Watched, token_digest
 from .mirror import Mirror
 from .odds import OddsGate
 from .outbox import Outbox
@@ -36,6 +38,7 @@ from .routers import (
     live,
     log,
     members,
+    metrics,
     odds,
     page,
     play,
@@ -56,7 +59,7 @@ keep the connection and a vanished client is noticed."""
 
 ROUTERS = (
     rolls, rooms, members, sheets, favourites, play, talk, webhooks, log, live, odds, systems,
-    interactions, page,
+    interactions, metrics, page,
 )  # fmt: skip
 """In the order the app tries them: the roll first, the request a table makes most."""
 
@@ -73,6 +76,8 @@ def create_app(
     discord: DiscordSettings | None = None,
     keep_days: float | None = None,
     allow_local_webhooks: bool = False,
+    metrics_token: str | None = None,
+    access_log: bool = False,
 ) -> FastAPI:
     """The app; ``address_rate`` and ``address_burst`` bound, for each client
     address, the rooms it makes, the members it joins, its rolls and its odds
@@ -83,7 +88,9 @@ def create_app(
     at ``POST /discord/interactions`` (without, that path is a 404);
     ``keep_days``, if given, deletes the rooms idle that long (:mod:`.deleting`);
     ``allow_local_webhooks`` lets a room's webhook be a receiver of the
-    server's own network, over http too (:mod:`.webhooks`)."""
+    server's own network, over http too (:mod:`.webhooks`);
+    ``/metrics`` is read from loopback, or with ``metrics_token`` (then only
+    with it); ``access_log`` writes a line a request (:mod:`.access`)."""
     app = FastAPI(
         title="fudgedice table",
         # each router's routes taken as they are, in order, the roll's first:
@@ -124,9 +131,12 @@ def create_app(
         if db.postgres
         else None
     )  # fmt: skip
+    _watch(app, metrics_token)
     app.mount("/static", page.static_files(), name="static")
     add_error_handlers(app)
     add_guards(app)
+    if access_log:  # outermost: every answer, the guards' refusals too
+        app.add_middleware(AccessLog)
     return app
 
 
@@ -138,6 +148,17 @@ def _committed(
     if published is not None:
         published(records)
     mirror.committed(records)
+
+
+def _watch(app: FastAPI, token: str | None) -> None:
+    """The app's metrics (/metrics), told of each commit and live delivery."""
+    state = app.state
+    state.metrics = state.writer.metrics = Metrics()
+    state.hub.delivered = state.metrics.delivered
+    state.metrics_token = None if token is None else token_digest(token)
+    state.metrics.watch(
+        Watched(state.db, state.hub, state.rolls.limiter, state.addresses, state.gate, state.outbox)
+    )
 
 
 async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
@@ -197,3 +218,4 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await mirror.stop()
     await outbox.stop()
     gate.close()
+    app.state.metrics.forget(app.state.db)

@@ -118,6 +118,7 @@ class RateLimit:
         self.burst = burst
         self.what = what
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._refused: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def take(self, member: str, cost: int = 1) -> None:
@@ -131,6 +132,8 @@ class RateLimit:
             tokens, then = self._buckets.get(member, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.per_second)
             if tokens < spent:
+                kind = member.partition(" ")[0] if " " in member else ""
+                self._refused[kind] = self._refused.get(kind, 0) + 1
                 wait = (spent - tokens) / self.per_second
                 raise Problem(
                     429, f"too many {self.what}: wait a moment", hint=f"try again in {wait:.1f} s"
@@ -138,6 +141,12 @@ class RateLimit:
             self._buckets[member] = (tokens - spent, now)
             if len(self._buckets) > 100_000:
                 self._forget_full(now)
+
+    def refusals(self) -> dict[str, int]:
+        """Requests refused so far, by the kind a key names ("KIND ADDRESS":
+        rolls, rooms, joins, odds), or under "" for a key of one word (a member)."""
+        with self._lock:
+            return dict(self._refused)
 
     def _forget_full(self, now: float) -> None:
         """Drop buckets that have refilled: they hold nothing worth keeping."""

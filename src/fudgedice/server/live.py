@@ -166,6 +166,8 @@ class Hub:
         """When each watched room's rolls last went out (the loop's clock)."""
         self._deleted: dict[str, None] = {}
         """Rooms deleted lately, the oldest first (:data:`DELETED_KEPT`)."""
+        self.delivered: Callable[[str], object] | None = None
+        """Told, as a room's rolls go out, the oldest one's time (``at``): /metrics."""
 
     def watch(self, room: str, member: str = "") -> Watcher:
         """A new feed of ``member`` in ``room``: the member's oldest closed if
@@ -266,6 +268,8 @@ class Hub:
             self._sent[room] = (self.loop or asyncio.get_running_loop()).time()
             event = Event("rolls", rolled)  # one for all: each reader's chunk is made once
             self._give(self._rooms[room], event)
+            if self.delivered is not None:
+                self.delivered(min(record.at for record in rolled))
 
     def publish_threadsafe(self, room: str, event: Event) -> None:
         """From a worker thread (after a commit)."""

@@ -14,11 +14,12 @@ from . import rolling, store
 from .bodies import NewRoll
 from .caches import Members, Texts
 from .db import Database
+from .drawing import FailedRoll
 from .guards import RateLimit
 from .kept import Member, RollRecord, RollRequest, Room
 from .keys import key_of
 from .problems import not_found, unauthorized, unprocessable
-from .writer import FailedRoll, Writer
+from .writer import Writer
 
 
 def member_of(

@@ -133,6 +133,8 @@ class OddsGate:
         self.most_waiting = waiting
         """Requests that may wait for a place at once (each on a worker thread)."""
         self._running = self._waiting = 0
+        self.busy = 0
+        """Measures refused (503) so far because the gate was full."""
         self._lock = threading.Lock()
         self._free = threading.Condition(self._lock)
         self._pool: ProcessPoolExecutor | None = None
@@ -158,10 +160,12 @@ class OddsGate:
         """Holding the lock: until a place is free, ``wait`` seconds at most."""
         busy = Problem(503, "the table is busy measuring odds: try again in a moment")
         if wait <= 0 or self._waiting >= self.most_waiting:
+            self.busy += 1
             raise busy
         self._waiting += 1
         try:
             if not self._free.wait_for(lambda: self._running < self.at_once, wait):
+                self.busy += 1
                 raise busy
         finally:
             self._waiting -= 1

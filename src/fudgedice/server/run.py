@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -61,6 +62,8 @@ def serve(
     address_rate: float = 20.0,
     address_burst: int = 200,
     memory_mb: int | None = None,
+    metrics_token: str | None = None,  # /metrics to its bearer alone, else to loopback's
+    access_log: bool = False,  # a JSON line a request on stdout (.access)
     header_timeout: float = ConnectionLimits.header_timeout,
     body_timeout: float = ConnectionLimits.body_timeout,
     per_address: int = ConnectionLimits.per_address,
@@ -111,7 +114,11 @@ def serve(
         ),
         keep_days=keep_days,
         allow_local_webhooks=allow_local_webhooks,
+        metrics_token=metrics_token or None,
+        access_log=access_log,
     )
+    if access_log:
+        _log_access()
     try:
         # proxy_headers off: a member's address is the connection's, never a
         # forwarding header (which anyone on 127.0.0.1 could forge to slip the
@@ -127,3 +134,13 @@ def serve(
         )
     finally:
         db.dispose()
+
+
+def _log_access() -> None:
+    """The access log's lines, as they are, on stdout."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    access = logging.getLogger("fudgedice.access")
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    access.propagate = False

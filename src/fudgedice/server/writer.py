@@ -44,17 +44,16 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Connection
 
 from ..errors import DiceError
-from ..log import roll_entry
-from . import rolling
 from .db import Database
+from .drawing import FailedRoll, draw
 from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
 from .keys import Ident, Key, KeyTaken, claim, ident, kept, used_otherwise
+from .metrics import Metrics
 from .outage import refusal, told, unreachable
 from .problems import Problem, not_found
 from .store import insert_rolls, notify, now
@@ -84,18 +83,6 @@ PAUSE_AFTER_COMMIT = "FUDGEDICE_TEST_PAUSE_AFTER_COMMIT"
 to its answers, for a test to kill the process between them."""
 
 
-class FailedRoll(Problem):
-    """A roll that failed once its dice were drawn: refused with its error, as
-    a bad text is (400), and with its ``seq``, for it is kept all the same."""
-
-    def __init__(self, record: RollRecord, error: DiceError) -> None:
-        super().__init__(400, error.message, position=error.position, hint=error.hint)
-        self.record = record
-
-    def body(self) -> dict[str, Any]:
-        return {**super().body(), "seq": self.record.seq}
-
-
 @dataclass(frozen=True)
 class Replayed:
     """A roll sent again with its key: the roll it made (not handed on again)."""
@@ -113,6 +100,8 @@ Committed = Callable[[list[RollRecord]], None]
 class _Waiting:
     request: RollRequest
     future: asyncio.Future[RollRecord]
+    came: float
+    """When it was handed to the writer (the loop's clock)."""
 
 
 class Writer:
@@ -133,6 +122,8 @@ class Writer:
         """When the last commit began (the loop's clock)."""
         self._idle = asyncio.Event()
         self._pause = float(os.environ.get(PAUSE_AFTER_COMMIT) or 0)
+        self.metrics: Metrics | None = None
+        """Told of each commit's rolls (/metrics), if set."""
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -151,8 +142,9 @@ class Writer:
 
     async def roll(self, request: RollRequest) -> RollRecord:
         """The roll, once committed; or the :class:`Problem` that refused it."""
-        future: asyncio.Future[RollRecord] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Waiting(request, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[RollRecord] = loop.create_future()
+        self._waiting.append(_Waiting(request, future, loop.time()))
         self._next()
         return await future
 
@@ -234,6 +226,7 @@ class Writer:
     def _settle(self, batch: list[_Waiting], outcomes: list[Settled]) -> None:
         """On the event loop: answer each request, then hand on what was kept."""
         kept = []
+        failed = 0
         for waiting, settled in zip(batch, outcomes, strict=True):
             outcome = settled.outcome if isinstance(settled, Replayed) else settled
             if settled is outcome:  # a roll replayed was handed on when it was made
@@ -241,12 +234,16 @@ class Writer:
                     kept.append(outcome)
                 elif isinstance(outcome, FailedRoll):
                     kept.append(outcome.record)
+                    failed += 1
             if waiting.future.done():  # its request was cancelled: the roll is kept all the same
                 continue
             if isinstance(outcome, Problem):
                 waiting.future.set_exception(outcome)
             else:
                 waiting.future.set_result(outcome)
+        if self.metrics is not None:
+            answered = asyncio.get_running_loop().time()
+            self.metrics.settled([answered - waiting.came for waiting in batch], len(kept), failed)
         if kept:
             self.committed(kept)
 
@@ -318,7 +315,7 @@ def _drawn(
         try:
             if room is None:
                 raise not_found()
-            outcomes.append(_draw(room, request, at))
+            outcomes.append(draw(room, request, at))
         except Problem as problem:
             outcomes.append(problem)
         if earlier is not None and key is not None:
@@ -343,60 +340,3 @@ def _again(key: Key, asked: str, settled: Settled) -> Settled:
     if isinstance(settled, RollRecord | FailedRoll):
         return Replayed(settled)
     return settled  # refused, as the first was (nothing kept: no key stored)
-
-
-def _draw(room: HeldRoom, request: RollRequest, at: str) -> RollRecord | FailedRoll:
-    """The room's next roll: drawn from its seed (or read from the faces given)
-    and made into its entry of the log (``fudgedice.log.roll_entry``); a roll
-    that failed once its dice were drawn is kept, as a :class:`FailedRoll`."""
-    member = request.member
-    seq = room.last_seq + 1
-    text = rolling.log_text(request.text, request.system)
-    try:
-        logged = roll_entry(
-            server_seed=room.seed,
-            commitment=room.commitment,
-            room=room.id,
-            seq=seq,
-            nonce=room.next_nonce(member.id),
-            prev=room.last_hash,
-            text=text,
-            roller=member.name,
-            visibility=request.visibility,
-            client_seed=request.client_seed,
-            member=member.id,
-            stream=room.stream,
-            at=at,
-            read=request.faces,
-            extra=None if request.label is None else {"label": request.label},
-        )
-    except DiceError as error:
-        raise Problem.from_dice(rolling.as_typed(error, request.text, request.system)) from None
-    nonce = None if request.faces is not None else room.next_nonce(member.id)
-    opening = logged.opening
-    fields = logged.entry if opening is None else opening["entry"]
-    result = logged.roll.to_dict() if logged.roll is not None else failed_result(text, fields)
-    record = RollRecord(
-        room.id, seq, member.id, member.name, request.visibility, room.epoch, room.commitment,
-        nonce, request.client_seed, request.text, request.label, request.faces,
-        result, at, None if opening is None else opening["salt"], logged.hash,
-        None, logged.entry, opening, None if logged.error is None else logged.error.message,
-        request.via,
-    )  # fmt: skip
-    room.last_seq = seq
-    room.last_hash = record.hash
-    if nonce is not None:
-        room.take_nonce(member.id)
-    if logged.error is not None:
-        return FailedRoll(record, rolling.as_typed(logged.error, request.text, request.system))
-    return record
-
-
-def failed_result(text: str, fields: dict[str, Any]) -> dict[str, Any]:
-    """A failed roll's JSON: its text, the faces it drew, its error; no total."""
-    faces = " ".join(str(face) for face in fields["faces"])
-    return {
-        "notation": text, "total": None, "verdict": None, "result": "failed",
-        "dice": [], "tosses": fields["faces"], "failed": True, "error": fields["error"],
-        "text": f"{text}: failed after drawing {faces or 'nothing'}: {fields['error']}",
-    }  # fmt: skip

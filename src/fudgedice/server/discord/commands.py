@@ -15,12 +15,12 @@ from ...chat import discord as chat
 from ...chat.commands import NAMES
 from .. import rolling, store
 from ..bodies import NewRoll, malformed
+from ..drawing import FailedRoll
 from ..kept import RollRecord
 from ..live import Event
 from ..making import Rolls
 from ..problems import Problem, unprocessable
 from ..routers.shared import announce
-from ..writer import FailedRoll
 from . import channels, work
 from .replies import Call, Reply
 

@@ -5,7 +5,8 @@ health), ``sheets``, ``favourites`` (a member's favourite rolls), ``play``
 (aspects, fate points, compels, initiative), ``talk`` (a message in the room's log),
 ``webhooks`` (where the GM has the room's public rolls posted),
 ``log`` (the log and the export), ``odds``, ``systems`` (the installed
-systems, for the page, and each one's new character sheet) and ``page``.
+systems, for the page, and each one's new character sheet), ``page`` and
+``metrics`` (``GET /metrics``, for an operator).
 
 What a route needs (the database, the live hub, the writer's rolls, the
 allowances, the odds' gate) comes through the FastAPI dependencies of

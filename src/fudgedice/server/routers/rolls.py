@@ -13,7 +13,8 @@ from starlette.types import Receive, Scope, Send
 
 from .. import making, store
 from ..bodies import NewRoll, malformed
-from ..problems import BUSY, REFUSED
+from ..drawing import FailedRoll
+from ..problems import BUSY, REFUSED, Problem
 from .shared import MAX_SEQ, Auth, Db, IdempotencyKey, address
 
 PAGE_LIMIT = 500
@@ -84,7 +85,12 @@ async def make_roll(
     # a roll drawn from the room's seed, kept, and answered once committed
     # (sent again with its Idempotency-Key: the roll that key made)
     rolls: making.Rolls = request.app.state.rolls
-    me, record = await rolls.make(room, body, authorization, address(request), idempotency_key)
+    try:
+        me, record = await rolls.make(room, body, authorization, address(request), idempotency_key)
+    except Problem as problem:  # a failed roll is kept: the writer counted it
+        if rolls.writer.metrics is not None and not isinstance(problem, FailedRoll):
+            rolls.writer.metrics.refused()
+        raise
     return Response(record.json_for(me), 201, media_type="application/json")
 
 
