@@ -29,6 +29,11 @@ import click
               help="Connections one address may hold at once.")  # fmt: skip
 @click.option("--connections", type=click.IntRange(1), help="Connections held at once. "
               "[default: 4096, or the open-file limit less 128]")  # fmt: skip
+@click.option("--pool-size", default=10, show_default=True, type=click.IntRange(1),
+              help="PostgreSQL: connections each of the two pools keeps open.")  # fmt: skip
+@click.option("--pool-overflow", default=20, show_default=True, type=click.IntRange(0),
+              help="PostgreSQL: connections each pool may add when busy. A process holds at most "
+              "2 x (size + overflow) + 1.")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

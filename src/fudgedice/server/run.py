@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .. import memory
 from .app import create_app
 from .connections import ConnectionLimits, guarded, most_connections, raise_open_files
-from .db import connect
+from .db import POOL_OVERFLOW, POOL_SIZE, connect
 
 
 def default_database() -> Path:
@@ -42,13 +42,16 @@ def serve(
     body_timeout: float = ConnectionLimits.body_timeout,
     per_address: int = ConnectionLimits.per_address,
     connections: int | None = None,
+    pool_size: int = POOL_SIZE,
+    pool_overflow: int = POOL_OVERFLOW,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
     ``rate`` and ``burst`` are each member's allowance of rolls; ``memory_mb``
     the memory the process aims to stay under (its caches shrink to their
     share of it, :mod:`fudgedice.memory`; None: ``FUDGEDICE_MEMORY_MB`` or
-    512); the rest bound each connection (:mod:`.connections`)."""
+    512); ``pool_size`` and ``pool_overflow`` size PostgreSQL's pools
+    (:func:`.db.connect`); the rest bound each connection (:mod:`.connections`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -59,7 +62,7 @@ def serve(
     )
     given = database or str(default_database())
     try:
-        db = connect(given)
+        db = connect(given, pool_size=pool_size, pool_overflow=pool_overflow)
     except (SQLAlchemyError, ValueError, OSError) as error:
         # a message, never a traceback: the likeliest causes are a typo or a server that is down
         raise SystemExit(f"error: cannot open the database {given!r}: {error}") from None
