@@ -23,7 +23,7 @@ from . import store
 from .db import Database
 from .guards import RateLimit
 from .kept import RollRecord
-from .live import Hub, Listener
+from .live import Hub, Listener, Ranges
 from .making import Rolls
 from .odds import OddsGate
 from .outbox import Outbox
@@ -106,11 +106,10 @@ def create_app(
     return app
 
 
-async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
-    """Rolls ``first`` to ``last`` of ``room``, as PostgreSQL's listener reads them."""
-    return await run_in_threadpool(
-        functools.partial(store.list_rolls, db, room, after=first - 1, limit=last - first + 1)
-    )
+async def _fetch(db: Database, wanted: Ranges) -> dict[str, list[RollRecord]]:
+    """The rolls of each room from its first to its last ``seq`` wanted, as
+    PostgreSQL's listener reads them: all in one trip to a worker thread."""
+    return await run_in_threadpool(store.rolls_between, db, wanted)
 
 
 async def _seeds(db: Database, room: str) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import psycopg
 
 from .db import NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
+from .notices import carried, read_notice
 from .problems import Problem
 
 log = logging.getLogger("fudgedice.server")
@@ -46,6 +47,11 @@ rolls of a room's commits within this time go out to its watchers together.
 A roll after a quiet spell goes out at once; a busy room (hundreds of rolls
 a second) sends each watcher one write every 20 ms, not one a commit, each
 write costing the server as much as a small roll."""
+
+MOST_READ = 2000
+"""Rolls of one room the listener reads at most in one batch: past that (a
+process that fell far behind) its watchers are told to read what they
+missed themselves, a page at a time."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,10 @@ class Hub:
     def watching(self) -> int:
         return self._count
 
+    def watches(self, room: str) -> bool:
+        """Whether some feed of this process follows ``room``."""
+        return room in self._rooms
+
     def _give(self, watchers: Iterable[Watcher], event: Event) -> None:
         """``event`` to each of ``watchers``; those it put too far behind leave."""
         behind = []
@@ -263,14 +273,42 @@ class Hub:
             self.publish_all(Event("keep-alive"))
 
 
+Ranges = dict[str, tuple[int, int]]
+"""Rolls to read, by room: the first and last ``seq`` wanted."""
+
+
+@dataclass
+class Heard:
+    """What a listener has done, counted (tests and operators read it)."""
+
+    notices: int = 0
+    """Notifications heard."""
+    skipped: int = 0
+    """Of them, about rooms no one in this process watches: neither read nor decoded."""
+    carried: int = 0
+    """Rolls delivered as their notification carried them."""
+    reads: int = 0
+    """Reads of rolls from the database (one for every room that wanted one in a batch)."""
+    batches: int = 0
+    """Batches of notifications handled (all those heard while the last was handled)."""
+
+
 class Listener:
-    """LISTENs on PostgreSQL and feeds the hub; reconnects when the link drops."""
+    """LISTENs on PostgreSQL and feeds the hub; reconnects when the link drops.
+
+    Notifications heard are handled in batches: every one that came while
+    the last batch was handled, at once. A notice about a room no one here
+    watches is dropped unread (a feed opened later reads what came before it
+    from the database: :func:`.feed.live_feed` watches first, then catches
+    up); rolls the notification carries are delivered as they are; the
+    others are read, one read a room for the whole batch, on one trip to a
+    worker thread."""
 
     def __init__(
         self,
         db: Database,
         hub: Hub,
-        fetch: Callable[[str, int, int], Awaitable[list[RollRecord]]],
+        fetch: Callable[[Ranges], Awaitable[dict[str, list[RollRecord]]]],
         reveal: Callable[[str], Awaitable[dict[str, Any]]],
     ) -> None:
         self.db = db
@@ -278,16 +316,19 @@ class Listener:
         self.fetch = fetch
         self.reveal = reveal
         self.ready = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self.heard = Heard()
+        self._pending: list[str] = []
+        self._woken = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        self._tasks = [asyncio.create_task(self._run()), asyncio.create_task(self._handling())]
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
 
     async def _run(self) -> None:
         url = self.db.url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -302,22 +343,66 @@ class Listener:
                             Event("resync")
                         )  # what was said while away is in the database
                     first = False
+                    # psycopg takes every notification the socket holds at
+                    # once and hands them on one by one: they pile up here
+                    # until the loop turns, and are handled together
                     async for notice in conn.notifies():
-                        await self._heard(notice.payload)
+                        self.heard.notices += 1
+                        self._pending.append(notice.payload)
+                        self._woken.set()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the link dropped: say so, wait, listen again
                 log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", error)
                 await asyncio.sleep(0.5)
 
-    async def _heard(self, payload: str) -> None:
-        kind, room, *numbers = payload.split()
-        if kind == "rolls":  # "rolls ROOM FIRST LAST": the rolls of one commit
-            first, last = int(numbers[0]), int(numbers[-1])
-            records = await self.fetch(room, first, last)
-            if records:
-                self.hub.publish_rolls(records)
-        elif kind == "reveal":
-            self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
-        elif kind == "member":  # "member ROOM ID": one joined
-            self.hub.publish(room, Event("member", data={"member": numbers[0]}))
+    async def _handling(self) -> None:
+        while True:
+            await self._woken.wait()
+            self._woken.clear()
+            batch, self._pending = self._pending, []
+            self.heard.batches += 1
+            try:
+                await self._heard(batch)
+            except Exception as error:  # the database is down: every feed reads what it missed
+                log.warning("live feed: could not read what was notified (%s)", error)
+                self.hub.publish_all(Event("resync"))
+
+    async def _heard(self, payloads: list[str]) -> None:
+        """One batch: what it carries delivered, what it does not read at
+        once, then everything handed on in the order it was committed."""
+        notices = []
+        for payload in payloads:
+            notice = read_notice(payload)
+            if notice is None or not self.hub.watches(notice.room):
+                self.heard.skipped += 1
+                continue
+            notices.append(notice)
+        told = [carried(notice) if notice.kind == "rolls" else None for notice in notices]
+        wanted: Ranges = {}
+        for notice, records in zip(notices, told, strict=True):
+            if notice.kind == "rolls" and records is None:  # bare: read, one range a room
+                low, high = wanted.get(notice.room, (notice.first, notice.last))
+                wanted[notice.room] = (min(low, notice.first), max(high, notice.last))
+        too_many = {room for room, (low, high) in wanted.items() if high - low >= MOST_READ}
+        for room in too_many:  # its watchers read what they missed, a page at a time
+            del wanted[room]
+            self.hub.publish(room, Event("resync"))
+        read = await self.fetch(wanted) if wanted else {}
+        self.heard.reads += len(wanted)
+        by_seq = {(record.room, record.seq): record for found in read.values() for record in found}
+        for notice, records in zip(notices, told, strict=True):
+            if notice.kind == "rolls" and notice.room not in too_many:
+                if records is None:
+                    span = range(notice.first, notice.last + 1)
+                    records = [
+                        by_seq[notice.room, seq] for seq in span if (notice.room, seq) in by_seq
+                    ]
+                else:
+                    self.heard.carried += len(records)
+                if records:
+                    self.hub.publish_rolls(records)
+            elif notice.kind == "reveal":
+                self.hub.publish(notice.room, Event("reveal", data=await self.reveal(notice.room)))
+            elif notice.kind == "member":  # "member ROOM ID": one joined
+                self.hub.publish(notice.room, Event("member", data={"member": notice.body}))

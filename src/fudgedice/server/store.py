@@ -239,6 +239,21 @@ def list_rolls(
     return sorted(found, key=lambda record: record.seq)
 
 
+def rolls_between(db: Database, wanted: dict[str, tuple[int, int]]) -> dict[str, list[RollRecord]]:
+    """Each room's rolls from the first ``seq`` to the last of its range, in
+    order, through one connection."""
+    found: dict[str, list[RollRecord]] = {}
+    with db.read() as connection:
+        for room_id, (first, last) in wanted.items():
+            rows = connection.execute(
+                select(rolls)
+                .where(rolls.c.room_id == room_id, rolls.c.seq.between(first, last))
+                .order_by(rolls.c.seq)
+            )
+            found[room_id] = [record_of(row) for row in rows]
+    return found
+
+
 def reveal(db: Database, room_id: str) -> dict[str, Any]:
     """Publish the current seed, mark each of its rolls verified or not, and
     commit to a new seed, of version 2 of the stream (every member's nonces

@@ -50,6 +50,7 @@ from . import rolling
 from .db import Database
 from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
+from .notices import roll_notices
 from .problems import Problem, not_found
 from .store import insert_rolls, notify, now
 
@@ -243,7 +244,9 @@ def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Sett
         advanced = write_back(connection, held.values())
         if connection.dialect.name == "postgresql":  # every process's live feed hears of them
             for room in advanced:
-                notify(connection, f"rolls {room.id} {room.first_seq} {room.last_seq}")
+                mine = [record for record in records if record.room == room.id]
+                for payload in roll_notices(room.id, mine):  # the rolls with them, where they fit
+                    notify(connection, payload)
     return outcomes
 
 
