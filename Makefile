@@ -112,6 +112,7 @@ bench: $(STAMP)
 bench-table: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py
 	$(BIN)/python benchmarks/table_memory.py
+	$(BIN)/python benchmarks/table_processes.py
 
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.
