@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, text, update
 
 from ..errors import DiceError
 from ..log.canonical import DRAWLESS, GENESIS, STREAM
@@ -177,6 +177,19 @@ def notify(connection: Connection, payload: str) -> None:
     """Delivered to every listening process when the transaction commits
     (PostgreSQL's ``NOTIFY``)."""
     connection.execute(_NOTIFY, {"payload": payload})
+
+
+_NOTIFY_ALL = Prepared(
+    text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)").bindparams(bindparam("payload"))
+)
+
+
+def notify_all(connection: Connection, payloads: Sequence[str]) -> None:
+    """:func:`notify` each of ``payloads``, in order, as one statement run
+    once a payload (psycopg sends them all at once, in a pipeline): the
+    writer's transaction holds its rooms one round trip the shorter."""
+    if payloads:
+        _NOTIFY_ALL.run(connection, [{"payload": payload} for payload in payloads])
 
 
 def record_of(row: Row[Any]) -> RollRecord:

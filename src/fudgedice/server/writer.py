@@ -52,7 +52,7 @@ from .held import HeldRoom, hold, write_back
 from .kept import RollRecord, RollRequest
 from .notices import roll_notices
 from .problems import Problem, not_found
-from .store import insert_rolls, notify, now
+from .store import insert_rolls, notify_all, now
 
 log = logging.getLogger("fudgedice.server")
 
@@ -243,10 +243,11 @@ def append(connection: Connection, requests: Sequence[RollRequest]) -> list[Sett
         insert_rolls(connection, records)
         advanced = write_back(connection, held.values())
         if connection.dialect.name == "postgresql":  # every process's live feed hears of them
-            for room in advanced:
-                mine = [record for record in records if record.room == room.id]
-                for payload in roll_notices(room.id, mine):  # the rolls with them, where they fit
-                    notify(connection, payload)
+            notify_all(connection, [  # the rolls with them, where they fit
+                payload
+                for room in advanced
+                for payload in roll_notices(room.id, [r for r in records if r.room == room.id])
+            ])  # fmt: skip
     return outcomes
 
 
