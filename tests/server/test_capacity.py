@@ -59,6 +59,15 @@ def test_a_notification_carries_each_roll_as_each_reader_may_see_it(database: Da
     payloads = roll_notices(room.id, [r for r in made if isinstance(r, RollRecord)])
     assert len(payloads) > 2 and all(len(p.encode()) <= MOST for p in payloads)
     notices = [notice for p in payloads if (notice := read_notice(p)) is not None]
+    for payload, notice in zip(payloads, notices, strict=True):
+        # as a process of an earlier version reads a notice: its room and range
+        kind, room_id, *numbers = payload.split()
+        assert (kind, room_id, int(numbers[0]), int(numbers[-1])) == (
+            "rolls",
+            room.id,
+            notice.first,
+            notice.last,
+        )
     told: list[RollRecord] = []
     for notice in notices:
         records = carried(notice)

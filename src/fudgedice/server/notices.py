@@ -2,7 +2,7 @@
 and how a listener reads it back.
 
 A commit's rolls travel in the notification itself where they fit:
-``rolls ROOM FIRST LAST [ROLL,...]``, each roll the fields that rebuild its
+``rolls ROOM FIRST [ROLL,...] LAST``, each roll the fields that rebuild its
 :class:`.kept.RollRecord` whole (its opening too: each watcher is then shown
 it as they may see it, :meth:`.kept.RollRecord.frame_for`, as a roll read
 from the database would be). Only the server's processes ``LISTEN`` on the
@@ -33,7 +33,7 @@ def roll_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
     """The payloads telling of ``records`` (one room's, in ``seq`` order):
     as few as hold them, a run of rolls that do not fit told bare."""
     payloads: list[str] = []
-    head = len(f"rolls {room} ") + 2 * 21 + 3  # two seqs, the spaces and brackets, at most
+    head = len(f"rolls {room} ") + 2 * 21 + 3  # two seqs, a space and the brackets, at most
     run: list[tuple[int, bytes | None]] = []  # rolls alike (all carried, or all bare)
     size = head
     for record in records:
@@ -52,10 +52,15 @@ def roll_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
 
 
 def _payload(room: str, run: list[tuple[int, bytes | None]]) -> str:
-    told = f"rolls {room} {run[0][0]} {run[-1][0]}"
+    first, last = run[0][0], run[-1][0]
     if run[0][1] is None:
-        return told
-    return f"{told} [{b','.join(encoded or b'' for _, encoded in run).decode()}]"
+        return f"rolls {room} {first} {last}"
+    # the rolls between the two seqs: a process that reads only the first
+    # word and the last number of a notice (an earlier version) reads them
+    # from the database, as it did
+    return (
+        f"rolls {room} {first} [{b','.join(encoded or b'' for _, encoded in run).decode()}] {last}"
+    )
 
 
 def _encoded(record: RollRecord) -> bytes | None:
@@ -86,10 +91,11 @@ class Notice:
 
 def read_notice(payload: str) -> Notice | None:
     """The notice, its body left as it is (None: not one of the table's)."""
-    parts = payload.split(" ", 4)
+    parts = payload.split(" ", 3)
     try:
-        if parts[0] == "rolls":
-            return Notice("rolls", parts[1], int(parts[2]), int(parts[3]), "".join(parts[4:]))
+        if parts[0] == "rolls":  # "rolls ROOM FIRST [ROLLS] LAST"
+            body, _, last = parts[3].rpartition(" ")
+            return Notice("rolls", parts[1], int(parts[2]), int(last), body)
         if parts[0] in ("reveal", "member"):
             return Notice(parts[0], parts[1], body=" ".join(parts[2:]))
     except (IndexError, ValueError):
