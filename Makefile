@@ -107,11 +107,14 @@ bench: $(STAMP)
 # The table under load: 50 members in 5 rooms, 100 watchers, then a SIGKILL
 # mid-load and a restart; then 2,000 idle live feeds and 60 heavy sheet reads
 # beside a rolling room (benchmarks/table_load.py, table_bounds.py); then one
-# server's memory under 300 distinct large odds (benchmarks/table_memory.py).
+# server's memory under 300 distinct large odds (benchmarks/table_memory.py); then
+# one serve process against two on one PostgreSQL of its own, rooms shared, at 500
+# rolls a second (benchmarks/table_processes.py; needs `make postgres`).
 # Figures in docs/performance.md.
 bench-table: $(STAMP)
 	$(BIN)/python benchmarks/table_load.py
 	$(BIN)/python benchmarks/table_memory.py
+	$(BIN)/python benchmarks/table_processes.py
 
 # Generated and mutated rolls through every entry point (fuzz/__init__.py); prints
 # the counts, writes every finding to fuzz-report.txt (and .json), exits 1 on any.

@@ -49,6 +49,11 @@ import click
               " new entry for N days (at start, then hourly). [default: keep them]")  # fmt: skip
 @click.option("--allow-local-webhooks", is_flag=True, help="Let rooms post their rolls to "
               "webhooks of this machine or network, over http too (tests).")  # fmt: skip
+@click.option("--pool-size", default=10, show_default=True, type=click.IntRange(1),
+              help="PostgreSQL: connections each of the two pools keeps open.")  # fmt: skip
+@click.option("--pool-overflow", default=20, show_default=True, type=click.IntRange(0),
+              help="PostgreSQL: connections each pool may add when busy. A process holds at most "
+              "2 x (size + overflow) + 1.")  # fmt: skip
 def serve(host: str, port: int, database: str | None, **limits: Any) -> None:
     """Run the table: the web page at / and the HTTP API under /api, where a group rolls
     together, live (fudgedice help table). With no --db, rolls are kept in your data folder.

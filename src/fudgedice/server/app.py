@@ -26,7 +26,8 @@ from .discord import interactions
 from .discord.settings import DiscordSettings
 from .guards import RateLimit
 from .kept import RollRecord
-from .live import Hub, Listener
+from .listener import Listener, Ranges
+from .live import Hub
 from .making import Rolls
 from .metrics import Metrics, Watched, token_digest
 from .mirror import Mirror
@@ -161,11 +162,10 @@ def _watch(app: FastAPI, token: str | None) -> None:
     )
 
 
-async def _fetch(db: Database, room: str, first: int, last: int) -> list[RollRecord]:
-    """Rolls ``first`` to ``last`` of ``room``, as PostgreSQL's listener reads them."""
-    return await run_in_threadpool(
-        functools.partial(store.list_rolls, db, room, after=first - 1, limit=last - first + 1)
-    )
+async def _fetch(db: Database, wanted: Ranges) -> dict[str, list[RollRecord]]:
+    """The rolls of each room from its first to its last ``seq`` wanted, as
+    PostgreSQL's listener reads them: all in one trip to a worker thread."""
+    return await run_in_threadpool(store.rolls_between, db, wanted)
 
 
 async def _seeds(db: Database, room: str) -> dict[str, Any]:

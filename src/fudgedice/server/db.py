@@ -43,6 +43,15 @@ the 503 of an unreachable database, not after the system's minutes."""
 
 READY_WITHIN = 2.0
 """Seconds :meth:`Database.ping` lets PostgreSQL take over its statement."""
+POOL_SIZE = 10
+"""PostgreSQL connections each of a process's two pools (reads, writes) keeps open."""
+POOL_OVERFLOW = 20
+"""Connections each pool may open past :data:`POOL_SIZE` when busy, closed once
+returned. A process holds at most ``2 * (size + overflow) + 1`` connections
+(the two pools and the live feed's listener): with the defaults 61, so that
+PostgreSQL's default ``max_connections`` of 100 (less its 3 reserved for
+superusers) admits one process; several processes share it by smaller pools
+(docs/table.md)."""
 
 CHECKPOINT_EVERY = 1.0
 """Seconds between two checkpoints of an SQLite database's WAL."""
@@ -155,8 +164,11 @@ class Database:
         threading.Thread(target=run, name="fudgedice-checkpoint", daemon=True).start()
 
 
-def connect(given: str) -> Database:
-    """Open (creating an SQLite file's folder) and migrate the database."""
+def connect(
+    given: str, *, pool_size: int = POOL_SIZE, pool_overflow: int = POOL_OVERFLOW
+) -> Database:
+    """Open (creating an SQLite file's folder) and migrate the database;
+    ``pool_size`` and ``pool_overflow`` size each of PostgreSQL's two pools."""
     url = database_url(given)
     if url.get_backend_name() == "sqlite":
         database = url.database or ""
@@ -170,9 +182,9 @@ def connect(given: str) -> Database:
         timeout = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
         # pre-ping: a connection the server dropped (a restart) is replaced at
         # its checkout, so the table recovers with no step of an operator's
-        pooled = {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
-        reader = create_engine(url, connect_args=timeout, **pooled)
-        writer = create_engine(url, connect_args=timeout, **pooled)
+        sizes = {"pool_size": pool_size, "max_overflow": pool_overflow, "pool_pre_ping": True}
+        reader = create_engine(url, connect_args=timeout, **sizes)
+        writer = create_engine(url, connect_args=timeout, **sizes)
         # rooms are locked one at a time by PostgreSQL: no process-wide lock
         db = Database(url, reader, writer, None)
     else:

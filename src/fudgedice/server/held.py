@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, insert, select, tuple_, update
 
 from .kept import RollRequest
-from .prepared import Prepared
+from .prepared import Prepared, read_together
 from .schema import member_nonces, rooms
 
 
@@ -50,26 +50,29 @@ class HeldRoom:
 
 def hold(connection: Connection, requests: Sequence[RollRequest]) -> dict[str, HeldRoom]:
     """The rooms of the batch, read and held, by id; with the nonce counter
-    of each member who draws in one of version 2."""
+    of each member who draws in one of version 2. Both read at once (one
+    round trip on PostgreSQL: :func:`.prepared.read_together`), the counters
+    after the rooms are held, under the epoch each room has then."""
     wanted = sorted({request.room for request in requests})
-    found = _holding(len(wanted)).read(connection, {f"v{i}": room for i, room in enumerate(wanted)})
+    keys = sorted({
+        (request.room, request.member.id)
+        for request in requests
+        if request.faces is None  # dice read by hand draw nothing
+    })  # fmt: skip
+    reads = [(_holding(len(wanted)), {f"v{i}": room for i, room in enumerate(wanted)})]
+    if keys:
+        numbered = {f"v{i}_{j}": part for i, key in enumerate(keys) for j, part in enumerate(key)}
+        reads.append((_counters(len(keys)), numbered))
+    found, *counters = read_together(connection, reads)
     held = {
         room_id: HeldRoom(
             room_id, epoch, bytes.fromhex(seed), commitment, nonce, seq, last, stream, seq + 1
         )
         for room_id, epoch, seed, commitment, nonce, seq, last, stream in found
     }
-    keys = sorted({
-        (room.id, request.member.id, room.epoch)
-        for request in requests
-        if (room := held.get(request.room)) is not None
-        and room.stream == 2
-        and request.faces is None  # dice read by hand draw nothing
-    })  # fmt: skip
-    if keys:
-        numbered = {f"v{i}_{j}": part for i, key in enumerate(keys) for j, part in enumerate(key)}
-        for room_id, member, nonce in _counters(len(keys)).read(connection, numbered):
-            room = held[room_id]
+    for room_id, member, nonce in counters[0] if counters else ():
+        room = held.get(room_id)
+        if room is not None and room.stream == 2:
             room.nonces[member] = nonce
             room.stored.add(member)
     return held
@@ -123,12 +126,15 @@ def _holding(count: int) -> Prepared:
 
 @functools.cache
 def _counters(count: int) -> Prepared:
-    """``count`` nonce counters read, by the table's key."""
-    key = (member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.epoch)
+    """``count`` nonce counters read, by room and member, under each room's
+    current epoch (read after the rooms are held, so the epoch is theirs)."""
+    pairs = tuple_(member_nonces.c.room_id, member_nonces.c.member_id)
+    theirs = (rooms.c.id == member_nonces.c.room_id) & (rooms.c.epoch == member_nonces.c.epoch)
     return Prepared(
         select(member_nonces.c.room_id, member_nonces.c.member_id, member_nonces.c.next_nonce)
-        .where(tuple_(*key).in_([
-            tuple_(*(bindparam(f"v{i}_{j}") for j in range(3))) for i in range(count)
+        .join(rooms, theirs)
+        .where(pairs.in_([
+            tuple_(*(bindparam(f"v{i}_{j}") for j in range(2))) for i in range(count)
         ]))
     )  # fmt: skip
 

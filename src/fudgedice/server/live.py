@@ -3,27 +3,23 @@
 One process: the writer hands the rolls of each commit to :class:`Hub`,
 which wakes every watcher of their rooms once. Several processes on one
 PostgreSQL: a commit sends one ``NOTIFY`` a room (delivered at commit, in
-commit order), and each process's :class:`Listener` reads the rolls it names
-and hands them to its own hub; the process that made the roll hears it the same way, so there is one
-path. A watcher that sees a ``seq`` jump (or was told the listener
-reconnected) reads what it missed from the database: the database, not the
-feed, is the record.
+commit order), and each process's listener (:mod:`.listener`) hands the
+rolls it names to its own hub; the process that made the roll hears it the
+same way, so there is one path. A watcher that sees a ``seq`` jump (or was
+told the listener reconnected) reads what it missed from the database: the
+database, not the feed, is the record.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
-
-from .db import CONNECT_TIMEOUT, NOTIFY_CHANNEL, Database
 from .kept import RollRecord, Shown
 from .problems import Problem, not_found
 
@@ -222,6 +218,10 @@ class Hub:
     def watching(self) -> int:
         return self._count
 
+    def watches(self, room: str) -> bool:
+        """Whether some feed of this process follows ``room``."""
+        return room in self._rooms
+
     def _give(self, watchers: Iterable[Watcher], event: Event) -> None:
         """``event`` to each of ``watchers``; those it put too far behind leave."""
         behind = []
@@ -283,80 +283,3 @@ class Hub:
         while True:
             await asyncio.sleep(every)
             self.publish_all(Event("keep-alive"))
-
-
-class Listener:
-    """LISTENs on PostgreSQL and feeds the hub; reconnects when the link drops."""
-
-    def __init__(
-        self,
-        db: Database,
-        hub: Hub,
-        fetch: Callable[[str, int, int], Awaitable[list[RollRecord]]],
-        reveal: Callable[[str], Awaitable[dict[str, Any]]],
-        forget: Callable[[str], object] = lambda _: None,
-    ) -> None:
-        self.db = db
-        self.hub = hub
-        self.fetch = fetch
-        self.reveal = reveal
-        self.forget = forget
-        """Called with a room deleted (by any process): what the process
-        keeps of it in memory goes."""
-        self.ready = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        given = self.db.url.set(drivername="postgresql")
-        if "connect_timeout" not in given.query:  # bounded as the pools' are: a silent
-            # address is given up on and tried again, not waited on for ever
-            given = given.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT)})
-        url = given.render_as_string(hide_password=False)
-        first, lost = True, False
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    self.ready.set()
-                    if lost:
-                        log.warning("live feed: PostgreSQL listener back")
-                    lost = False
-                    if not first:
-                        self.hub.publish_all(
-                            Event("resync")
-                        )  # what was said while away is in the database
-                    first = False
-                    async for notice in conn.notifies():
-                        await self._heard(notice.payload)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the link dropped: say so once, wait, listen again
-                if not lost:
-                    why = str(error).splitlines()[0] if str(error) else type(error).__name__
-                    log.warning("live feed: PostgreSQL listener lost (%s); reconnecting", why)
-                lost = True
-                await asyncio.sleep(0.5)
-
-    async def _heard(self, payload: str) -> None:
-        kind, room, *numbers = payload.split()
-        if kind == "rolls":  # "rolls ROOM FIRST LAST": the rolls of one commit
-            first, last = int(numbers[0]), int(numbers[-1])
-            records = await self.fetch(room, first, last)
-            if records:
-                self.hub.publish_rolls(records)
-        elif kind == "reveal":
-            self.hub.publish(room, Event("reveal", data=await self.reveal(room)))
-        elif kind == "member":  # "member ROOM ID": one joined
-            self.hub.publish(room, Event("member", data={"member": numbers[0]}))
-        elif kind == "deleted":  # "deleted ROOM": its feeds end, its members are forgotten
-            self.forget(room)
-            self.hub.end_room(room)

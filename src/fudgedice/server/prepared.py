@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+import psycopg
 from sqlalchemy import BindParameter, ClauseElement, Connection, Dialect
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -96,3 +97,28 @@ def _plain(bind: BindParameter[Any], dialect: Dialect) -> None:
             f"{dialect.name}: parameter '{bind.key}' ({bind.type}) needs converting: "
             "run its statement through Connection.execute"
         )
+
+
+def read_together(
+    connection: Connection, statements: Sequence[tuple[Prepared, Row]]
+) -> list[list[tuple[Any, ...]]]:
+    """The rows each statement reads, run in order. On PostgreSQL they are
+    sent together (psycopg's pipeline mode), one round trip for all, and each
+    sees what the ones before it did in the transaction (a lock taken); on
+    SQLite, a local file, one after the other."""
+    if connection.dialect.name != "postgresql":
+        return [prepared.read(connection, parameters) for prepared, parameters in statements]
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    cursors = []
+    try:
+        with driver.pipeline():
+            for prepared, parameters in statements:
+                compiled = prepared.compiled(connection.dialect)
+                cursor = connection.connection.cursor()
+                cursors.append(cursor)
+                cursor.execute(compiled.text, compiled.given(parameters))
+            return [list(cursor.fetchall()) for cursor in cursors]
+    finally:
+        for cursor in cursors:
+            cursor.close()

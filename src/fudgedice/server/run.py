@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .. import memory
 from .app import create_app
 from .connections import ConnectionLimits, guarded, most_connections, raise_open_files
-from .db import connect
+from .db import POOL_OVERFLOW, POOL_SIZE, connect
 from .discord.settings import API, DiscordSettings
 
 
@@ -75,6 +75,8 @@ def serve(
     discord_api: str | None = None,
     keep_days: int | None = None,
     allow_local_webhooks: bool = False,
+    pool_size: int = POOL_SIZE,
+    pool_overflow: int = POOL_OVERFLOW,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
@@ -84,8 +86,9 @@ def serve(
     512); with ``discord_public_key``, a Discord application's slash commands
     are served (:func:`discord_settings`); ``keep_days`` deletes the rooms
     idle that long (None: none); the rest bound each connection
-    (:mod:`.connections`); ``allow_local_webhooks`` lets rooms post to receivers of this network
-    (:mod:`.webhooks`)."""
+    (:mod:`.connections`); ``allow_local_webhooks`` lets rooms post to
+    receivers of this network (:mod:`.webhooks`); ``pool_size`` and
+    ``pool_overflow`` size PostgreSQL's pools (:func:`.db.connect`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -96,7 +99,7 @@ def serve(
     )
     given = database or str(default_database())
     try:
-        db = connect(given)
+        db = connect(given, pool_size=pool_size, pool_overflow=pool_overflow)
     except (SQLAlchemyError, ValueError, OSError) as error:
         # a message, never a traceback: the likeliest causes are a typo or a server that is down
         raise SystemExit(f"error: cannot open the database {given!r}: {error}") from None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Row, and_, bindparam, func, insert, select, text, update
 
 from ..errors import DiceError
 from ..log.canonical import DRAWLESS, GENESIS, STREAM
@@ -209,6 +209,19 @@ def notify(connection: Connection, payload: str) -> None:
     connection.execute(_NOTIFY, {"payload": payload})
 
 
+_NOTIFY_ALL = Prepared(
+    text(f"SELECT pg_notify('{NOTIFY_CHANNEL}', :payload)").bindparams(bindparam("payload"))
+)
+
+
+def notify_all(connection: Connection, payloads: Sequence[str]) -> None:
+    """:func:`notify` each of ``payloads``, in order, as one statement run
+    once a payload (psycopg sends them all at once, in a pipeline): the
+    writer's transaction holds its rooms one round trip the shorter."""
+    if payloads:
+        _NOTIFY_ALL.run(connection, [{"payload": payload} for payload in payloads])
+
+
 def record_of(row: Row[Any]) -> RollRecord:
     """A roll as stored, from its row."""
     return RollRecord(
@@ -267,6 +280,21 @@ def list_rolls(
         rows = connection.execute(select(rolls).where(and_(*where)).order_by(order).limit(limit))
         found = [record_of(row) for row in rows]
     return sorted(found, key=lambda record: record.seq)
+
+
+def rolls_between(db: Database, wanted: dict[str, tuple[int, int]]) -> dict[str, list[RollRecord]]:
+    """Each room's rolls from the first ``seq`` to the last of its range, in
+    order, through one connection."""
+    found: dict[str, list[RollRecord]] = {}
+    with db.read() as connection:
+        for room_id, (first, last) in wanted.items():
+            rows = connection.execute(
+                select(rolls)
+                .where(rolls.c.room_id == room_id, rolls.c.seq.between(first, last))
+                .order_by(rolls.c.seq)
+            )
+            found[room_id] = [record_of(row) for row in rows]
+    return found
 
 
 def reveal(db: Database, room_id: str) -> dict[str, Any]:

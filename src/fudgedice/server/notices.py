@@ -1,0 +1,114 @@
+"""What a commit on PostgreSQL tells every process's live feed (``NOTIFY``),
+and how a listener reads it back.
+
+A commit's rolls travel in the notification itself where they fit:
+``rolls ROOM FIRST [ROLL,...] LAST``, each roll the fields that rebuild its
+:class:`.kept.RollRecord` whole (its opening too: each watcher is then shown
+it as they may see it, :meth:`.kept.RollRecord.frame_for`, as a roll read
+from the database would be). Only the server's processes ``LISTEN`` on the
+channel, with the same access to the database as the rows themselves. A
+notification's payload is at most :data:`MOST` bytes (PostgreSQL refuses
+8,000): rolls too many for one go in several, in order; a roll too big for
+one alone, or one whose JSON only the standard library writes (an integer
+past 64 bits), goes bare, ``rolls ROOM FIRST LAST``, and a listener that
+wants it reads it from the database. Other notices: ``reveal ROOM EPOCH``,
+``member ROOM ID``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from .kept import RollRecord
+
+MOST = 7900
+"""Bytes of a notification's payload at most: PostgreSQL's limit is 8,000."""
+
+
+def roll_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
+    """The payloads telling of ``records`` (one room's, in ``seq`` order):
+    as few as hold them, a run of rolls that do not fit told bare."""
+    payloads: list[str] = []
+    head = len(f"rolls {room} ") + 2 * 21 + 3  # two seqs, a space and the brackets, at most
+    run: list[tuple[int, bytes | None]] = []  # rolls alike (all carried, or all bare)
+    size = head
+    for record in records:
+        encoded = _encoded(record)
+        if encoded is not None and head + len(encoded) > MOST:
+            encoded = None  # too big to carry: read where it is wanted
+        alike = not run or (run[0][1] is None) == (encoded is None)
+        if not alike or (encoded is not None and size + len(encoded) + 1 > MOST):
+            payloads.append(_payload(room, run))
+            run, size = [], head
+        run.append((record.seq, encoded))
+        size += 0 if encoded is None else len(encoded) + 1
+    if run:
+        payloads.append(_payload(room, run))
+    return payloads
+
+
+def _payload(room: str, run: list[tuple[int, bytes | None]]) -> str:
+    first, last = run[0][0], run[-1][0]
+    if run[0][1] is None:
+        return f"rolls {room} {first} {last}"
+    # the rolls between the two seqs: a process that reads only the first
+    # word and the last number of a notice (an earlier version) reads them
+    # from the database, as it did
+    return (
+        f"rolls {room} {first} [{b','.join(encoded or b'' for _, encoded in run).decode()}] {last}"
+    )
+
+
+def _encoded(record: RollRecord) -> bytes | None:
+    """The roll's fields as JSON, or None where orjson does not write them
+    (then orjson would not read them back as they were)."""
+    try:
+        return orjson.dumps([
+            record.seq, record.member, record.name, record.visibility, record.epoch,
+            record.commitment, record.nonce, record.client_seed, record.text, record.label,
+            record.faces, record.result, record.at, record.salt, record.hash, record.verified,
+            record.entry, record.opening, record.error,
+        ])  # fmt: skip
+    except TypeError:
+        return None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notification heard, its rolls not yet read."""
+
+    kind: str
+    room: str
+    first: int = 0
+    last: int = 0
+    body: str = ""
+    """The rolls' fields (``rolls``), or what follows the room."""
+
+
+def read_notice(payload: str) -> Notice | None:
+    """The notice, its body left as it is (None: not one of the table's)."""
+    parts = payload.split(" ", 3)
+    try:
+        if parts[0] == "rolls":  # "rolls ROOM FIRST [ROLLS] LAST"
+            body, _, last = parts[3].rpartition(" ")
+            return Notice("rolls", parts[1], int(parts[2]), int(last), body)
+        if parts[0] in ("reveal", "member", "deleted"):
+            return Notice(parts[0], parts[1], body=" ".join(parts[2:]))
+    except (IndexError, ValueError):
+        pass
+    return None
+
+
+def carried(notice: Notice) -> list[RollRecord] | None:
+    """The rolls a ``rolls`` notice carries, or None if they went bare."""
+    if not notice.body:
+        return None
+    try:
+        rows: list[list[Any]] = orjson.loads(notice.body)
+        return [RollRecord(notice.room, *row) for row in rows]
+    except (orjson.JSONDecodeError, TypeError):
+        return None
