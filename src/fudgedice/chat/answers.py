@@ -10,7 +10,7 @@ from ..api import ladder, table
 from ..errors import DiceError
 from ..render.table import table_text
 from .markdown import block, code, escape, one_line
-from .messages import BAD, EPHEMERAL, EVEN, GOOD, link, message, timestamp
+from .messages import BAD, EPHEMERAL, EVEN, GOOD, link, message, placed
 
 WORDS_INSTEAD: Final = {"d6": "d6-difficulties"}
 """A system without a ladder, and the table of words it reads instead."""
@@ -77,13 +77,7 @@ def reveal_message(revealed: Mapping[str, Any], *, link: str | None = None) -> d
         "description": "\n".join(lines),
         "color": GOOD,
     }
-    page = _link(link)
-    if page:
-        embed["url"] = page
-    when = timestamp(revealed.get("revealed_at"))
-    if when:
-        embed["timestamp"] = when
-    return message(embed)
+    return message(placed(embed, _link(link), revealed.get("revealed_at")))
 
 
 def error_message(error: str, hint: str | None = None) -> dict[str, Any]:

@@ -51,6 +51,18 @@ def timestamp(value: Any) -> str | None:
         return None
 
 
+def placed(embed: dict[str, Any], url: str | None, at: Any) -> dict[str, Any]:
+    """``embed`` linked to the room's page ``url`` and dated ``at`` (each when
+    Discord takes it)."""
+    checked = link(url)
+    if checked:
+        embed["url"] = checked
+    when = timestamp(at)
+    if when:
+        embed["timestamp"] = when
+    return embed
+
+
 def colour(verdict: Any) -> int:
     if verdict in {"success", "win"}:
         return GOOD

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from .dice import dice_line, result_line, sides_of, wild_line, without_label
 from .markdown import block, code, escape, one_line, plain
-from .messages import BAD, EVEN, HIDDEN, colour, link, message, timestamp
+from .messages import BAD, EVEN, HIDDEN, colour, message, placed
 
 SEEN_BY: Final = {
     "gm": "only its roller and the GM see it",
@@ -47,7 +47,7 @@ def roll_message(
     title = f"{escape(name)}: {escape(label)}" if label else escape(name)
     embed = roll_embed(_in_room(shown, system), title=title)
     embed["footer"] = {"text": plain(_footer(shown, system))}
-    return message(_placed(embed, shown, link))
+    return message(placed(embed, link, shown.get("at")))
 
 
 def read_message(roll: Mapping[str, Any]) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def placeholder_message(shown: Mapping[str, Any], *, link: str | None = None) ->
         "color": HIDDEN,
         "footer": {"text": plain(_footer({key: shown.get(key) for key in ("seq", "hash")}, ""))},
     }
-    return message(_placed(embed, {"at": shown.get("at")}, link))
+    return message(placed(embed, link, shown.get("at")))
 
 
 def roll_embed(roll: Mapping[str, Any], *, title: str) -> dict[str, Any]:
@@ -168,14 +168,3 @@ def _footer(shown: Mapping[str, Any], system: str) -> str:
 def _seq(shown: Mapping[str, Any]) -> str:
     seq = shown.get("seq")
     return str(seq) if isinstance(seq, int) and not isinstance(seq, bool) else ""
-
-
-def _placed(embed: dict[str, Any], shown: Mapping[str, Any], url: str | None) -> dict[str, Any]:
-    """The embed with the room's page as its link and the roll's time."""
-    checked = link(url)
-    if checked:
-        embed["url"] = checked
-    when = timestamp(shown.get("at"))
-    if when:
-        embed["timestamp"] = when
-    return embed
