@@ -4,6 +4,9 @@ Discord application; serve's Discord options."""
 
 from __future__ import annotations
 
+import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from fudgedice.cli import main
+from fudgedice.server import store
 from fudgedice.server.db import connect
 
 
@@ -71,3 +75,32 @@ def test_each_guild_has_its_own_allowance(discord_start: Any, tmp_path: Path) ->
 def test_serve_refuses_a_bad_discord_option(args: list[str]) -> None:
     result = CliRunner().invoke(main, ["serve", *args])
     assert result.exit_code == 2 and "Invalid value" in result.output, result.output
+
+
+def test_a_seat_renewed_in_one_process_is_refused_by_another(
+    postgres: Any, served_here: Callable[..., Any]
+) -> None:
+    # /table gives a Discord user a fresh token and the old one goes: on two
+    # processes of one PostgreSQL, the one that did not renew it (and knew the
+    # old token from a roll) refuses it too, told by the NOTIFY, not by a
+    # cache that would keep rolling with it
+    url = postgres.create_database(f"seats_{uuid.uuid4().hex}")
+    first, second = connect(url), connect(url)
+    try:
+        with served_here(first) as here, served_here(second):
+            made = here.room("channel")
+            ann = here.join(made["room"], "Ann")
+            assert here.roll(made["room"], ann["token"], "4dF").status_code == 201
+            members = here.app.state.rolls.members
+            assert members.get(store.token_hash(ann["token"])) is not None
+            fresh, old = store.new_token(second, ann["member"])  # as /table does there
+            assert old == store.token_hash(ann["token"])
+            deadline = time.monotonic() + 30
+            while members.get(old) is not None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert members.get(old) is None
+            assert here.roll(made["room"], ann["token"], "4dF").status_code == 401
+            assert here.roll(made["room"], fresh, "4dF").status_code == 201
+    finally:
+        first.dispose()
+        second.dispose()

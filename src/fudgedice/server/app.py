@@ -127,7 +127,7 @@ def create_app(
     state.listener = (
         Listener(
             db, state.hub, functools.partial(_fetch, db), functools.partial(_seeds, db),
-            forget=state.rolls.members.forget_room,
+            forget=state.rolls.members.forget_room, forget_token=state.rolls.members.forget,
         )
         if db.postgres
         else None

@@ -67,12 +67,15 @@ class Listener:
         fetch: Callable[[Ranges], Awaitable[dict[str, list[RollRecord]]]],
         reveal: Callable[[str], Awaitable[dict[str, Any]]],
         forget: Callable[[str], object] = lambda _: None,
+        forget_token: Callable[[str], object] = lambda _: None,
     ) -> None:
         self.db = db
         self.hub = hub
         self.fetch = fetch
         self.reveal = reveal
         self.forget = forget
+        self.forget_token = forget_token
+        """Called with the hash of a token replaced (by any process): no longer good."""
         """Called with a room deleted (by any process): what the process
         keeps of it in memory goes."""
         self.ready = asyncio.Event()
@@ -144,6 +147,9 @@ class Listener:
         notices = []
         for payload in payloads:
             notice = read_notice(payload)
+            if notice is not None and notice.kind == "token":  # "token MEMBER HASH"
+                self.forget_token(notice.body)
+                continue
             if notice is not None and notice.kind == "deleted":
                 # what the process keeps of the room goes, its feeds or not
                 self.forget(notice.room)

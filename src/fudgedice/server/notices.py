@@ -96,7 +96,7 @@ def read_notice(payload: str) -> Notice | None:
         if parts[0] == "rolls":  # "rolls ROOM FIRST [ROLLS] LAST"
             body, _, last = parts[3].rpartition(" ")
             return Notice("rolls", parts[1], int(parts[2]), int(last), body)
-        if parts[0] in ("reveal", "member", "deleted"):
+        if parts[0] in ("reveal", "member", "deleted", "token"):
             return Notice(parts[0], parts[1], body=" ".join(parts[2:]))
     except (IndexError, ValueError):
         pass

@@ -97,6 +97,8 @@ def new_token(db: Database, member_id: str) -> tuple[str, str]:
         connection.execute(
             update(members).where(members.c.id == member_id).values(token_hash=token_hash(token))
         )
+        if db.postgres:  # every process's cache forgets the old token at once
+            notify(connection, f"token {member_id} {old}")
     return token, old
 
 
