@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-import fudgedice
 from fudgedice.server import connect, store
 from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
@@ -21,8 +20,6 @@ from fudgedice.server.listener import Listener, Ranges
 from fudgedice.server.live import Event, Hub, Watcher
 from fudgedice.server.notices import MOST, carried, read_notice, roll_notices
 from fudgedice.server.writer import append_rolls
-
-from .test_durable import _hammer
 
 BIG = "x" * (MOST + 100)
 """A label that makes a roll too big for a notification: it goes bare."""
@@ -176,23 +173,6 @@ def test_notifications_heard_together_are_read_together(database: Database) -> N
         assert listener.heard.reads == 2
 
     _run(main)
-
-
-def test_two_processes_writing_one_room_keep_one_chain(
-    postgres: Any, start_unlimited: Callable[[str], Any], table_of: Callable[[Any], Any]
-) -> None:
-    url = postgres.create_database(f"one_chain_{secrets.token_hex(6)}")
-    one, two = table_of(start_unlimited(url)), table_of(start_unlimited(url))
-    created = one.room("one chain")
-    room = created["room"]
-    tokens = [(one if i % 2 else two).join(room, f"P{i}")["token"] for i in range(8)]
-    made = _hammer([one, two], room, tokens)
-    gm = {"Authorization": f"Bearer {created['gm_token']}"}
-    assert one.client.post(f"/api/rooms/{room}/reveal", headers=gm).status_code == 200
-    log = one.client.get(f"/api/rooms/{room}/log", headers=gm).json()
-    assert [entry["seq"] for entry in log["entries"]] == list(range(1, len(made) + 1))
-    report = fudgedice.verify(log)
-    assert report.ok and report.complete, report
 
 
 def test_an_event_for_a_room_no_one_watches_goes_nowhere() -> None:

@@ -178,6 +178,13 @@ def test_two_processes_on_one_postgresql(
     each = _nonces_by(made, "member")
     assert len(each) == WRITERS
     assert all(nonces == list(range(ROLLS_EACH)) for nonces in each.values()), each
+    # the two processes' rolls are one hash chain: revealed, the whole log verifies
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    assert one.client.post(f"/api/rooms/{room}/reveal", headers=gm).status_code == 200
+    log = one.client.get(f"/api/rooms/{room}/log", headers=gm).json()
+    assert [entry["seq"] for entry in log["entries"]] == list(range(1, len(made) + 3))
+    report = fudgedice.verify(log)
+    assert report.ok and report.complete, report
 
 
 def test_each_member_is_rate_limited(
