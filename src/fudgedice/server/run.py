@@ -127,20 +127,27 @@ def serve(
     if access_log:
         _log_access()
     try:
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=2,
-            # the connection guard counts each socket's peer, never a forwarded
-            # address: behind a proxy every connection is the proxy's, and a
-            # header cannot open or hold a connection on a player's behalf
-            http=guarded(limits),
-            **proxies(forwarded_allow_ips),
-        )
+        _run(app, host, port, limits, forwarded_allow_ips)
     finally:
         db.dispose()
+
+
+def _run(
+    app: Any, host: str, port: int, limits: ConnectionLimits, forwarded_allow_ips: str | None
+) -> None:
+    """uvicorn, until interrupted."""
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        # the connection guard counts each socket's peer, never a forwarded
+        # address: behind a proxy every connection is the proxy's, and a
+        # header cannot open or hold a connection on a player's behalf
+        http=guarded(limits),
+        **proxies(forwarded_allow_ips),
+    )
 
 
 def proxies(trusted: str | None) -> dict[str, Any]:
