@@ -22,7 +22,18 @@ from fudgedice.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "src" / "fudgedice" / "reference"
 PAGES = sorted(path.stem for path in REFERENCE.glob("*.md"))
-REQUIRED = {"notation", "fate", "fudge", "3d6fudge", "d6", "sheets", "table", "fairness", "discord"}
+REQUIRED = {
+    "notation",
+    "fate",
+    "fudge",
+    "3d6fudge",
+    "d6",
+    "sheets",
+    "table",
+    "fairness",
+    "discord",
+    "deploy",
+}
 
 
 def _help(*words: str) -> tuple[int, str]:

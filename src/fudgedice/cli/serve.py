@@ -49,6 +49,10 @@ import click
               " new entry for N days (at start, then hourly). [default: keep them]")  # fmt: skip
 @click.option("--allow-local-webhooks", is_flag=True, help="Let rooms post their rolls to "
               "webhooks of this machine or network, over http too (tests).")  # fmt: skip
+@click.option("--forwarded-allow-ips", metavar="IPS", help="Trusted proxies (addresses or "
+              "networks, comma-separated): a request from one counts as the client its "
+              "X-Forwarded-For names, for the per-address limits and /metrics. "
+              "[default: none]")  # fmt: skip
 @click.option("--pool-size", default=10, show_default=True, type=click.IntRange(1),
               help="PostgreSQL: connections each of the two pools keeps open.")  # fmt: skip
 @click.option("--pool-overflow", default=20, show_default=True, type=click.IntRange(0),

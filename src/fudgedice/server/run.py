@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
@@ -77,6 +78,7 @@ def serve(
     allow_local_webhooks: bool = False,
     pool_size: int = POOL_SIZE,
     pool_overflow: int = POOL_OVERFLOW,
+    forwarded_allow_ips: str | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Run until interrupted. Prints where the data is kept and the address.
@@ -88,7 +90,9 @@ def serve(
     idle that long (None: none); the rest bound each connection
     (:mod:`.connections`); ``allow_local_webhooks`` lets rooms post to
     receivers of this network (:mod:`.webhooks`); ``pool_size`` and
-    ``pool_overflow`` size PostgreSQL's pools (:func:`.db.connect`)."""
+    ``pool_overflow`` size PostgreSQL's pools (:func:`.db.connect`);
+    ``forwarded_allow_ips`` names the proxies whose ``X-Forwarded-For`` is
+    believed (:func:`proxies`)."""
     if memory_mb is not None:
         memory.set_ceiling(memory_mb)
     limits = ConnectionLimits(
@@ -123,20 +127,40 @@ def serve(
     if access_log:
         _log_access()
     try:
-        # proxy_headers off: a member's address is the connection's, never a
-        # forwarding header (which anyone on 127.0.0.1 could forge to slip the
-        # per-address limits); routers.shared.address() says so
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            timeout_graceful_shutdown=2,
-            proxy_headers=False,
-            http=guarded(limits),
-        )
+        _run(app, host, port, limits, forwarded_allow_ips)
     finally:
         db.dispose()
+
+
+def _run(
+    app: Any, host: str, port: int, limits: ConnectionLimits, forwarded_allow_ips: str | None
+) -> None:
+    """uvicorn, until interrupted."""
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        # the connection guard counts each socket's peer, never a forwarded
+        # address: behind a proxy every connection is the proxy's, and a
+        # header cannot open or hold a connection on a player's behalf
+        http=guarded(limits),
+        **proxies(forwarded_allow_ips),
+    )
+
+
+def proxies(trusted: str | None) -> dict[str, Any]:
+    """uvicorn's settings for the forwarded address. With no trusted proxy, a
+    request's address is its connection's and every forwarding header is
+    ignored (anyone could forge one to slip the per-address limits). With
+    trusted proxies (addresses or networks, comma-separated), a request from
+    one of them is the client it forwards for: uvicorn reads X-Forwarded-For
+    from the right and takes the first address that is no trusted proxy, so
+    what a client wrote at the header's left is never believed."""
+    if not trusted or not trusted.strip():
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": trusted.strip()}
 
 
 def _log_access() -> None:

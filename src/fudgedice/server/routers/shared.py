@@ -38,8 +38,11 @@ IdempotencyKey = Annotated[
 
 
 def address(request: Request) -> str:
-    """The client's address, as the connection gives it (the table trusts no
-    forwarding header: behind a proxy, every member shares the proxy's)."""
+    """The client's address: the connection's, or, when the connection comes
+    from a proxy named by ``--forwarded-allow-ips``, the address that proxy
+    forwards for (uvicorn's ``X-Forwarded-For``, read from the right, so a
+    client cannot forge it). Without that option behind a proxy, every member
+    shares the proxy's address and its per-address limits."""
     return request.client.host if request.client else "unknown"
 
 
