@@ -20,12 +20,16 @@ import contextlib
 import json
 import logging
 import random
+import socket
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
+
+from .webhooks import public
 
 log = logging.getLogger("fudgedice.server")
 
@@ -57,6 +61,19 @@ class Delivery:
     method: str = "POST"
     headers: Mapping[str, str] = field(default_factory=dict)
     files: tuple[tuple[str, bytes, str], ...] = ()
+    public_only: bool = False
+    """Sent only while its host resolves to public addresses alone: a room's
+    webhook, whose name was checked when it was set but may since resolve
+    into the table's own network (a name re-pointed, DNS rebinding)."""
+
+
+Resolve = Callable[[str, int], Awaitable[list[str]]]
+"""The addresses a host name resolves to (a test gives its own)."""
+
+
+async def resolved(host: str, port: int) -> list[str]:
+    found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(each[4][0]).partition("%")[0] for each in found]
 
 
 @dataclass
@@ -81,9 +98,10 @@ class Outbox:
         first_wait: float = FIRST_WAIT,
         timeout: float = TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        resolve: Resolve = resolved,
     ) -> None:
         self.tries, self.first_wait, self.timeout = tries, first_wait, timeout
-        self.transport = transport
+        self.transport, self.resolve = transport, resolve
         self.counts = Counts()
         self.loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx.AsyncClient | None = None
@@ -175,6 +193,10 @@ class Outbox:
         """One try: None when done with (sent, or refused for good), else the
         seconds the receiver asked to wait (0 when it did not say)."""
         assert self._client is not None, "the outbox is started with the app"
+        if delivery.public_only and not await _public(self.resolve, delivery.url):
+            self.counts.failed += 1  # refused for good, as a receiver's 4xx
+            log.warning("%s: its host now resolves into a private network", delivery.what)
+            return None
         try:
             response = await self._client.request(
                 delivery.method, delivery.url, **_content(delivery)
@@ -191,6 +213,17 @@ class Outbox:
         self.counts.failed += 1
         log.warning("%s: refused (%d)", delivery.what, response.status_code)
         return None
+
+
+async def _public(resolve: Resolve, url: str) -> bool:
+    """Whether every address ``url``'s host resolves to now is public
+    (checked again at each try: the name may be re-pointed between)."""
+    parts = urlsplit(url)
+    try:
+        found = await resolve(parts.hostname or "", parts.port or 443)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return bool(found) and all(public(address) for address in found)
 
 
 def _content(delivery: Delivery) -> dict[str, Any]:
