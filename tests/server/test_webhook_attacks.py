@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from fudgedice.chat.webhook import webhook_body
+from fudgedice.server import outbox as outbox_module
 from fudgedice.server import webhooks
 from fudgedice.server.outbox import Delivery, Outbox
 
@@ -107,3 +108,40 @@ def test_a_player_s_mentions_reach_no_one_through_a_webhook() -> None:
     assert discord["allowed_mentions"] == {"parse": []}
     slack = str(webhook_body(message, "slack"))
     assert "<!" not in slack and "<@" not in slack and "<#" not in slack
+
+
+def test_hanging_webhooks_never_crowd_out_discord_s_answers() -> None:
+    """A GM's rooms, each with a webhook that never answers, filled with
+    public rolls: the outbox's room for deliveries fills with theirs, and a
+    slash command's answer (a deferred edit, a hidden roll's placeholder)
+    must still be sent, not dropped."""
+    sent: list[str] = []
+    hang = asyncio.Event()
+
+    async def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.host == "discord.test":
+            sent.append(str(request.url))
+            return httpx.Response(204)
+        await hang.wait()  # a receiver that never answers
+        return httpx.Response(204)
+
+    box = Outbox(transport=httpx.MockTransport(handle))
+
+    async def run() -> None:
+        box.start()
+        rooms = outbox_module.MOST_WAITING // outbox_module.MOST_EACH + 1
+        for room in range(rooms):
+            for seq in range(outbox_module.MOST_EACH):
+                hook = f"https://hook{room}.example/h"
+                box.send(Delivery(hook, {"seq": seq}, "a webhook", webhook=True))
+        answer = "https://discord.test/webhooks/1/token/messages/@original"
+        box.send(Delivery(answer, {"content": "answer"}, "a Discord answer", "PATCH"))
+        for _ in range(1000):
+            if sent:
+                break
+            await asyncio.sleep(0.001)
+        await box.stop()
+
+    asyncio.run(run())
+    assert sent == ["https://discord.test/webhooks/1/token/messages/@original"]
+    assert box.counts.dropped > 0  # the webhooks' own were dropped past their bound

@@ -179,7 +179,9 @@ class Mirror:
             if targets.hook is not None:
                 body = webhook_body(message, targets.hook.kind)
                 what = f"room {record.room}'s webhook, roll {record.seq}"
-                hook = Delivery(targets.hook.url, body, what, public_only=self.public_only)
+                hook = Delivery(
+                    targets.hook.url, body, what, webhook=True, public_only=self.public_only
+                )
                 self.outbox.send(hook)
             if to_channel and settings is not None:
                 url = f"{settings.api}/channels/{targets.channel}/messages"
