@@ -133,7 +133,7 @@ def test_hanging_webhooks_never_crowd_out_discord_s_answers() -> None:
         for room in range(rooms):
             for seq in range(outbox_module.MOST_EACH):
                 hook = f"https://hook{room}.example/h"
-                box.send(Delivery(hook, {"seq": seq}, "a webhook", webhook=True))
+                box.send(Delivery(hook, {"seq": seq}, "a webhook", mirrored=True))
         answer = "https://discord.test/webhooks/1/token/messages/@original"
         box.send(Delivery(answer, {"content": "answer"}, "a Discord answer", "PATCH"))
         for _ in range(1000):

@@ -180,14 +180,14 @@ class Mirror:
                 body = webhook_body(message, targets.hook.kind)
                 what = f"room {record.room}'s webhook, roll {record.seq}"
                 hook = Delivery(
-                    targets.hook.url, body, what, webhook=True, public_only=self.public_only
+                    targets.hook.url, body, what, mirrored=True, public_only=self.public_only
                 )
                 self.outbox.send(hook)
             if to_channel and settings is not None:
                 url = f"{settings.api}/channels/{targets.channel}/messages"
                 what = f"room {record.room}'s Discord channel, roll {record.seq}"
                 headers = {"Authorization": f"Bot {token}"}
-                self.outbox.send(Delivery(url, fit(message), what, headers=headers))
+                self.outbox.send(Delivery(url, fit(message), what, headers=headers, mirrored=True))
         except Exception:  # a roll is kept and answered whatever becomes of its post
             log.exception("roll %d of room %s could not be posted", record.seq, record.room)
 

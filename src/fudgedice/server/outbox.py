@@ -7,8 +7,8 @@ or failing receiver never slows a roll.
 Deliveries to one address go one at a time, in the order given (a channel
 shows its rolls in the order they were made), and addresses apart from each
 other (a receiver that hangs holds up only its own). What waits is bounded
-(:data:`MOST_WAITING` in all, :data:`MOST_EACH` an address, and rooms'
-webhooks :data:`MOST_WEBHOOKS` together, so that Discord's answers always
+(:data:`MOST_WAITING` in all, :data:`MOST_EACH` an address, and rolls
+mirrored :data:`MOST_MIRRORED` together, so that Discord's answers always
 find room): past that a delivery is dropped and counted, never kept in
 memory without end. The outbox keeps nothing across a restart: a delivery
 waiting when the process stops is lost (the room's log keeps the roll itself).
@@ -38,9 +38,10 @@ MOST_WAITING = 2_000
 """Deliveries waiting in all, at most; more are dropped (and counted)."""
 MOST_EACH = 200
 """Deliveries waiting for one address, at most."""
-MOST_WEBHOOKS = MOST_WAITING // 2
-"""Deliveries to rooms' webhooks waiting, at most: receivers that GMs chose
-(any of which may hang) never take the room kept for Discord's answers."""
+MOST_MIRRORED = MOST_WAITING // 2
+"""Mirrored rolls waiting, at most (to rooms' webhooks, receivers that GMs
+chose and any of which may hang, and to bound channels, which Discord
+rate-limits): they never take the room kept for slash commands' answers."""
 TRIES = 6
 """Times a delivery is sent at most (the first time and five more)."""
 FIRST_WAIT = 0.5
@@ -65,8 +66,8 @@ class Delivery:
     method: str = "POST"
     headers: Mapping[str, str] = field(default_factory=dict)
     files: tuple[tuple[str, bytes, str], ...] = ()
-    webhook: bool = False
-    """To a room's webhook: counted apart, within :data:`MOST_WEBHOOKS`."""
+    mirrored: bool = False
+    """A roll mirrored by :mod:`.mirror`: counted apart, within :data:`MOST_MIRRORED`."""
     public_only: bool = False
     """Sent only while its host resolves to public addresses alone: a room's
     webhook, whose name was checked when it was set but may since resolve
@@ -114,7 +115,7 @@ class Outbox:
         self._waiting: dict[str, deque[Delivery]] = {}
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._total = 0
-        self._webhooks = 0
+        self._mirrored = 0
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -153,14 +154,14 @@ class Outbox:
     def _queue(self, delivery: Delivery) -> None:
         key = _address(delivery.url)
         waiting = self._waiting.setdefault(key, deque())
-        crowded = delivery.webhook and self._webhooks >= MOST_WEBHOOKS
+        crowded = delivery.mirrored and self._mirrored >= MOST_MIRRORED
         if crowded or self._total >= MOST_WAITING or len(waiting) >= MOST_EACH:
             self.counts.dropped += 1
             log.warning("outbox full: %s dropped", delivery.what)
             return
         waiting.append(delivery)
         self._total += 1
-        self._webhooks += delivery.webhook
+        self._mirrored += delivery.mirrored
         if key not in self._senders:
             self._senders[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
@@ -175,7 +176,7 @@ class Outbox:
                 finally:
                     waiting.popleft()
                     self._total -= 1
-                    self._webhooks -= delivery.webhook
+                    self._mirrored -= delivery.mirrored
         finally:
             del self._senders[key]
             if not waiting:
