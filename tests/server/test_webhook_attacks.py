@@ -7,6 +7,7 @@ and a player's text in a webhook's body never a mention."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
 import pytest
@@ -145,3 +146,30 @@ def test_hanging_webhooks_never_crowd_out_discord_s_answers() -> None:
     asyncio.run(run())
     assert sent == ["https://discord.test/webhooks/1/token/messages/@original"]
     assert box.counts.dropped > 0  # the webhooks' own were dropped past their bound
+
+
+def test_a_webhook_s_url_is_never_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """Its path is its secret (as an interaction's token is): not in the
+    server's log even at INFO, httpx's own line of each request included."""
+    caplog.set_level(logging.DEBUG)
+    secret = "https://hooks.example/api/webhooks/1/s3cr3t-path"
+    answers = iter([500, 404])
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(next(answers, 204))
+
+    box = Outbox(transport=httpx.MockTransport(handle), first_wait=0.001)
+
+    async def run() -> None:
+        box.start()
+        box.send(Delivery(secret, {"content": "roll"}, "room r's webhook, roll 1"))
+        for _ in range(1000):
+            if box.waiting() == 0:
+                break
+            await asyncio.sleep(0.001)
+        await box.stop()
+
+    asyncio.run(run())
+    assert box.counts.retried == 1 and box.counts.failed == 1
+    assert "roll 1" in caplog.text  # what was refused is said
+    assert "s3cr3t" not in caplog.text

@@ -34,6 +34,21 @@ from .webhooks import public
 
 log = logging.getLogger("fudgedice.server")
 
+
+class _Hidden(logging.Filter):
+    """httpx's line of each request (INFO) with its URL cut to the host: a
+    webhook's path and an interaction's token are secrets, kept out of the
+    server's log whatever its level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 1 and isinstance(args[1], httpx.URL):
+            record.args = (args[0], f"{args[1].scheme}://{args[1].host}/...", *args[2:])
+        return True
+
+
+logging.getLogger("httpx").addFilter(_Hidden())
+
 MOST_WAITING = 2_000
 """Deliveries waiting in all, at most; more are dropped (and counted)."""
 MOST_EACH = 200
