@@ -146,3 +146,27 @@ def test_a_player_cannot_reveal_even_naming_themselves_gm(discord: Any) -> None:
     _, refused = discord.command("reveal", channel=where, user="7402", username="Gemma (GM)")
     assert discord.ephemeral(refused)
     assert "only the channel's GM" in discord.text(refused)
+
+
+PROBE = "1/((4dF+4)/5-1)"
+"""Fails once drawn when the divisor comes up 0 (tests/server/test_failed_rolls_api.py)."""
+
+
+def test_a_failed_blind_roll_answers_its_roller_as_one_that_rolled(
+    discord: Any, table_of: Any
+) -> None:
+    """Its error would say what the dice were: the roller sees the same placeholder."""
+    where = channel()
+    room, gm, _ = discord.seat(channel=where, user="7501", username="gemma")
+    shapes = set()
+    for _ in range(40):  # some fail, some roll, but for one run in hundreds of millions
+        _, blind = discord.command(
+            "roll", channel=where, user="7502", username="ann", text=PROBE, visibility="blind"
+        )
+        assert discord.ephemeral(blind)
+        shown = discord.text(blind)
+        assert "divis" not in shown and "error" not in shown.lower(), shown
+        shapes.add((blind["type"], json.dumps(blind["data"]).count('"'), len(shown) // 10))
+    rolls = table_of(discord.server).get(f"/api/rooms/{room}/rolls", token=gm).json()["rolls"]
+    assert 0 < sum(bool(roll.get("failed")) for roll in rolls) < len(rolls)
+    assert len({shape[:2] for shape in shapes}) == 1, shapes
