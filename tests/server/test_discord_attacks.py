@@ -170,3 +170,11 @@ def test_a_failed_blind_roll_answers_its_roller_as_one_that_rolled(
     rolls = table_of(discord.server).get(f"/api/rooms/{room}/rolls", token=gm).json()["rolls"]
     assert 0 < sum(bool(roll.get("failed")) for roll in rolls) < len(rolls)
     assert len({shape[:2] for shape in shapes}) == 1, shapes
+
+
+def test_a_huge_signed_body_is_refused_not_read(discord: Any) -> None:
+    body = discord.interaction("roll", channel=channel(), text="4dF")
+    body["padding"] = "x" * 3_000_000
+    answer = discord.post(body)
+    assert answer.status_code == 413, answer.text[:200]
+    assert "error" in answer.json()

@@ -173,3 +173,26 @@ def test_a_webhook_s_url_is_never_logged(caplog: pytest.LogCaptureFixture) -> No
     assert box.counts.retried == 1 and box.counts.failed == 1
     assert "roll 1" in caplog.text  # what was refused is said
     assert "s3cr3t" not in caplog.text
+
+
+def test_a_redirect_is_not_followed() -> None:
+    """A receiver answering 3xx to the table's own network is not followed there."""
+    requests: list[httpx.Request] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        requests.append(request)
+        return httpx.Response(307, headers={"location": "http://127.0.0.1:9/admin"})
+
+    box = Outbox(transport=httpx.MockTransport(handle), tries=1)
+
+    async def run() -> None:
+        box.start()
+        box.send(Delivery(URL, {"content": "roll"}, "a webhook", mirrored=True))
+        for _ in range(1000):
+            if box.waiting() == 0:
+                break
+            await asyncio.sleep(0.001)
+        await box.stop()
+
+    asyncio.run(run())
+    assert [str(request.url) for request in requests] == [URL]
