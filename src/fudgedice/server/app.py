@@ -117,7 +117,12 @@ def create_app(
     state.gate = OddsGate(state.addresses, isolated=True)
     state.sheet_pages = SheetPages(state.gate)
     state.allow_local_webhooks = allow_local_webhooks
-    state.mirror = Mirror(db, state.outbox, lambda: getattr(state, "discord", None))
+    state.mirror = Mirror(
+        db,
+        state.outbox,
+        lambda: getattr(state, "discord", None),
+        public_only=not allow_local_webhooks,
+    )
     # PostgreSQL's NOTIFY brings each commit back to every process, this one too;
     # the mirror posts a roll from the process that wrote it, on either database
     published = None if db.postgres else state.hub.publish_rolls

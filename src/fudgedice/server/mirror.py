@@ -68,8 +68,13 @@ class Mirror:
         outbox: Outbox,
         settings: Callable[[], DiscordSettings | None] = lambda: None,
         ttl: float = TTL,
+        *,
+        public_only: bool = True,
     ) -> None:
         self.db, self.outbox, self.settings, self.ttl = db, outbox, settings, ttl
+        self.public_only = public_only
+        """Webhooks posted to only while their hosts resolve to public
+        addresses (False with ``serve --allow-local-webhooks``)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dropped = 0
         self._known: dict[str, tuple[Targets, float]] = {}
@@ -174,12 +179,15 @@ class Mirror:
             if targets.hook is not None:
                 body = webhook_body(message, targets.hook.kind)
                 what = f"room {record.room}'s webhook, roll {record.seq}"
-                self.outbox.send(Delivery(targets.hook.url, body, what))
+                hook = Delivery(
+                    targets.hook.url, body, what, mirrored=True, public_only=self.public_only
+                )
+                self.outbox.send(hook)
             if to_channel and settings is not None:
                 url = f"{settings.api}/channels/{targets.channel}/messages"
                 what = f"room {record.room}'s Discord channel, roll {record.seq}"
                 headers = {"Authorization": f"Bot {token}"}
-                self.outbox.send(Delivery(url, fit(message), what, headers=headers))
+                self.outbox.send(Delivery(url, fit(message), what, headers=headers, mirrored=True))
         except Exception:  # a roll is kept and answered whatever becomes of its post
             log.exception("roll %d of room %s could not be posted", record.seq, record.room)
 

@@ -7,10 +7,11 @@ or failing receiver never slows a roll.
 Deliveries to one address go one at a time, in the order given (a channel
 shows its rolls in the order they were made), and addresses apart from each
 other (a receiver that hangs holds up only its own). What waits is bounded
-(:data:`MOST_WAITING` in all, :data:`MOST_EACH` an address): past that a
-delivery is dropped and counted, never kept in memory without end. The
-outbox keeps nothing across a restart: a delivery waiting when the process
-stops is lost (the room's log keeps the roll itself).
+(:data:`MOST_WAITING` in all, :data:`MOST_EACH` an address, and rolls
+mirrored :data:`MOST_MIRRORED` together, so that Discord's answers always
+find room): past that a delivery is dropped and counted, never kept in
+memory without end. The outbox keeps nothing across a restart: a delivery
+waiting when the process stops is lost (the room's log keeps the roll itself).
 """
 
 from __future__ import annotations
@@ -20,19 +21,42 @@ import contextlib
 import json
 import logging
 import random
+import socket
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
+from .webhooks import public
+
 log = logging.getLogger("fudgedice.server")
+
+
+class _Hidden(logging.Filter):
+    """httpx's line of each request (INFO) with its URL cut to the host: a
+    webhook's path and an interaction's token are secrets, kept out of the
+    server's log whatever its level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 1 and isinstance(args[1], httpx.URL):
+            record.args = (args[0], f"{args[1].scheme}://{args[1].host}/...", *args[2:])
+        return True
+
+
+logging.getLogger("httpx").addFilter(_Hidden())
 
 MOST_WAITING = 2_000
 """Deliveries waiting in all, at most; more are dropped (and counted)."""
 MOST_EACH = 200
 """Deliveries waiting for one address, at most."""
+MOST_MIRRORED = MOST_WAITING // 2
+"""Mirrored rolls waiting, at most (to rooms' webhooks, receivers that GMs
+chose and any of which may hang, and to bound channels, which Discord
+rate-limits): they never take the room kept for slash commands' answers."""
 TRIES = 6
 """Times a delivery is sent at most (the first time and five more)."""
 FIRST_WAIT = 0.5
@@ -57,6 +81,21 @@ class Delivery:
     method: str = "POST"
     headers: Mapping[str, str] = field(default_factory=dict)
     files: tuple[tuple[str, bytes, str], ...] = ()
+    mirrored: bool = False
+    """A roll mirrored by :mod:`.mirror`: counted apart, within :data:`MOST_MIRRORED`."""
+    public_only: bool = False
+    """Sent only while its host resolves to public addresses alone: a room's
+    webhook, whose name was checked when it was set but may since resolve
+    into the table's own network (a name re-pointed, DNS rebinding)."""
+
+
+Resolve = Callable[[str, int], Awaitable[list[str]]]
+"""The addresses a host name resolves to (a test gives its own)."""
+
+
+async def resolved(host: str, port: int) -> list[str]:
+    found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(each[4][0]).partition("%")[0] for each in found]
 
 
 @dataclass
@@ -81,15 +120,17 @@ class Outbox:
         first_wait: float = FIRST_WAIT,
         timeout: float = TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        resolve: Resolve = resolved,
     ) -> None:
         self.tries, self.first_wait, self.timeout = tries, first_wait, timeout
-        self.transport = transport
+        self.transport, self.resolve = transport, resolve
         self.counts = Counts()
         self.loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx.AsyncClient | None = None
         self._waiting: dict[str, deque[Delivery]] = {}
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._total = 0
+        self._mirrored = 0
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -128,12 +169,14 @@ class Outbox:
     def _queue(self, delivery: Delivery) -> None:
         key = _address(delivery.url)
         waiting = self._waiting.setdefault(key, deque())
-        if self._total >= MOST_WAITING or len(waiting) >= MOST_EACH:
+        crowded = delivery.mirrored and self._mirrored >= MOST_MIRRORED
+        if crowded or self._total >= MOST_WAITING or len(waiting) >= MOST_EACH:
             self.counts.dropped += 1
             log.warning("outbox full: %s dropped", delivery.what)
             return
         waiting.append(delivery)
         self._total += 1
+        self._mirrored += delivery.mirrored
         if key not in self._senders:
             self._senders[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
@@ -148,6 +191,7 @@ class Outbox:
                 finally:
                     waiting.popleft()
                     self._total -= 1
+                    self._mirrored -= delivery.mirrored
         finally:
             del self._senders[key]
             if not waiting:
@@ -175,6 +219,10 @@ class Outbox:
         """One try: None when done with (sent, or refused for good), else the
         seconds the receiver asked to wait (0 when it did not say)."""
         assert self._client is not None, "the outbox is started with the app"
+        if delivery.public_only and not await _public(self.resolve, delivery.url):
+            self.counts.failed += 1  # refused for good, as a receiver's 4xx
+            log.warning("%s: its host now resolves into a private network", delivery.what)
+            return None
         try:
             response = await self._client.request(
                 delivery.method, delivery.url, **_content(delivery)
@@ -191,6 +239,17 @@ class Outbox:
         self.counts.failed += 1
         log.warning("%s: refused (%d)", delivery.what, response.status_code)
         return None
+
+
+async def _public(resolve: Resolve, url: str) -> bool:
+    """Whether every address ``url``'s host resolves to now is public
+    (checked again at each try: the name may be re-pointed between)."""
+    parts = urlsplit(url)
+    try:
+        found = await resolve(parts.hostname or "", parts.port or 443)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return bool(found) and all(public(address) for address in found)
 
 
 def _content(delivery: Delivery) -> dict[str, Any]:
