@@ -109,9 +109,9 @@ bench: $(STAMP)
 # beside a rolling room (benchmarks/table_load.py, table_bounds.py); then one
 # server's memory under 300 distinct large odds (benchmarks/table_memory.py); then
 # one serve process against two on one PostgreSQL of its own, rooms shared, at 500
-# rolls a second (benchmarks/table_processes.py; needs `make postgres`).
+# rolls a second (benchmarks/table_processes.py; its PostgreSQL from `make postgres`).
 # Figures in docs/performance.md.
-bench-table: $(STAMP)
+bench-table: $(STAMP) postgres
 	$(BIN)/python benchmarks/table_load.py
 	$(BIN)/python benchmarks/table_memory.py
 	$(BIN)/python benchmarks/table_processes.py
