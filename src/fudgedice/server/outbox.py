@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
+import secrets
 import socket
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -208,9 +208,7 @@ class Outbox:
                 break
             self.counts.retried += 1
             # jitter: receivers that failed together are not all tried again at once
-            await asyncio.sleep(
-                min(LONGEST_WAIT, max(retry_after, wait * random.uniform(0.8, 1.2)))
-            )
+            await asyncio.sleep(min(LONGEST_WAIT, max(retry_after, wait * _jitter())))
             wait *= 2
         self.counts.failed += 1
         log.warning("%s: given up after %d tries", delivery.what, self.tries)
@@ -282,3 +280,11 @@ def _address(url: str) -> str:
     """The key deliveries take turns under: a URL without its query (Discord
     orders messages by webhook or channel, which the path names)."""
     return url.partition("?")[0]
+
+
+def _jitter() -> float:
+    """A factor from 0.8 to 1.2, so that receivers that failed together are
+    not all tried again at once. From :mod:`secrets`: the project's one
+    source of dice is the stream (:mod:`fudgedice.stream`), and ``random`` is
+    imported nowhere, so that no roll can come from it by mistake."""
+    return 0.8 + secrets.randbelow(401) / 1000
