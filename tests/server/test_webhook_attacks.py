@@ -20,6 +20,22 @@ from fudgedice.server.outbox import Delivery, Outbox
 URL = "https://rebound.example/hook"
 
 
+def drained(box: Outbox, delivery: Delivery) -> None:
+    """``delivery`` handed to a started ``box``, which is stopped once it has
+    nothing waiting (at most a thousand turns of the loop)."""
+
+    async def run() -> None:
+        box.start()
+        box.send(delivery)
+        for _ in range(1000):
+            if box.waiting() == 0:
+                break
+            await asyncio.sleep(0.001)
+        await box.stop()
+
+    asyncio.run(run())
+
+
 def posted(addresses: list[str], *, public_only: bool) -> tuple[list[httpx.Request], Outbox]:
     """Requests a delivery to :data:`URL` made, its host resolving to ``addresses``."""
     requests: list[httpx.Request] = []
@@ -34,16 +50,7 @@ def posted(addresses: list[str], *, public_only: bool) -> tuple[list[httpx.Reque
 
     box = Outbox(transport=httpx.MockTransport(handle), resolve=resolve, tries=1)
 
-    async def run() -> None:
-        box.start()
-        box.send(Delivery(URL, {"content": "roll"}, "a webhook", public_only=public_only))
-        for _ in range(1000):
-            if box.waiting() == 0:
-                break
-            await asyncio.sleep(0.001)
-        await box.stop()
-
-    asyncio.run(run())
+    drained(box, Delivery(URL, {"content": "roll"}, "a webhook", public_only=public_only))
     return requests, box
 
 
@@ -160,16 +167,7 @@ def test_a_webhook_s_url_is_never_logged(caplog: pytest.LogCaptureFixture) -> No
 
     box = Outbox(transport=httpx.MockTransport(handle), first_wait=0.001)
 
-    async def run() -> None:
-        box.start()
-        box.send(Delivery(secret, {"content": "roll"}, "room r's webhook, roll 1"))
-        for _ in range(1000):
-            if box.waiting() == 0:
-                break
-            await asyncio.sleep(0.001)
-        await box.stop()
-
-    asyncio.run(run())
+    drained(box, Delivery(secret, {"content": "roll"}, "room r's webhook, roll 1"))
     assert box.counts.retried == 1 and box.counts.failed == 1
     assert "roll 1" in caplog.text  # what was refused is said
     assert "s3cr3t" not in caplog.text
@@ -185,14 +183,5 @@ def test_a_redirect_is_not_followed() -> None:
 
     box = Outbox(transport=httpx.MockTransport(handle), tries=1)
 
-    async def run() -> None:
-        box.start()
-        box.send(Delivery(URL, {"content": "roll"}, "a webhook", mirrored=True))
-        for _ in range(1000):
-            if box.waiting() == 0:
-                break
-            await asyncio.sleep(0.001)
-        await box.stop()
-
-    asyncio.run(run())
+    drained(box, Delivery(URL, {"content": "roll"}, "a webhook", mirrored=True))
     assert [str(request.url) for request in requests] == [URL]

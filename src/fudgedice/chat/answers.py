@@ -55,9 +55,7 @@ def room_message(
         "description": "\n".join(lines),
         "color": EVEN,
     }
-    if page:
-        embed["url"] = page
-    made = message(embed)
+    made = message(placed(embed, page, None))
     if seat:
         made["flags"] = EPHEMERAL
     return made
