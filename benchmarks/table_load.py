@@ -123,9 +123,17 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far."""
+        return sum(self.usage()[:2])
+
+    def usage(self) -> tuple[float, float, int]:
+        """The server process's user and system CPU time so far, and its
+        system calls that wrote (each a socket write, mostly)."""
         assert self.process is not None
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        proc = Path(f"/proc/{self.process.pid}")
+        fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        io = dict(line.split(": ") for line in (proc / "io").read_text().splitlines())
+        return int(fields[11]) / tick, int(fields[12]) / tick, int(io["syscw"])
 
     def kill(self) -> None:
         if self.process is not None:

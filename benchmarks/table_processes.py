@@ -91,8 +91,12 @@ class Round:
         self.live_ms: list[float] = []
         """Deliveries through a process other than the roll's (all, with one process)."""
         self.measuring = False
-        self.seconds = self.cpu = 0.0
-        """The measured rolls' time, and the servers' CPU time over it."""
+        self.seconds = self.cpu = self.system = 0.0
+        """The measured rolls' time, the servers' CPU time over it, and of
+        that the time in the kernel (sockets, mostly)."""
+        self.writes = self.commits = 0
+        """The servers' system calls that wrote, and their transactions of
+        rolls (their ``/metrics``), over that time."""
         self.load: list[float] = []
 
     async def member(self, room: str, token: str, via: int, due: list[float]) -> None:
@@ -127,6 +131,22 @@ class Round:
         connection.close()
 
 
+async def _commits(server: Server) -> int:
+    """The server's transactions of rolls so far (``/metrics``: the count of
+    its batch sizes' histogram)."""
+    connection = Connection(HOST, server.port)
+    try:
+        status, answer = await connection.request("GET", "/metrics")
+    finally:
+        connection.close()
+    if status != 200:
+        raise SystemExit(f"/metrics answered {status}")
+    for line in answer.decode().splitlines():
+        if line.startswith("fudgedice_roll_batch_size_count"):
+            return int(float(line.split()[-1]))
+    return 0
+
+
 async def _measure(servers: list[Server], rooms: list[dict[str, Any]], args: Any) -> Round:
     """Warm-up, then the paced round; the servers' CPU time over it."""
     figures = Round(servers)
@@ -141,7 +161,8 @@ async def _measure(servers: list[Server], rooms: list[dict[str, Any]], args: Any
         figures.measuring = measuring
         pace = args.rate / len(members)
         started = time.perf_counter() + 0.1
-        cpu = sum(server.cpu_seconds() for server in servers)
+        before = [server.usage() for server in servers]
+        commits = sum([await _commits(server) for server in servers])
         load = os.getloadavg()[0]
         await asyncio.gather(*(
             figures.member(room, token, index % len(servers), [
@@ -150,7 +171,11 @@ async def _measure(servers: list[Server], rooms: list[dict[str, Any]], args: Any
             for index, (room, token) in enumerate(members)
         ))  # fmt: skip
         figures.seconds = time.perf_counter() - started
-        figures.cpu = sum(server.cpu_seconds() for server in servers) - cpu
+        after = [server.usage() for server in servers]
+        figures.cpu = sum(a[0] + a[1] - b[0] - b[1] for a, b in zip(after, before, strict=True))
+        figures.system = sum(a[1] - b[1] for a, b in zip(after, before, strict=True))
+        figures.writes = sum(a[2] - b[2] for a, b in zip(after, before, strict=True))
+        figures.commits = sum([await _commits(server) for server in servers]) - commits
         figures.load = [round(load, 2), round(os.getloadavg()[0], 2)]
     await asyncio.sleep(1.0)  # the last deliveries
     for task in watching:
@@ -178,6 +203,9 @@ async def _round(base: str, processes: int, args: Any, run: int) -> dict[str, An
         "processes": processes, "rolls": rolled,
         "rolls_per_second": round(rolled / figures.seconds, 1),
         "server_cpu_s_per_10000_rolls": round(figures.cpu * 10000 / rolled, 2),
+        "of_it_system_s": round(figures.system * 10000 / rolled, 2),
+        "writes_per_roll": round(figures.writes / rolled, 1),
+        "transactions_per_10000_rolls": round(figures.commits * 10000 / rolled),
         "p50_roll_ms": _p(figures.roll_ms, 50), "p99_roll_ms": _p(figures.roll_ms, 99),
         "p50_live_ms": _p(figures.live_ms, 50), "p99_live_ms": _p(figures.live_ms, 99),
         "deliveries_measured": len(figures.live_ms),

@@ -18,7 +18,7 @@ from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.listener import Listener, Ranges
 from fudgedice.server.live import Event, Hub, Watcher
-from fudgedice.server.notices import MOST, carried, read_notice, roll_notices
+from fudgedice.server.notices import MOST, carried, read_notice, read_notices, roll_notices
 from fudgedice.server.writer import append_rolls
 
 BIG = "x" * (MOST + 100)
@@ -54,12 +54,13 @@ def test_a_notification_carries_each_roll_as_each_reader_may_see_it(database: Da
     kinds = ("public", "gm", "self", "blind", "secret")
     requests = [_roll(room.id, ann, kinds[n % 5], f"roll {n}") for n in range(40)]
     made = append_rolls(db, [*requests, _roll(room.id, bob, label=BIG), _roll(room.id, ann)])
-    payloads = roll_notices(room.id, [r for r in made if isinstance(r, RollRecord)])
+    payloads = roll_notices([r for r in made if isinstance(r, RollRecord)])
     assert len(payloads) > 2 and all(len(p.encode()) <= MOST for p in payloads)
-    notices = [notice for p in payloads if (notice := read_notice(p)) is not None]
-    for payload, notice in zip(payloads, notices, strict=True):
-        # as a process of an earlier version reads a notice: its room and range
-        kind, room_id, *numbers = payload.split()
+    lines = [line for payload in payloads for line in payload.split("\n")]
+    notices = [notice for line in lines if (notice := read_notice(line)) is not None]
+    for line, notice in zip(lines, notices, strict=True):
+        # each line names its room, then its range: the first and the last number
+        kind, room_id, *numbers = line.split()
         assert (kind, room_id, int(numbers[0]), int(numbers[-1])) == (
             "rolls",
             room.id,
@@ -80,6 +81,21 @@ def test_a_notification_carries_each_roll_as_each_reader_may_see_it(database: Da
         for reader in (gm, ann, bob):
             assert record.frame_for(reader) == stored[record.seq].frame_for(reader)
     assert any(b'"hidden":true' in r.frame_for(bob) for r in told)  # some kept from Bob
+
+
+def test_one_commits_rooms_are_told_in_one_notification(database: Database) -> None:
+    db = database
+    made = []
+    for name in ("one", "two", "three"):
+        room, gm, _ = store.create_room(db, name, "fudge", "GM")
+        made += [_roll(room.id, gm, label=name)]  # a roll is about 2,000 bytes told
+    records = [r for r in append_rolls(db, made) if isinstance(r, RollRecord)]
+    payloads = roll_notices(records)
+    assert len(payloads) == 1  # three rooms' notices, a line each
+    notices = [n for n in read_notices(payloads[0]) if n is not None]
+    assert [n.room for n in notices] == list(dict.fromkeys(r.room for r in records))
+    told = [record for notice in notices for record in carried(notice) or []]
+    assert [(r.room, r.seq, r.label) for r in told] == [(r.room, r.seq, r.label) for r in records]
 
 
 class _Reads:
@@ -183,3 +199,34 @@ def test_an_event_for_a_room_no_one_watches_goes_nowhere() -> None:
     assert hub.watches("room")
     hub.leave(watcher)
     assert not hub.watches("room")
+
+
+def test_the_writers_kept_connection_is_let_go_once_the_server_closed_it(
+    database: Database,
+) -> None:
+    """The writer's batches keep one connection, pinged by no round trip:
+    one the server closed (a restart, here its backend ended) is seen as
+    closed before the next batch, which connects anew and is not refused."""
+    db = database
+    room, gm, _ = store.create_room(db, "kept", "fudge", "GM")
+    first = append_rolls(db, [_roll(room.id, gm)])
+    assert isinstance(first[0], RollRecord)
+    kept = db._kept
+    assert kept is not None
+    backend = kept.connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
+    with db.reader.connect() as other:
+        other.exec_driver_sql(f"SELECT pg_terminate_backend({backend})")
+    for _ in range(100):  # the server's end of the link reaches the socket
+        if not _alive(backend, db):
+            break
+    made = append_rolls(db, [_roll(room.id, gm)])
+    assert isinstance(made[0], RollRecord) and made[0].seq == 2, made
+    assert db._kept is not None and db._kept is not kept
+
+
+def _alive(backend: int, db: Database) -> bool:
+    with db.reader.connect() as connection:
+        found = connection.exec_driver_sql(
+            f"SELECT count(*) FROM pg_stat_activity WHERE pid = {backend}"
+        ).scalar()
+    return bool(found)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from select import POLLIN, poll
 from typing import Any
 
+import psycopg
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, func, make_url, select
@@ -78,8 +80,10 @@ class Database:
     writer: Engine
     _local: threading.Lock | None = field(default_factory=threading.Lock)
     _closing: threading.Event = field(default_factory=threading.Event)
+    _batching: threading.Lock = field(default_factory=threading.Lock)
+    """Held by a batch (:meth:`batch`) on PostgreSQL, whose other writes need no lock."""
     _kept: Connection | None = None
-    """The connection :meth:`batch` writes through (SQLite)."""
+    """The connection :meth:`batch` writes through."""
 
     @property
     def postgres(self) -> bool:
@@ -94,32 +98,39 @@ class Database:
 
     @contextmanager
     def batch(self, wait: bool = True) -> Iterator[Connection | None]:
-        """Like :meth:`write`, for the writer's batches, one at a time. On
-        SQLite, through a connection kept for the process (a local file's
-        connection never breaks, and a pool's checkout and reset of one cost
-        more CPU time than a batch's statements), and with ``wait`` false
-        ``None`` at once if another thread of this process is writing, never
-        a wait. On PostgreSQL a pooled connection, pinged at its checkout as
-        every other is (a server restarted, a connection broken)."""
-        if self._local is None:
-            with self.writer.begin() as connection:
-                yield connection
-            return
-        if not self._local.acquire(blocking=wait):
+        """Like :meth:`write`, for the writer's batches, one at a time,
+        through a connection kept for them: a pool's checkout and reset of
+        one (and on PostgreSQL its ping, a round trip) cost more CPU time than
+        a batch's statements, and a busy table commits a batch every few
+        milliseconds in each process. On SQLite, with ``wait`` false, ``None``
+        at once if another thread of this process is writing, never a wait.
+        On PostgreSQL the kept connection is let go when its server closed it
+        while it was idle (a restart): seen without a round trip
+        (:func:`_closed_by_server`); one broken otherwise fails its batch,
+        whose rolls are refused, and the next batch connects anew."""
+        lock = self._local or self._batching
+        if not lock.acquire(blocking=wait):
             yield None
             return
         try:
+            if self._kept is not None and self.postgres and _closed_by_server(self._kept):
+                self._let_go()
             if self._kept is None:
                 self._kept = self.writer.connect()
             try:
                 with self._kept.begin():
                     yield self._kept
             except BaseException:  # rolled back; a connection left in doubt is dropped
-                self._kept.close()
-                self._kept = None
+                self._let_go()
                 raise
         finally:
-            self._local.release()
+            lock.release()
+
+    def _let_go(self) -> None:
+        if self._kept is not None:
+            with suppress(Exception):  # broken already: closing it is all that is left
+                self._kept.close()
+            self._kept = None
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -162,6 +173,21 @@ class Database:
                     log.warning("SQLite checkpoint failed: %s", error)
 
         threading.Thread(target=run, name="fudgedice-checkpoint", daemon=True).start()
+
+
+def _closed_by_server(connection: Connection) -> bool:
+    """Whether PostgreSQL closed this idle connection (a restart, an idle
+    timeout): its socket then reads as ready, the end of the stream, though
+    no answer is awaited. A message the server sends unasked (a notice)
+    reads so too, and costs a new connection, no more."""
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    try:
+        ready = poll()  # not select(): a busy server's descriptors pass 1024
+        ready.register(driver.fileno(), POLLIN)
+        return bool(ready.poll(0))
+    except (OSError, psycopg.Error):  # closed already
+        return True
 
 
 def connect(

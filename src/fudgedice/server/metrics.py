@@ -197,7 +197,7 @@ def _pools(db: Database) -> Iterator[Metric]:
     """Each engine's pool: connections checked out, and those it keeps."""
     out = GaugeMetricFamily(
         "fudgedice_database_connections",
-        "Connections of a pool checked out (on SQLite the writer keeps one for good)",
+        "Connections of a pool checked out (the writer's batches keep one for good)",
         labels=["pool"],
     )
     size = GaugeMetricFamily(

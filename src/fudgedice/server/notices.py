@@ -11,8 +11,11 @@ notification's payload is at most :data:`MOST` bytes (PostgreSQL refuses
 8,000): rolls too many for one go in several, in order; a roll too big for
 one alone, or one whose JSON only the standard library writes (an integer
 past 64 bits), goes bare, ``rolls ROOM FIRST LAST``, and a listener that
-wants it reads it from the database. Other notices: ``reveal ROOM EPOCH``,
-``member ROOM ID``.
+wants it reads it from the database. The notices of one commit's rooms go
+together, a line each, in as few notifications as hold them: each
+notification costs every listening process a wake-up and a parse, whatever
+it carries, and a commit of a busy table holds several rooms' rolls. Other
+notices: ``reveal ROOM EPOCH``, ``member ROOM ID``.
 """
 
 from __future__ import annotations
@@ -29,8 +32,29 @@ MOST = 7900
 """Bytes of a notification's payload at most: PostgreSQL's limit is 8,000."""
 
 
-def roll_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
-    """The payloads telling of ``records`` (one room's, in ``seq`` order):
+def roll_notices(records: Sequence[RollRecord]) -> list[str]:
+    """The payloads telling of one commit's ``records`` (each room's in
+    ``seq`` order): each room's notices, a line each, packed into as few
+    payloads as hold them."""
+    rooms: dict[str, list[RollRecord]] = {}
+    for record in records:
+        rooms.setdefault(record.room, []).append(record)
+    payloads: list[str] = []
+    size = MOST + 1  # none begun
+    for room, its in rooms.items():
+        for line in _room_notices(room, its):
+            length = len(line.encode())
+            if size + 1 + length > MOST:
+                payloads.append(line)
+                size = length
+            else:
+                payloads[-1] += "\n" + line
+                size += 1 + length
+    return payloads
+
+
+def _room_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
+    """The notices telling of one room's ``records`` (in ``seq`` order):
     as few as hold them, a run of rolls that do not fit told bare."""
     payloads: list[str] = []
     head = len(f"rolls {room} ") + 2 * 21 + 3  # two seqs, a space and the brackets, at most
@@ -55,9 +79,7 @@ def _payload(room: str, run: list[tuple[int, bytes | None]]) -> str:
     first, last = run[0][0], run[-1][0]
     if run[0][1] is None:
         return f"rolls {room} {first} {last}"
-    # the rolls between the two seqs: a process that reads only the first
-    # word and the last number of a notice (an earlier version) reads them
-    # from the database, as it did
+    # the rolls between the two seqs (processes sharing a database run one version)
     return (
         f"rolls {room} {first} [{b','.join(encoded or b'' for _, encoded in run).decode()}] {last}"
     )
@@ -87,6 +109,11 @@ class Notice:
     last: int = 0
     body: str = ""
     """The rolls' fields (``rolls``), or what follows the room."""
+
+
+def read_notices(payload: str) -> list[Notice | None]:
+    """The notices of one notification, a line each (None: a line not one of the table's)."""
+    return [read_notice(line) for line in payload.split("\n")]
 
 
 def read_notice(payload: str) -> Notice | None:

@@ -266,17 +266,23 @@ def _stored(
     is false and another thread of the process is writing."""
     try:
         with db.batch(wait) as connection:
-            return None if connection is None else append(connection, requests)
+            return None if connection is None else append(connection, requests, last=True)
     except KeyTaken:  # a roll sent again, kept already: drawn again, its keys looked up first
         with db.batch(wait) as connection:
-            return None if connection is None else append(connection, requests, True)
+            return None if connection is None else append(connection, requests, True, last=True)
 
 
 def append(
-    connection: Connection, requests: Sequence[RollRequest], careful: bool = False
+    connection: Connection,
+    requests: Sequence[RollRequest],
+    careful: bool = False,
+    *,
+    last: bool = False,
 ) -> list[Settled]:
     """The rolls drawn and written in the transaction of ``connection``; if
-    ``careful``, their keys looked up first (else :class:`KeyTaken` for one kept)."""
+    ``careful``, their keys looked up first (else :class:`KeyTaken` for one
+    kept). If ``last`` (nothing follows in the transaction), on PostgreSQL
+    it is committed with the writes (:func:`_commit_with_them`)."""
     held = hold(connection, requests)
     at = now()  # one time for the rolls of one commit: they are kept at one moment
     earlier: _Earlier | None = None
@@ -292,12 +298,11 @@ def append(
     with _pipelined(connection) if postgres else contextlib.nullcontext():
         insert_rolls(connection, records)
         advanced = write_back(connection, held.values(), at)
-        if postgres:  # every process's live feed hears of them
-            notify_all(connection, [  # the rolls with them, where they fit
-                payload
-                for room in advanced
-                for payload in roll_notices(room.id, [r for r in records if r.room == room.id])
-            ])  # fmt: skip
+        if postgres:  # every process's live feed hears of them, the rolls with them where they fit
+            told = {room.id for room in advanced}
+            notify_all(connection, roll_notices([r for r in records if r.room in told]))
+            if last:
+                _commit_with_them(connection)
     return outcomes
 
 
@@ -316,6 +321,18 @@ def _pipelined(connection: Connection) -> contextlib.AbstractContextManager[Any]
     driver = connection.connection.driver_connection
     assert isinstance(driver, psycopg.Connection)
     return driver.pipeline()
+
+
+def _commit_with_them(connection: Connection) -> None:
+    """PostgreSQL: the ``COMMIT`` sent in the writes' pipeline, in their
+    round trip, not one of its own after them (the transaction's own commit
+    then finds it done and sends nothing). A commit that fails fails the
+    pipeline, and with it the batch, as it would have alone."""
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute("COMMIT")
+    finally:
+        cursor.close()
 
 
 def _drawn(
