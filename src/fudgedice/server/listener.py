@@ -129,12 +129,14 @@ class Listener:
         each time it is readable; they pile up until the loop turns, and are
         handled together. Hand-written where psycopg's ``notifies()`` would
         serve, because at each wait that one registers the socket with the
-        loop, arms a timer, then removes both: measured at about 180 µs of
-        the loop's time a notification, and a busy table's processes hear
-        hundreds a second. This reader stays registered while the link lasts
-        and reads with libpq's own calls, as ``notifies()`` does."""
+        loop, arms a timer, then removes both: with it the loop spent about
+        370 µs a notification heard, with this reader about 250 (measured,
+        docs/performance.md), and a busy table's processes hear hundreds a
+        second. This reader stays registered while the link lasts and reads
+        with libpq's own calls, as ``notifies()`` does."""
         loop = asyncio.get_running_loop()
         pgconn, encoding = conn.pgconn, conn.info.encoding
+        socket = pgconn.socket  # kept: libpq forgets it once the link is lost
         dropped: asyncio.Future[None] = loop.create_future()
 
         def readable() -> None:
@@ -150,11 +152,11 @@ class Listener:
             if self._pending:
                 self._woken.set()
 
-        loop.add_reader(pgconn.socket, readable)
+        loop.add_reader(socket, readable)
         try:
             await dropped
         finally:
-            loop.remove_reader(pgconn.socket)
+            loop.remove_reader(socket)
 
     async def _handling(self) -> None:
         while True:
