@@ -39,24 +39,23 @@ def roll_notices(records: Sequence[RollRecord]) -> list[str]:
     rooms: dict[str, list[RollRecord]] = {}
     for record in records:
         rooms.setdefault(record.room, []).append(record)
-    payloads: list[str] = []
+    payloads: list[list[bytes]] = []  # the lines of each, as bytes: their sizes are PostgreSQL's
     size = MOST + 1  # none begun
     for room, its in rooms.items():
         for line in _room_notices(room, its):
-            length = len(line.encode())
-            if size + 1 + length > MOST:
-                payloads.append(line)
-                size = length
+            if size + 1 + len(line) > MOST:
+                payloads.append([line])
+                size = len(line)
             else:
-                payloads[-1] += "\n" + line
-                size += 1 + length
-    return payloads
+                payloads[-1].append(line)
+                size += 1 + len(line)
+    return [b"\n".join(lines).decode() for lines in payloads]
 
 
-def _room_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
+def _room_notices(room: str, records: Sequence[RollRecord]) -> list[bytes]:
     """The notices telling of one room's ``records`` (in ``seq`` order):
     as few as hold them, a run of rolls that do not fit told bare."""
-    payloads: list[str] = []
+    payloads: list[bytes] = []
     head = len(f"rolls {room} ") + 2 * 21 + 3  # two seqs, a space and the brackets, at most
     run: list[tuple[int, bytes | None]] = []  # rolls alike (all carried, or all bare)
     size = head
@@ -75,14 +74,13 @@ def _room_notices(room: str, records: Sequence[RollRecord]) -> list[str]:
     return payloads
 
 
-def _payload(room: str, run: list[tuple[int, bytes | None]]) -> str:
+def _payload(room: str, run: list[tuple[int, bytes | None]]) -> bytes:
     first, last = run[0][0], run[-1][0]
     if run[0][1] is None:
-        return f"rolls {room} {first} {last}"
+        return f"rolls {room} {first} {last}".encode()
     # the rolls between the two seqs (processes sharing a database run one version)
-    return (
-        f"rolls {room} {first} [{b','.join(encoded or b'' for _, encoded in run).decode()}] {last}"
-    )
+    rolls = b",".join(encoded or b"" for _, encoded in run)
+    return b"rolls %b %d [%b] %d" % (room.encode(), first, rolls, last)
 
 
 def _encoded(record: RollRecord) -> bytes | None:
