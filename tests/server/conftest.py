@@ -381,7 +381,8 @@ def served(
         db = str(tmp_path_factory.mktemp("table") / "table.sqlite3")
     else:
         pg: Postgres = request.getfixturevalue("postgres")
-        db = pg.create_database(f"api_{os.getpid()}_{free_port()}")
+        # random, not a port number: a port comes free again, and its name was taken
+        db = pg.create_database(f"api_{secrets.token_hex(8)}")
     server = Server(db, NO_LIMITS).start()
     table = Table(server.url)
     try:
