@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from fudgedice.server import connect, store
+from fudgedice.server.app import create_app
 from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.listener import Listener, Ranges
-from fudgedice.server.live import Event, Hub, Watcher
+from fudgedice.server.live import LIVE_EVERY, SHARED_EVERY, Event, Hub, Watcher
 from fudgedice.server.notices import MOST, carried, read_notice, read_notices, roll_notices
 from fudgedice.server.writer import append_rolls
 
@@ -41,6 +42,20 @@ def test_the_pools_are_sized_as_asked(postgres: Any) -> None:
             assert engine.pool._max_overflow == 1  # type: ignore[attr-defined]
     finally:
         db.dispose()
+
+
+def test_a_shared_database_delivers_a_busy_rooms_rolls_less_often(
+    database: Database, tmp_path: Any
+) -> None:
+    """Each process hears every process's commits: on PostgreSQL a room's
+    rolls go out to its watchers at most every SHARED_EVERY, on SQLite (one
+    process) every LIVE_EVERY."""
+    assert create_app(database).state.hub.every == SHARED_EVERY > LIVE_EVERY
+    lone = connect(str(tmp_path / "table.sqlite3"))
+    try:
+        assert create_app(lone).state.hub.every == LIVE_EVERY
+    finally:
+        lone.dispose()
 
 
 def _roll(room: str, member: Member, visibility: str = "public", label: str | None = None) -> Any:

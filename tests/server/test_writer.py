@@ -25,7 +25,7 @@ from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.prepared import Prepared
 from fudgedice.server.problems import Problem
 from fudgedice.server.schema import rolls
-from fudgedice.server.writer import Writer, append
+from fudgedice.server.writer import FULL_BATCH, LINGER, Writer, append
 
 HEAVY = f"{LIGHT_DICE + 1}dF"
 
@@ -102,6 +102,46 @@ def test_rolls_together_past_a_busy_database_heavy_ones_alone(database: Database
         document = log_document(room.id, store.seed_list(db, room.id), stored, gm)
         report = fudgedice.verify(document)
         assert report.ok and report.complete, report
+    db.dispose()
+
+
+def test_a_busy_process_fills_its_batches_on_postgresql_only(database: Database) -> None:
+    """While rolls come fast (a batch of FULL_BATCH // 2 or more), PostgreSQL's
+    next commit waits for FULL_BATCH rolls or the linger, whichever comes
+    first; rolls one at a time never wait, and SQLite commits each at once."""
+    db = database
+    room, gm, _ = store.create_room(db, "linger", "fudge", "GM")
+    request = RollRequest(room.id, gm, "4dF", "fudge", "public", None, "", None)
+    commits: list[list[RollRecord]] = []
+    waited: list[float] = []
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        writer = Writer(db, commits.append)
+        assert writer._linger == (LINGER if db.postgres else 0)
+        writer._linger = writer._linger and 0.5  # long: a slow machine keeps up with 10 ms
+        writer.start()
+        await asyncio.gather(*(writer.roll(request) for _ in range(FULL_BATCH // 2)))  # busy
+        spaced = []
+        for _ in range(FULL_BATCH + 2):  # 10 ms apart
+            spaced.append(asyncio.create_task(writer.roll(request)))
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*spaced)
+        for _ in range(3):  # one at a time
+            began = loop.time()
+            await writer.roll(request)
+            waited.append(loop.time() - began)
+        await writer.stop()
+
+    with ThreadPoolExecutor(1) as thread:  # as above: an event loop of its own
+        thread.submit(asyncio.run, run()).result()
+    sizes = [len(commit) for commit in commits]
+    if db.postgres:  # a full batch at once, the rest after the linger, then no wait
+        assert sizes == [FULL_BATCH // 2, FULL_BATCH, 2, 1, 1, 1]
+        assert max(waited) < 0.25  # far below the linger: the lone rolls did not wait for it
+    else:
+        assert sizes == [FULL_BATCH // 2] + [1] * (FULL_BATCH + 2 + 3)
+    assert [r.seq for commit in commits for r in commit] == list(range(1, sum(sizes) + 1))
     db.dispose()
 
 

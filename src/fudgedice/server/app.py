@@ -27,7 +27,7 @@ from .discord.settings import DiscordSettings
 from .guards import RateLimit
 from .kept import RollRecord
 from .listener import Listener, Ranges
-from .live import Hub
+from .live import LIVE_EVERY, SHARED_EVERY, Hub
 from .making import Rolls
 from .metrics import Metrics, Watched, token_digest
 from .mirror import Mirror
@@ -110,7 +110,7 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     state = app.state
-    state.db, state.hub = db, hub or Hub()
+    state.db, state.hub = db, hub or Hub(SHARED_EVERY if db.postgres else LIVE_EVERY)
     state.discord = discord
     state.outbox = outbox or Outbox()
     state.addresses = RateLimit(address_rate, address_burst, "requests from your address")

@@ -2,8 +2,8 @@
 
 One process: the writer hands the rolls of each commit to :class:`Hub`,
 which wakes every watcher of their rooms once. Several processes on one
-PostgreSQL: a commit sends one ``NOTIFY`` a room (delivered at commit, in
-commit order), and each process's listener (:mod:`.listener`) hands the
+PostgreSQL: a commit tells of its rooms' rolls by ``NOTIFY`` (delivered at
+commit, in commit order: :mod:`.notices`), and each process's listener (:mod:`.listener`) hands the
 rolls it names to its own hub; the process that made the roll hears it the
 same way, so there is one path. A watcher that sees a ``seq`` jump (or was
 told the listener reconnected) reads what it missed from the database: the
@@ -45,7 +45,13 @@ LIVE_EVERY = 0.02
 rolls of a room's commits within this time go out to its watchers together.
 A roll after a quiet spell goes out at once; a busy room (hundreds of rolls
 a second) sends each watcher one write every 20 ms, not one a commit, each
-write costing the server as much as a small roll."""
+write costing the server about 80 µs of CPU time, as much as a small roll."""
+SHARED_EVERY = 0.05
+""":data:`LIVE_EVERY` on PostgreSQL, where several processes may share a
+room: each hears the commits of all of them, so that a room's commits come
+more often the more processes take its rolls; at most one write every 50 ms
+keeps a busy room's writes to a watcher as few with two processes as with
+one (measured: docs/performance.md). A live roll may come 30 ms later."""
 
 
 @dataclass(frozen=True)

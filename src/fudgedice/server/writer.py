@@ -21,15 +21,14 @@ with SQLAlchemy Core and compiled once (:mod:`.prepared`, :mod:`.held`,
 batches at least :data:`COMMIT_EVERY` apart, each with every roll that came
 since the last one began, in the order they came; a heavy roll (its text
 tosses many dice, told when the text was checked: :class:`.caches.Texts`)
-alone, so that no batch draws for long. Where a batch runs is the one thing
-the database decides: PostgreSQL is across a network, so there the writer's
+alone, so that no batch draws for long. The database decides two things.
+Where a batch runs: PostgreSQL is across a network, so there the writer's
 own thread commits, and the event loop never waits for it; SQLite is a local
-file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than
-handing the batch to a thread and back, and a thread holding the GIL makes
-the event loop wait for it in turn, so there the batch runs on the event
-loop. While another thread of the process writes to SQLite (a member
-joining, a reveal re-checking a seed's rolls), the batch waits on the loop,
-trying again every :data:`BUSY_AGAIN`: the loop never waits for the lock.
+file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than a
+thread's handoff, so there the batch runs on the event loop, and while
+another thread of the process writes (a member joining, a reveal) it tries
+again every :data:`BUSY_AGAIN`: the loop never waits for the lock. And how
+long a busy process's batches wait to fill: on PostgreSQL, :data:`LINGER`.
 A roll's ``Idempotency-Key`` (:mod:`.keys`) is one more insert in the batch;
 one kept already fails it, and the batch is drawn again, its keys looked up
 first: a roll sent again is answered the roll its key made, never drawn twice.
@@ -71,15 +70,21 @@ came in it. A commit costs about as much CPU time as several rolls (its
 statements, the WAL's pages, waking every answer), and a busy table's rolls
 come a millisecond apart: one commit each would spend most of the process on
 commits. A roll after a quiet spell is committed at once."""
-
+LINGER = 0.04
+"""PostgreSQL, while rolls come fast (the last batch held :data:`FULL_BATCH`
+// 2 or more): the next commit waits for :data:`FULL_BATCH` rolls, or this
+many seconds from the start of the last. There a commit costs the process
+1.5 to 2.5 ms of CPU time, and each process commits on its own: without it,
+two processes sharing a busy table commit nearly twice as often as one
+(docs/performance.md). Rolls one at a time never wait; on SQLite, 0."""
+FULL_BATCH = 8
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
 on SQLite, on how long one batch holds the event loop (light rolls: about
 20 ms at most, a few milliseconds as a table rolls)."""
 BUSY_AGAIN = 0.001
 """Seconds after which a batch tries SQLite again while another thread of
-the process writes (a member joining, a reveal): the event loop never waits
-for the lock."""
+the process writes: the event loop never waits for the lock."""
 STOP_WITHIN = 10.0
 """Seconds the writer waits, when the server stops, for the rolls asked for."""
 PAUSE_AFTER_COMMIT = "FUDGEDICE_TEST_PAUSE_AFTER_COMMIT"
@@ -124,6 +129,9 @@ class Writer:
         """A batch is being committed on the writer's thread."""
         self._flushed = -math.inf
         """When the last commit began (the loop's clock)."""
+        self._linger = LINGER if db.postgres else 0.0
+        self._busy = False  # the last batch held FULL_BATCH // 2 or more: rolls come fast
+        self._timer: asyncio.TimerHandle | None = None  # the next commit's, while it lingers
         self._idle = asyncio.Event()
         self._pause = float(os.environ.get(PAUSE_AFTER_COMMIT) or 0)
         self.metrics: Metrics | None = None
@@ -149,13 +157,17 @@ class Writer:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[RollRecord] = loop.create_future()
         self._waiting.append(_Waiting(request, future, loop.time()))
+        if self._timer is not None and len(self._waiting) >= FULL_BATCH:
+            self._timer.cancel()  # a full batch lingers no longer
+            self._timer, self._due = None, False
         self._next()
         return await future
 
     def _next(self) -> None:
         """Call for the next commit, if rolls wait and none is called for or
         under way: :data:`COMMIT_EVERY` after the last one began, with every
-        roll that comes until then."""
+        roll that comes until then; while rolls come fast, on PostgreSQL,
+        once :data:`FULL_BATCH` wait or :data:`LINGER` after the last began."""
         if self._due or self._running:
             return
         if not self._waiting:
@@ -164,9 +176,14 @@ class Writer:
         assert self._loop is not None
         self._idle.clear()
         self._due = True
-        wait = self._flushed + COMMIT_EVERY - self._loop.time()
+        now = self._loop.time()
+        wait = self._flushed + COMMIT_EVERY - now
+        lingering = self._linger > 0 and self._busy and len(self._waiting) < FULL_BATCH
+        if lingering:
+            wait = max(wait, self._flushed + self._linger - now)
         if wait > 0:
-            self._loop.call_later(wait, self._flush)
+            timer = self._loop.call_later(wait, self._flush)
+            self._timer = timer if lingering else None
         else:  # after this turn of the loop, with all that came in it
             self._loop.call_soon(self._flush)
 
@@ -175,9 +192,10 @@ class Writer:
         whose commit is shorter than a thread's handoff), on the writer's
         thread on PostgreSQL (across a network)."""
         assert self._loop is not None
-        self._due = False
+        self._due, self._timer = False, None
         self._flushed = self._loop.time()
         batch = self._take()
+        self._busy = len(batch) >= FULL_BATCH // 2
         if self.db.postgres:
             self._running = True
             done = self._loop.run_in_executor(self._thread, self._commit, batch)
