@@ -9,6 +9,7 @@ import asyncio
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ def test_the_pools_are_sized_as_asked(postgres: Any) -> None:
 
 
 def test_a_shared_database_delivers_a_busy_rooms_rolls_less_often(
-    database: Database, tmp_path: Any
+    database: Database, tmp_path: Path
 ) -> None:
     """Each process hears every process's commits: on PostgreSQL a room's
     rolls go out to its watchers at most every SHARED_EVERY, on SQLite (one

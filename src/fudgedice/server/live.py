@@ -3,11 +3,11 @@
 One process: the writer hands the rolls of each commit to :class:`Hub`,
 which wakes every watcher of their rooms once. Several processes on one
 PostgreSQL: a commit tells of its rooms' rolls by ``NOTIFY`` (delivered at
-commit, in commit order: :mod:`.notices`), and each process's listener (:mod:`.listener`) hands the
-rolls it names to its own hub; the process that made the roll hears it the
-same way, so there is one path. A watcher that sees a ``seq`` jump (or was
-told the listener reconnected) reads what it missed from the database: the
-database, not the feed, is the record.
+commit, in commit order: :mod:`.notices`), and each process's listener
+(:mod:`.listener`) hands the rolls it names to its own hub; the process that
+made the roll hears it the same way, so there is one path. A watcher that
+sees a ``seq`` jump (or was told the listener reconnected) reads what it
+missed from the database: the database, not the feed, is the record.
 """
 
 from __future__ import annotations
