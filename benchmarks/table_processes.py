@@ -9,8 +9,9 @@ other process (PostgreSQL's NOTIFY). Reported for each round: the server's
 CPU time (all its processes) per 10,000 rolls, the rolls' p50/p99 latency,
 and the live delivery's p50/p99 (the roll's `at` to its arrival), across
 processes for the two-process round; then the ratio of two processes' CPU
-per roll to one's. Goals: that ratio at most 1.2, the live p99 across
-processes at most 200 ms. The machine's load average is printed beside the
+per roll to one's, each run's and the runs' totals'. Goals: that ratio at
+most 1.2 in every run, the live p99 across processes at most 200 ms. The
+machine's load average is printed beside the
 figures: with other work on the machine, compare the rounds of one run
 (``--runs`` alternates them), not runs of different times. Then the checks
 of `table_load.py`: no accepted roll lost, no gap, every log verifies.
@@ -226,13 +227,19 @@ async def main(args: argparse.Namespace) -> int:
     ratios = [
         two["server_cpu_s_per_10000_rolls"] / one for one, two in zip(ones, twos, strict=True)
     ]
+    # the runs' totals too: each round's figure moves by a fifth from run to
+    # run on a shared machine, and the worst of a few ratios overstates the
+    # true one where the total over the runs does not (the goal is judged on the worst)
+    pooled = sum(two["server_cpu_s_per_10000_rolls"] for two in twos) / sum(ones)
     report = {
         "rate": args.rate, "cores": os.cpu_count(), "rounds": rounds,
         "cpu_ratio_two_to_one": [round(ratio, 2) for ratio in ratios],
+        "cpu_ratio_of_the_runs_totals": round(pooled, 2),
         "p99_live_across_ms": [two["p99_live_ms"] for two in twos],
     }  # fmt: skip
     (ROOT / "benchmarks" / "table_processes.json").write_text(json.dumps(report, indent=2) + "\n")
     print(f"server CPU per roll, two processes to one: {report['cpu_ratio_two_to_one']}")
+    print(f"the same, the runs' totals: {report['cpu_ratio_of_the_runs_totals']}")
     print(f"live p99 across processes (ms): {report['p99_live_across_ms']}")
     met_cpu = max(ratios) <= GOALS["cpu_ratio"]
     met_live = max(report["p99_live_across_ms"]) <= GOALS["p99_live_across_ms"]
