@@ -11,9 +11,9 @@ and the live delivery's p50/p99 (the roll's `at` to its arrival), across
 processes for the two-process round; then the ratio of two processes' CPU
 per roll to one's, each run's and the runs' totals'. Goals: that ratio at
 most 1.2 in every run, the live p99 across processes at most 200 ms. The
-machine's load average is printed beside the
-figures: with other work on the machine, compare the rounds of one run
-(``--runs`` alternates them), not runs of different times. Then the checks
+machine's load average is printed beside the figures: with other work on
+the machine, compare the rounds of one run (``--runs`` alternates them),
+not runs of different times. Then the checks
 of `table_load.py`: no accepted roll lost, no gap, every log verifies.
 Everything listens on 127.0.0.1, and PostgreSQL is stopped at the end.
 """
