@@ -108,10 +108,12 @@ def test_rolls_together_past_a_busy_database_heavy_ones_alone(database: Database
 def test_a_busy_process_fills_its_batches_on_postgresql_only(database: Database) -> None:
     """While rolls come fast (a batch of FULL_BATCH // 2 or more), PostgreSQL's
     next commit waits for FULL_BATCH rolls or the linger, whichever comes
-    first; rolls one at a time never wait, and SQLite commits each at once."""
+    first; rolls one at a time never wait, nor does a heavy roll left behind
+    by a full batch, and SQLite commits each at once."""
     db = database
     room, gm, _ = store.create_room(db, "linger", "fudge", "GM")
     request = RollRequest(room.id, gm, "4dF", "fudge", "public", None, "", None)
+    heavy = RollRequest(room.id, gm, HEAVY, "fudge", "public", None, "", None, True)
     commits: list[list[RollRecord]] = []
     waited: list[float] = []
 
@@ -131,16 +133,24 @@ def test_a_busy_process_fills_its_batches_on_postgresql_only(database: Database)
             began = loop.time()
             await writer.roll(request)
             waited.append(loop.time() - began)
+        await asyncio.gather(*(writer.roll(request) for _ in range(FULL_BATCH // 2)))  # busy
+        began = loop.time()
+        light = [asyncio.create_task(writer.roll(request)) for _ in range(FULL_BATCH - 1)]
+        last = asyncio.create_task(writer.roll(heavy))  # alone, after them: it waited with them
+        await last
+        waited.append(loop.time() - began)
+        await asyncio.gather(*light)
         await writer.stop()
 
     with ThreadPoolExecutor(1) as thread:  # as above: an event loop of its own
         thread.submit(asyncio.run, run()).result()
     sizes = [len(commit) for commit in commits]
+    last = [FULL_BATCH // 2, FULL_BATCH - 1, 1]  # busy again, then the heavy roll alone
     if db.postgres:  # a full batch at once, the rest after the linger, then no wait
-        assert sizes == [FULL_BATCH // 2, FULL_BATCH, 2, 1, 1, 1]
-        assert max(waited) < 0.25  # far below the linger: the lone rolls did not wait for it
+        assert sizes == [FULL_BATCH // 2, FULL_BATCH, 2, 1, 1, 1, *last]
+        assert max(waited) < 0.25  # far below the linger: none of these waited for it
     else:
-        assert sizes == [FULL_BATCH // 2] + [1] * (FULL_BATCH + 2 + 3)
+        assert sizes == [FULL_BATCH // 2] + [1] * (FULL_BATCH + 2 + 3) + last
     assert [r.seq for commit in commits for r in commit] == list(range(1, sum(sizes) + 1))
     db.dispose()
 

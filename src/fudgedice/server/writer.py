@@ -23,12 +23,11 @@ since the last one began, in the order they came; a heavy roll (its text
 tosses many dice, told when the text was checked: :class:`.caches.Texts`)
 alone, so that no batch draws for long. The database decides two things.
 Where a batch runs: PostgreSQL is across a network, so there the writer's
-own thread commits, and the event loop never waits for it; SQLite is a local
-file whose commit (WAL, no checkpoint: see :mod:`.db`) is shorter than a
-thread's handoff, so there the batch runs on the event loop, and while
-another thread of the process writes (a member joining, a reveal) it tries
-again every :data:`BUSY_AGAIN`: the loop never waits for the lock. And how
-long a busy process's batches wait to fill: on PostgreSQL, :data:`LINGER`.
+own thread commits, and the event loop never waits for it; SQLite's commit
+(a local file, WAL, no checkpoint: see :mod:`.db`) is shorter than a thread's
+handoff, so there it runs on the event loop, and while another thread of the
+process writes it tries again every :data:`BUSY_AGAIN`: the loop never waits
+for the lock. And how long a busy process's batches wait to fill (:data:`LINGER`).
 A roll's ``Idempotency-Key`` (:mod:`.keys`) is one more insert in the batch;
 one kept already fails it, and the batch is drawn again, its keys looked up
 first: a roll sent again is answered the roll its key made, never drawn twice.
@@ -73,10 +72,10 @@ commits. A roll after a quiet spell is committed at once."""
 LINGER = 0.04
 """PostgreSQL, while rolls come fast (the last batch held :data:`FULL_BATCH`
 // 2 or more): the next commit waits for :data:`FULL_BATCH` rolls, or this
-many seconds from the start of the last. There a commit costs the process
-1.5 to 2.5 ms of CPU time, and each process commits on its own: without it,
-two processes sharing a busy table commit nearly twice as often as one
-(docs/performance.md). Rolls one at a time never wait; on SQLite, 0."""
+many seconds from the start of the last. A commit there costs the process
+1.5 to 2.5 ms of CPU time, and each process commits on its own: two sharing
+a busy table committed nearly twice as often as one (docs/performance.md).
+Rolls one at a time never wait, nor rolls left over from the last batch."""
 FULL_BATCH = 8
 MAX_BATCH = 64
 """Rolls committed together at most: a bound on how long rooms stay held and,
@@ -178,7 +177,8 @@ class Writer:
         self._due = True
         now = self._loop.time()
         wait = self._flushed + COMMIT_EVERY - now
-        lingering = self._linger > 0 and self._busy and len(self._waiting) < FULL_BATCH
+        fresh = self._waiting[0].came >= self._flushed  # none left over: they waited already
+        lingering = self._linger > 0 and self._busy and fresh and len(self._waiting) < FULL_BATCH
         if lingering:
             wait = max(wait, self._flushed + self._linger - now)
         if wait > 0:
