@@ -136,8 +136,8 @@ def test_a_busy_process_fills_its_batches_on_postgresql_only(database: Database)
         await asyncio.gather(*(writer.roll(request) for _ in range(FULL_BATCH // 2)))  # busy
         began = loop.time()
         light = [asyncio.create_task(writer.roll(request)) for _ in range(FULL_BATCH - 1)]
-        last = asyncio.create_task(writer.roll(heavy))  # alone, after them: it waited with them
-        await last
+        alone = asyncio.create_task(writer.roll(heavy))  # taken after them: it waited with them
+        await alone
         waited.append(loop.time() - began)
         await asyncio.gather(*light)
         await writer.stop()
