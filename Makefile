@@ -108,7 +108,7 @@ bench: $(STAMP)
 # mid-load and a restart; then 2,000 idle live feeds and 60 heavy sheet reads
 # beside a rolling room (benchmarks/table_load.py, table_bounds.py); then one
 # server's memory under 300 distinct large odds (benchmarks/table_memory.py); then
-# one serve process against two on one PostgreSQL of its own, rooms shared, at 500
+# one serve process and two on one PostgreSQL of its own, rooms shared, taking turns at 500
 # rolls a second (benchmarks/table_processes.py; its PostgreSQL from `make postgres`).
 # Figures in docs/performance.md.
 bench-table: $(STAMP) postgres

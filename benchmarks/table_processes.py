@@ -1,21 +1,22 @@
 """Processes that add capacity (`make bench-table`): one `fudgedice serve`
-process on a PostgreSQL of this benchmark's own, then two on one database,
-the same rooms shared between them, at a paced RATE rolls a second.
+process on a PostgreSQL of this benchmark's own, and two on another database
+of it, the same rooms shared between them, at a paced RATE rolls a second.
 
-Each member rolls through one of the processes (alternately), each watcher
-follows its room's live feed through one (alternately), so that in the
-two-process round half of each room's rolls reach a watcher through the
-other process (PostgreSQL's NOTIFY). Reported for each round: the server's
-CPU time (all its processes) per 10,000 rolls, the rolls' p50/p99 latency,
-and the live delivery's p50/p99 (the roll's `at` to its arrival), across
-processes for the two-process round; then the ratio of two processes' CPU
-per roll to one's, each run's and the runs' totals'. Goals: that ratio at
-most 1.2 in every run, the live p99 across processes at most 200 ms. The
-machine's load average is printed beside the figures: with other work on
-the machine, compare the rounds of one run (``--runs`` alternates them),
-not runs of different times. Then the checks
-of `table_load.py`: no accepted roll lost, no gap, every log verifies.
-Everything listens on 127.0.0.1, and PostgreSQL is stopped at the end.
+Both rounds of a run are up together and take turns at the load, a stretch
+each (one, two, two, one, and again: ``--stretches``), so that both meet
+the machine as it is over the whole run. Each member rolls through one of
+the processes (alternately), each watcher follows its room's live feed
+through one (alternately), so that in the two-process round half of each
+room's rolls reach a watcher through the other process (PostgreSQL's
+NOTIFY). Reported for each round: the server's CPU time (all its
+processes) per 10,000 rolls, the rolls' p50/p99 latency, and the live
+delivery's p50/p99 (the roll's `at` to its arrival), across processes for
+the two-process round; then the ratio of two processes' CPU per roll to
+one's, each run's and the runs' totals'. Goals: that ratio at most 1.2 in
+every run, the live p99 across processes at most 200 ms. The machine's load
+average is printed beside the figures. Then the checks of `table_load.py`:
+no accepted roll lost, no gap, every log verifies. Everything listens on
+127.0.0.1, and PostgreSQL is stopped at the end.
 """
 
 from __future__ import annotations
@@ -83,10 +84,11 @@ def _database(base: str, name: str) -> str:
 
 
 class Round:
-    """One round's servers and what it measured."""
+    """One round's servers and what it measured, summed over its stretches."""
 
-    def __init__(self, servers: list[Server]) -> None:
+    def __init__(self, servers: list[Server], rooms: list[dict[str, Any]]) -> None:
         self.servers = servers
+        self.rooms = rooms
         self.accepted: dict[tuple[str, int], str] = {}
         self.roll_ms: list[float] = []
         self.live_ms: list[float] = []
@@ -100,12 +102,16 @@ class Round:
         rolls (their ``/metrics``), over that time."""
         self.load: list[float] = []
 
-    async def member(self, room: str, token: str, via: int, due: list[float]) -> None:
+    async def member(
+        self, room: str, token: str, via: int, due: list[float], first: int = 0
+    ) -> None:
+        """The member's rolls, each at its time; ``first``: how many it made
+        before in this part of the round (the visibilities go on in turn)."""
         connection = Connection(HOST, self.servers[via].port)
         for number, when in enumerate(due):
             if when > time.perf_counter():
                 await asyncio.sleep(when - time.perf_counter())
-            visibility = ("public", "public", "gm", "self")[number % 4]
+            visibility = ("public", "public", "gm", "self")[(first + number) % 4]
             body = {"text": "4dF+1", "visibility": visibility, "label": f"p{via}"}
             status, answer = await connection.request(
                 "POST", f"/api/rooms/{room}/rolls", body, token
@@ -148,57 +154,97 @@ async def _commits(server: Server) -> int:
     return 0
 
 
-async def _measure(servers: list[Server], rooms: list[dict[str, Any]], args: Any) -> Round:
-    """Warm-up, then the paced round; the servers' CPU time over it."""
-    figures = Round(servers)
+async def _stretch(figures: Round, rolls: int, rate: float, first: int = 0) -> None:
+    """Every member of the round rolls ``rolls`` times, paced, all together
+    ``rate`` a second (``first``: the rolls each made in the round's stretches
+    before); while measuring, the servers' CPU time over it counts."""
+    servers = figures.servers
+    members = [(room["room"], token) for room in figures.rooms for token in room["members"]]
+    pace = rate / len(members)
+    started = time.perf_counter() + 0.1
+    before = [server.usage() for server in servers]
+    commits = sum([await _commits(server) for server in servers])
+    if figures.measuring and not figures.load:
+        figures.load = [round(os.getloadavg()[0], 2)]
+    await asyncio.gather(*(
+        figures.member(room, token, index % len(servers), [
+            started + index / len(members) / pace + number / pace for number in range(rolls)
+        ], first)
+        for index, (room, token) in enumerate(members)
+    ))  # fmt: skip
+    if not figures.measuring:
+        return
+    figures.seconds += time.perf_counter() - started
+    after = [server.usage() for server in servers]
+    figures.cpu += sum(a[0] + a[1] - b[0] - b[1] for a, b in zip(after, before, strict=True))
+    figures.system += sum(a[1] - b[1] for a, b in zip(after, before, strict=True))
+    figures.writes += sum(a[2] - b[2] for a, b in zip(after, before, strict=True))
+    figures.commits += sum([await _commits(server) for server in servers]) - commits
+    figures.load[1:] = [round(os.getloadavg()[0], 2)]
+
+
+def _stretches(rolls: int, count: int) -> list[int]:
+    """``rolls`` each member, split into ``count`` stretches as even as can be."""
+    return [rolls // count + (1 if index < rolls % count else 0) for index in range(count)]
+
+
+async def _measure(rounds: dict[int, Round], args: Any) -> None:
+    """Warm-up, then the paced stretches, the rounds taking turns (one, two,
+    two, one, and again): the machine's state moves by a tenth from one
+    stretch of seconds to the next (measured: docs/performance.md), and
+    rounds measured one after the other would compare different moments of
+    it; taking turns so, a drift over the run weighs on both alike."""
     watching = [
-        asyncio.create_task(figures.watcher(room["room"], token, index % len(servers)))
-        for room in rooms
+        asyncio.create_task(figures.watcher(room["room"], token, index % len(figures.servers)))
+        for figures in rounds.values()
+        for room in figures.rooms
         for index, token in enumerate(room["watchers"])
     ]
     await asyncio.sleep(1.0)
-    members = [(room["room"], token) for room in rooms for token in room["members"]]
-    for rolls, measuring in ((args.warm_up, False), (args.rolls, True)):
-        figures.measuring = measuring
-        pace = args.rate / len(members)
-        started = time.perf_counter() + 0.1
-        before = [server.usage() for server in servers]
-        commits = sum([await _commits(server) for server in servers])
-        load = os.getloadavg()[0]
-        await asyncio.gather(*(
-            figures.member(room, token, index % len(servers), [
-                started + index / len(members) / pace + number / pace for number in range(rolls)
-            ])
-            for index, (room, token) in enumerate(members)
-        ))  # fmt: skip
-        figures.seconds = time.perf_counter() - started
-        after = [server.usage() for server in servers]
-        figures.cpu = sum(a[0] + a[1] - b[0] - b[1] for a, b in zip(after, before, strict=True))
-        figures.system = sum(a[1] - b[1] for a, b in zip(after, before, strict=True))
-        figures.writes = sum(a[2] - b[2] for a, b in zip(after, before, strict=True))
-        figures.commits = sum([await _commits(server) for server in servers]) - commits
-        figures.load = [round(load, 2), round(os.getloadavg()[0], 2)]
+    for figures in rounds.values():
+        await _stretch(figures, args.warm_up, args.rate)
+    await asyncio.sleep(0.5)  # the warm-up's deliveries
+    for figures in rounds.values():
+        figures.measuring = True
+    first = 0
+    for turn, rolls in enumerate(_stretches(args.rolls, args.stretches)):
+        for processes in (1, 2) if turn % 2 == 0 else (2, 1):
+            await _stretch(rounds[processes], rolls, args.rate, first)
+        first += rolls
     await asyncio.sleep(1.0)  # the last deliveries
     for task in watching:
         task.cancel()
     await asyncio.gather(*watching, return_exceptions=True)
-    return figures
 
 
-async def _round(base: str, processes: int, args: Any, run: int) -> dict[str, Any]:
-    url = _database(base, f"bench_{processes}_{run}")
-    servers = [Server(url, _free_port(), Path(args.src)) for _ in range(processes)]
-    for server in servers:
-        server.start()
+async def _run(base: str, args: Any, run: int) -> list[dict[str, Any]]:
+    """One run: a round of one process and a round of two, each on a
+    database of its own, both up together and measured in turns."""
+    rounds: dict[int, Round] = {}
+    started: list[Server] = []
     try:
-        rooms = await _setup(servers[0].port, args.rooms, args.members, args.watchers)
-        figures = await _measure(servers, rooms, args)
-        checks = await asyncio.to_thread(
-            check_rooms, f"http://{HOST}:{servers[-1].port}", rooms, figures
-        )
+        for processes in (1, 2):
+            url = _database(base, f"bench_{processes}_{run}")
+            servers = [Server(url, _free_port(), Path(args.src)) for _ in range(processes)]
+            for server in servers:
+                started.append(server)
+                server.start()
+            rooms = await _setup(servers[0].port, args.rooms, args.members, args.watchers)
+            rounds[processes] = Round(servers, rooms)
+        await _measure(rounds, args)
+        checks = {
+            processes: await asyncio.to_thread(
+                check_rooms, f"http://{HOST}:{figures.servers[-1].port}", figures.rooms, figures
+            )
+            for processes, figures in rounds.items()
+        }
     finally:
-        for server in servers:
+        for server in started:
             server.stop()
+    return [_figures(processes, rounds[processes], checks[processes]) for processes in (1, 2)]
+
+
+def _figures(processes: int, figures: Round, checks: dict[str, list[str]]) -> dict[str, Any]:
     rolled = len(figures.roll_ms)
     return {
         "processes": processes, "rolls": rolled,
@@ -219,9 +265,9 @@ async def main(args: argparse.Namespace) -> int:
     rounds = []
     with postgres() as base:
         for run in range(args.runs):
-            for processes in (1, 2):
-                rounds.append(await _round(base, processes, args, run))
-                print(json.dumps(rounds[-1]), flush=True)
+            for figures in await _run(base, args, run):
+                rounds.append(figures)
+                print(json.dumps(figures), flush=True)
     ones = [r["server_cpu_s_per_10000_rolls"] for r in rounds if r["processes"] == 1]
     twos = [r for r in rounds if r["processes"] == 2]
     ratios = [
@@ -259,8 +305,11 @@ if __name__ == "__main__":
     parser.add_argument("--watchers", type=int, default=100)
     parser.add_argument("--rolls", type=int, default=200, help="rolls each member, measured")
     parser.add_argument("--warm-up", type=int, default=5, help="rolls each, not measured")
-    parser.add_argument("--runs", type=int, default=2, help="one process then two, this often")
+    parser.add_argument("--runs", type=int, default=2, help="one process and two, this often")
+    parser.add_argument("--stretches", type=int, default=4, help="turns each round takes in a run")
     parser.add_argument("--src", default=str(ROOT / "src"), help="the server's code")
     arguments = parser.parse_args()
+    if not 1 <= arguments.stretches <= arguments.rolls:
+        parser.error("--stretches must be from 1 to --rolls")
     with asyncio.Runner(loop_factory=_loop()) as runner:
         sys.exit(runner.run(main(arguments)))
