@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from fudgedice.server import connect, store
@@ -20,7 +21,14 @@ from fudgedice.server.db import Database
 from fudgedice.server.kept import Member, RollRecord, RollRequest
 from fudgedice.server.listener import Listener, Ranges
 from fudgedice.server.live import LIVE_EVERY, SHARED_EVERY, Event, Hub, Watcher
-from fudgedice.server.notices import MOST, carried, read_notice, read_notices, roll_notices
+from fudgedice.server.notices import (
+    CARRIED,
+    MOST,
+    carried,
+    read_notice,
+    read_notices,
+    roll_notices,
+)
 from fudgedice.server.writer import append_rolls
 
 BIG = "x" * (MOST + 100)
@@ -97,6 +105,18 @@ def test_a_notification_carries_each_roll_as_each_reader_may_see_it(database: Da
         for reader in (gm, ann, bob):
             assert record.frame_for(reader) == stored[record.seq].frame_for(reader)
     assert any(b'"hidden":true' in r.frame_for(bob) for r in told)  # some kept from Bob
+    for record in told:  # what the feed shows, as stored; what only the log needs, left behind
+        kept = stored[record.seq]
+        assert [getattr(record, f) for f in CARRIED] == [getattr(kept, f) for f in CARRIED]
+        assert (record.salt, record.entry, record.opening) == (None, None, None)
+    openings = [r.opening for r in made if isinstance(r, RollRecord) and r.opening is not None]
+    assert openings and not any(o["salt"] in payload for o in openings for payload in payloads)
+
+
+def test_a_notice_of_another_form_is_read_from_the_database() -> None:
+    # a roll of more or fewer fields than CARRIED (another version's): not carried, read
+    row = orjson.dumps([[1, "m"] + [None] * len(CARRIED)]).decode()
+    assert carried(read_notice(f"rolls r1 1 {row} 1")) is None  # type: ignore[arg-type]
 
 
 def test_one_commits_rooms_are_told_in_one_notification(database: Database) -> None:
