@@ -124,7 +124,7 @@ def test_one_commits_rooms_are_told_in_one_notification(database: Database) -> N
     made = []
     for name in ("one", "two", "three"):
         room, gm, _ = store.create_room(db, name, "fudge", "GM")
-        made += [_roll(room.id, gm, label=name)]  # a roll is about 2,000 bytes told
+        made += [_roll(room.id, gm, label=name)]  # a roll is about 900 bytes told
     records = [r for r in append_rolls(db, made) if isinstance(r, RollRecord)]
     payloads = roll_notices(records)
     assert len(payloads) == 1  # three rooms' notices, a line each
